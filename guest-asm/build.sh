@@ -11,10 +11,11 @@
 # Programs:
 #   minikernel/*.S  -> minikernel.elf     (firmware + S-mode kernel + user program)
 #   tests/NAME.S    -> tests/NAME.elf     (bare-metal self-tests, one file each)
+#   bad/NAME.S      -> bad/NAME.elf       (guests that go wrong on purpose)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 out="${1:-../assets/guest}"
-mkdir -p "$out/tests"
+mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 AS="${RISCV_AS:-riscv64-linux-gnu-as}"
@@ -25,7 +26,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 asm() { # asm SRC OBJ
-  "$AS" -march=rv64gc -mabi=lp64d -g --debug-prefix-map="$PWD"=. -I include -o "$2" "$1"
+  "$AS" -march=rv64gc -mabi=lp64d -g --strip-local-absolute --debug-prefix-map="$PWD"=. -I include -o "$2" "$1"
 }
 link() { # link OUT OBJS...
   local o="$1"; shift
@@ -38,10 +39,14 @@ for s in minikernel/*.S; do
 done
 link "$out/minikernel.elf" "${objs[@]}"
 
-for s in tests/*.S; do
-  [ -e "$s" ] || continue
-  n="$(basename "${s%.S}")"
-  asm "$s" "$tmp/$n.o"
-  link "$out/tests/$n.elf" "$tmp/$n.o"
+# Self-tests and the deliberately bad guests (for the error-path tests).
+for dir in tests bad; do
+  mkdir -p "$out/$dir"
+  for s in "$dir"/*.S; do
+    [ -e "$s" ] || continue
+    n="$(basename "${s%.S}")"
+    asm "$s" "$tmp/$dir-$n.o"
+    link "$out/$dir/$n.elf" "$tmp/$dir-$n.o"
+  done
 done
-echo "build.sh: wrote $(ls "$out"/*.elf "$out"/tests/*.elf 2>/dev/null | wc -l) ELF(s) to $out"
+echo "build.sh: wrote $(find "$out" -name '*.elf' | wc -l) ELF(s) to $out"

@@ -1,0 +1,184 @@
+# exit.S: the way back to user mode after a syscall (phase "exit", together
+# with ret_from_exception in entry.S): generic entry's
+# syscall_exit_to_user_mode and the work it may have to do first.
+#
+# Same compiled-C shape as syscall.S (frame pointers, current in tp). The
+# work helpers stand in for the scheduler, signal delivery and
+# resume_user_mode_work: each counts itself and clears its flag.
+#
+# Thread flags are cleared with an AMO, as clear_thread_flag() does (another
+# hart may set flags concurrently). A core profile that traps AMOs to M-mode
+# would need a firmware that emulates them; fw.S only redirects the trap.
+
+	.include "minikernel-defs.inc"
+
+.if TASK_TI_FLAGS != 0
+	.error "the AMOs below address thread_info.flags as 0(tp)"
+.endif
+
+	.section .kernel.text, "ax", @progbits
+
+# syscall_exit_to_user_mode(regs):
+#   work = current->syscall_work; if (work & SYSCALL_WORK_EXIT) syscall_exit_work
+#   local_irq_disable();
+#   ti = current->flags; if (ti & EXIT_TO_USER_MODE_WORK) exit_to_user_mode_loop
+	.globl syscall_exit_to_user_mode
+	.type syscall_exit_to_user_mode, @function
+syscall_exit_to_user_mode:
+	addi	sp, sp, -32
+	sd	ra, 24(sp)
+	sd	s0, 16(sp)
+	sd	s1, 8(sp)
+	addi	s0, sp, 32
+	mv	s1, a0
+	ld	a1, TASK_TI_SYSCALL_WORK(tp)
+	andi	a5, a1, SYSCALL_WORK_EXIT
+	bnez	a5, 3f
+1:
+	# Interrupts stay off from the last flags check to sret, so no new work
+	# can slip in unseen (local_irq_disable_exit_to_user()).
+	csrci	sstatus, SR_SIE
+	ld	a1, TASK_TI_FLAGS(tp)
+	andi	a5, a1, EXIT_TO_USER_MODE_WORK
+	bnez	a5, 4f
+2:
+	# Hook point: arch_exit_to_user_mode_prepare() belongs here; the vector
+	# work tests _TIF_RISCV_V_DEFER_RESTORE and restores the user's V state.
+	ld	ra, 24(sp)
+	ld	s0, 16(sp)
+	ld	s1, 8(sp)
+	addi	sp, sp, 32
+	ret
+3:
+	mv	a0, s1
+	call	syscall_exit_work		# (regs, work)
+	j	1b
+4:
+	mv	a0, s1
+	call	exit_to_user_mode_loop		# (regs, ti_work)
+	j	2b
+	.size syscall_exit_to_user_mode, .-syscall_exit_to_user_mode
+
+# syscall_exit_work(regs, work): the exit half of tracing/auditing. Counts.
+	.globl syscall_exit_work
+	.type syscall_exit_work, @function
+syscall_exit_work:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	la	a5, stat_syscall_trace_exit
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size syscall_exit_work, .-syscall_exit_work
+
+# exit_to_user_mode_loop(regs, ti_work) -> ti_work: handle every pending
+# piece of work with interrupts on, then re-read the flags with interrupts
+# off; repeat until none is left.
+	.globl exit_to_user_mode_loop
+	.type exit_to_user_mode_loop, @function
+exit_to_user_mode_loop:
+	addi	sp, sp, -32
+	sd	ra, 24(sp)
+	sd	s0, 16(sp)
+	sd	s1, 8(sp)
+	sd	s2, 0(sp)
+	addi	s0, sp, 32
+	mv	s1, a0
+	mv	s2, a1
+1:
+	csrsi	sstatus, SR_SIE
+	andi	a5, s2, _TIF_NEED_RESCHED
+	beqz	a5, 2f
+	call	schedule
+2:
+	andi	a5, s2, _TIF_SIGPENDING
+	beqz	a5, 3f
+	mv	a0, s1
+	call	arch_do_signal_or_restart
+3:
+	andi	a5, s2, _TIF_NOTIFY_RESUME
+	beqz	a5, 4f
+	mv	a0, s1
+	call	resume_user_mode_work
+4:
+	csrci	sstatus, SR_SIE
+	ld	s2, TASK_TI_FLAGS(tp)
+	andi	a5, s2, EXIT_TO_USER_MODE_WORK
+	bnez	a5, 1b
+	mv	a0, s2
+	ld	ra, 24(sp)
+	ld	s0, 16(sp)
+	ld	s1, 8(sp)
+	ld	s2, 0(sp)
+	addi	sp, sp, 32
+	ret
+	.size exit_to_user_mode_loop, .-exit_to_user_mode_loop
+
+# schedule(): the scheduler would pick the next task; with one runnable task
+# it comes straight back. Clearing need-resched is its job.
+	.globl schedule
+	.type schedule, @function
+schedule:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	li	a5, ~_TIF_NEED_RESCHED
+	amoand.d zero, a5, (tp)			# clear_thread_flag()
+	la	a5, stat_schedule
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size schedule, .-schedule
+
+# arch_do_signal_or_restart(regs): would build a signal frame on the user
+# stack and point regs->epc at the handler; here it acknowledges the signal.
+	.globl arch_do_signal_or_restart
+	.type arch_do_signal_or_restart, @function
+arch_do_signal_or_restart:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	li	a5, ~_TIF_SIGPENDING
+	amoand.d zero, a5, (tp)			# clear_thread_flag()
+	la	a5, stat_signal
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size arch_do_signal_or_restart, .-arch_do_signal_or_restart
+
+# resume_user_mode_work(regs): clears notify-resume first, then would run
+# queued task_work (rseq fixups, deferred accounting, ...).
+	.globl resume_user_mode_work
+	.type resume_user_mode_work, @function
+resume_user_mode_work:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	li	a5, ~_TIF_NOTIFY_RESUME
+	amoand.d zero, a5, (tp)			# clear_thread_flag()
+	la	a5, stat_notify_resume
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size resume_user_mode_work, .-resume_user_mode_work

@@ -1,0 +1,248 @@
+# kernel.S: the S-mode minikernel's boot code, knobs and data.
+#
+# The minikernel is one process (pid 100, parent init = pid 1) running the
+# null-syscall benchmark in user.S, and just enough of a RISC-V Linux kernel's
+# trap path to follow a getppid() call through it: handle_exception
+# (entry.S), do_trap_ecall_u and the syscall (syscall.S),
+# syscall_exit_to_user_mode (exit.S) and ret_from_exception (entry.S).
+#
+# Files: fw.S (M-mode firmware, SBI), kernel.S (this), entry.S (trap entry and
+# return), syscall.S, exit.S, traps.S (vector table, fatal traps, SBI call),
+# user.S (U-mode benchmark). Shared constants: include/minikernel-*.inc.
+#
+# ---------------------------------------------------------------------------
+# Knobs (8-byte little-endian, written by a scenario before the run)
+# ---------------------------------------------------------------------------
+#   knob_ras_friendly_entry  kernel, default 0. 0: stvec = handle_exception
+#                            (before seed 003); 1: stvec = handle_exception_ras
+#                            (after seed 003).
+#   knob_thread_work_flags   kernel, default 0. Copied into task_bench's
+#                            thread_info.flags at boot: _TIF_NOTIFY_RESUME (2),
+#                            _TIF_SIGPENDING (4), _TIF_NEED_RESCHED (8) make the
+#                            first syscall's exit run exit_to_user_mode_loop.
+#                            One-shot, as in Linux: each helper clears its flag.
+#   knob_syscall_work        kernel, default 0. Copied into thread_info.
+#                            syscall_work: SYSCALL_WORK_SYSCALL_TRACE (1) or
+#                            _AUDIT (2) send *every* syscall through
+#                            syscall_trace_enter and syscall_exit_work, as a
+#                            ptrace'd or audited task would.
+#   knob_iterations          user.S, default 100: timed getppid() calls.
+#   knob_warmup              user.S, default 10: untimed calls before them.
+#
+# Results (user.S): bench_start_cycle, bench_end_cycle, bench_start_instret,
+# bench_end_instret, bench_last_ppid. Counters (kernel, 8 bytes each):
+# stat_syscall_trace_enter, stat_syscall_trace_exit, stat_schedule,
+# stat_signal, stat_notify_resume, stat_spurious_irq.
+#
+# ---------------------------------------------------------------------------
+# Phases (trapscope attributes each pc to the symbol that contains it)
+# ---------------------------------------------------------------------------
+#   user      everything in .user.text: user_start, main, syscall
+#   entry     handle_exception, handle_exception_ras
+#   syscall   do_trap_ecall_u, syscall_enter_from_user_mode,
+#             syscall_trace_enter, sys_getppid, sys_exit, sys_ni_syscall
+#             (the sys_call_table dispatch is inside do_trap_ecall_u)
+#   exit      syscall_exit_to_user_mode, syscall_exit_work,
+#             exit_to_user_mode_loop, schedule, arch_do_signal_or_restart,
+#             resume_user_mode_work, ret_from_exception
+#   firmware  everything in .fw.text: _start, fw_trap_entry, fw_sbi_ecall,
+#             fw_redirect_to_s, fw_fail_cause, fw_fail_irq, fw_halt
+#   other kernel symbols (kernel_start, do_irq, do_trap_unknown and the
+#   do_trap_* / do_page_fault stubs, sbi_system_reset) are off the syscall
+#   path; count them as "syscall" (kernel work) if a phase is needed.
+#
+# Note that in handle_exception_ras the `j ret_from_exception` after the
+# handler returns is still inside handle_exception_ras, so it is "entry".
+#
+# ---------------------------------------------------------------------------
+# Hand count per getppid call
+# ---------------------------------------------------------------------------
+# Instructions executed per timed-loop iteration, attributed to the symbol
+# holding the pc, with every knob at its default (no syscall work, no thread
+# flags). Rules: each instruction counts once where it executes; the `ecall`
+# counts in U-mode (symbol `syscall`) even though it traps instead of
+# retiring (so it is not in minstret), and `sret` counts in exit; the trap
+# delivery itself is not an instruction. Counts are of the linked ELF: `call`
+# and `tail` are relaxed to one jal/j, `la` is two (auipc+addi), a 12-bit
+# `li` is one, `li t0, 0x46600` is two (lui+addiw).
+#
+#                                                   before (0) / after (1)
+#   user                                                  16 / 16
+#     main, loop body: li a0,173; jal syscall; bne; addi; blt          5
+#     syscall: 7 x mv; ecall; lui (li -4096); bltu; ret               11
+#   entry: handle_exception (0) / handle_exception_ras (1)  64 / 63
+#     shared part, up to and including `move a0, sp`                  52
+#       csrrw tp; bnez (taken: from U)                                 2
+#       sd user_sp; ld kernel_sp; addi sp, -288                        3
+#       29 x sd (x1, x3, x5..x31)                                     29
+#       li SR_SUM_FS_VS (2); ld user_sp; csrrc sstatus                 4
+#       csrr sepc, stval, scause, sscratch                             4
+#       6 x sd (sp, status, epc, badaddr, cause, tp)                   6
+#       csrw sscratch; la gp (2); move a0, sp                          4
+#     dispatch (0): la ra (2); bgez; slli; la t1 (2); la t2 (2); add;
+#                   bgeu; ld t0; jr t0                                12
+#     dispatch (1): bgez; slli; la t1 (2); la t2 (2); add; bgeu;
+#                   ld t1; jalr t1; then, after the handler returns,
+#                   j ret_from_exception                              11
+#   syscall                                               58 / 58
+#     do_trap_ecall_u                                                 35
+#       prologue 5 (addi sp; sd ra, s0, s1; addi s0)
+#       user_mode check 3 (ld status; andi; bnez)
+#       epc += 4, orig_a0, a0 = -ENOSYS: 9 (3 ld; mv; addi; li; 3 sd)
+#       jal syscall_enter_from_user_mode 1; bounds check 2 (li; bgtu)
+#       dispatch 7 (slli; la (2); add; ld; mv a0, s1; jalr); sd a0 1
+#       mv a0, s1; jal syscall_exit_to_user_mode 2
+#       epilogue 5 (ld ra, s0, s1; addi sp; ret)
+#     syscall_enter_from_user_mode                                    13
+#       prologue 4; csrsi sstatus; ld syscall_work; andi; bnez;
+#       mv a0, a1; epilogue 4
+#     sys_getppid: prologue 4; ld real_parent; lw tgid; epilogue 4    10
+#   exit                                                  61 / 61
+#     syscall_exit_to_user_mode                                       18
+#       prologue 5; mv s1, a0; ld syscall_work; andi; bnez; csrci
+#       sstatus; ld flags; andi; bnez; epilogue 5
+#     ret_from_exception                                              43
+#       ld status; andi; bnez; addi; sd kernel_sp; csrw sscratch        6
+#       ld status; ld epc; sc.d; csrw sstatus; csrw sepc               5
+#       30 x ld (x1, x3..x31); ld sp; sret                            32
+#   total per call                                       199 / 198
+#
+# With knob_syscall_work != 0 every call also takes the slow paths:
+# syscall 73 (+15: jal, j, and syscall_trace_enter's 14 instead of one mv)
+# and exit 77 (+16: mv, jal, j and syscall_exit_work's 13).
+# These figures were checked by tracing every executed pc of this ELF under
+# QEMU (user region relinked higher, as QEMU has no RAM at 0x10000).
+#
+
+	.include "minikernel-defs.inc"
+	.include "minikernel-abi.inc"
+
+	.section .kernel.text, "ax", @progbits
+
+# kernel_start: entered from fw.S in S-mode (a0 = hart id, a1 = no DTB).
+# Sets up current, the trap vector and the counters, then "returns" to the
+# benchmark's entry point in U-mode with sret, the way the first exec'd
+# process leaves the kernel.
+	.globl kernel_start
+	.type kernel_start, @function
+kernel_start:
+	.option push
+	.option norelax
+	la	gp, kernel_gp
+	.option pop
+	la	tp, task_bench			# current
+	la	sp, bench_stack_top
+	sd	sp, TASK_TI_KERNEL_SP(tp)	# empty kernel stack for the first trap
+
+	ld	t0, knob_thread_work_flags
+	sd	t0, TASK_TI_FLAGS(tp)
+	ld	t0, knob_syscall_work
+	sd	t0, TASK_TI_SYSCALL_WORK(tp)
+
+	# While U-mode runs, sscratch holds current (see handle_exception).
+	csrw	sscratch, tp
+	li	t0, COUNTEREN_CY_TM_IR
+	csrw	scounteren, t0			# U may read cycle/time/instret
+
+	# Pick the trap entry under study. Linux would patch its text; the
+	# minikernel keeps both forms and chooses once, at boot.
+	ld	t0, knob_ras_friendly_entry
+	la	t1, handle_exception
+	beqz	t0, 1f
+	la	t1, handle_exception_ras
+1:
+	csrw	stvec, t1			# direct mode
+
+	# sret target: U-mode (SPP = 0) with interrupts enabled there (SPIE),
+	# FP Initial and vector Off, as start_thread() sets up a new process.
+	li	t0, SR_SPP | SR_SIE | SR_SUM | SR_FS | SR_VS
+	csrc	sstatus, t0
+	li	t0, SR_SPIE | SR_FS_INITIAL
+	csrs	sstatus, t0
+	la	t0, user_start
+	csrw	sepc, t0
+
+	# A new process starts with no kernel values in its registers; user.S
+	# sets up its own stack.
+	li	ra, 0
+	li	sp, 0
+	li	gp, 0
+	li	tp, 0
+	li	t0, 0
+	li	t1, 0
+	li	a0, 0
+	li	a1, 0
+	sret
+	.size kernel_start, .-kernel_start
+
+# ---------------------------------------------------------------------------
+	.section .kernel.data, "aw", @progbits
+	.balign 8
+# The value the kernel keeps in gp (Linux: __global_pointer$, in its small
+# data). Nothing here addresses through gp; it is loaded because a kernel
+# entry has to, and those two instructions are part of the cost.
+	.globl kernel_gp
+kernel_gp:
+
+.macro KNOB name, default
+	.globl \name
+	.type \name, @object
+\name:
+	.dword \default
+	.size \name, .-\name
+.endm
+
+	KNOB knob_ras_friendly_entry, 0
+	KNOB knob_thread_work_flags, 0
+	KNOB knob_syscall_work, 0
+
+# Event counters for the slow paths; trapscope or a test may read them.
+.macro COUNTER name
+	.globl \name
+	.type \name, @object
+\name:
+	.dword 0
+	.size \name, .-\name
+.endm
+
+	COUNTER stat_syscall_trace_enter
+	COUNTER stat_syscall_trace_exit
+	COUNTER stat_schedule
+	COUNTER stat_signal
+	COUNTER stat_notify_resume
+	COUNTER stat_spurious_irq
+
+# TASK name, pid, parent, stack, comm: a task_struct (layout in
+# minikernel-defs.inc). The flags words start at 0; kernel_start copies the
+# knobs into the running task.
+.macro TASK name, pid, parent, stack, comm
+	.balign 8
+	.globl \name
+	.type \name, @object
+\name:
+	.dword 0				# thread_info.flags
+	.dword 0				# thread_info.syscall_work
+	.dword 0				# thread_info.kernel_sp
+	.dword 0				# thread_info.user_sp
+	.word \pid				# pid
+	.word \pid				# tgid (single-threaded)
+	.dword \parent				# real_parent
+	.dword \stack				# stack
+	.ascii "\comm"				# comm[16], NUL padded
+	.org \name + TASK_STRUCT_SIZE		# (errors if the name is too long)
+	.size \name, .-\name
+.endm
+
+	# init never runs here; it only has to exist as the benchmark's parent.
+	# Its own parent would be the idle task (pid 0); it points to itself.
+	TASK task_init, INIT_PID, task_init, 0, "init"
+	TASK task_bench, BENCH_PID, task_init, bench_stack, "null_syscall"
+
+	.section .kernel.bss, "aw", @nobits
+	.balign 16
+	.globl bench_stack
+	.type bench_stack, @object
+bench_stack:
+	.skip THREAD_SIZE
+	.size bench_stack, .-bench_stack
+bench_stack_top:

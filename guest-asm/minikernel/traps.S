@@ -1,0 +1,123 @@
+# traps.S: the exception vector table, the handlers for traps the benchmark
+# never takes, and the kernel's SBI call.
+#
+# Every handler except do_trap_ecall_u (syscall.S) ends the run: the
+# minikernel has one process and no fault handling, so an unexpected trap is
+# a bug in the guest and should be loud. The per-cause handlers keep Linux's
+# names so a trace of a stray trap reads like a kernel's, and so later work
+# (e.g. vector first-use in do_trap_insn_illegal) has its place.
+#
+# Kernel functions here are written as compiled C with frame pointers would
+# be (CONFIG_FRAME_POINTER, which the stack walker in seed 003 relies on):
+# save ra and s0, point s0 at the frame.
+
+	.include "minikernel-defs.inc"
+	.include "minikernel-abi.inc"
+
+	.section .kernel.rodata, "a", @progbits
+	.balign 8
+# excp_vect_table[scause] -> handler(struct pt_regs *). Causes past the end
+# go to do_trap_unknown (checked in handle_exception).
+	.globl excp_vect_table
+	.type excp_vect_table, @object
+excp_vect_table:
+	.dword do_trap_insn_misaligned		# 0
+	.dword do_trap_insn_fault		# 1
+	.dword do_trap_insn_illegal		# 2
+	.dword do_trap_break			# 3
+	.dword do_trap_load_misaligned		# 4
+	.dword do_trap_load_fault		# 5
+	.dword do_trap_store_misaligned	# 6
+	.dword do_trap_store_fault		# 7
+	.dword do_trap_ecall_u			# 8
+	.dword do_trap_ecall_s			# 9
+	.dword do_trap_unknown			# 10 reserved
+	.dword do_trap_ecall_m			# 11
+	.dword do_page_fault			# 12 instruction page fault
+	.dword do_page_fault			# 13 load page fault
+	.dword do_trap_unknown			# 14 reserved
+	.dword do_page_fault			# 15 store/AMO page fault
+	.globl excp_vect_table_end
+excp_vect_table_end:
+	.size excp_vect_table, .-excp_vect_table
+.if (excp_vect_table_end - excp_vect_table) != NR_EXCEPTION_CAUSES * RISCV_SZPTR
+	.error "excp_vect_table must have one entry per cause"
+.endif
+
+	.section .kernel.text, "ax", @progbits
+
+# FATAL_TRAP name: a per-cause handler the minikernel does not implement;
+# it reports through do_trap_unknown, which reads the cause from pt_regs.
+.macro FATAL_TRAP name
+	.globl \name
+	.type \name, @function
+\name:
+	j	do_trap_unknown
+	.size \name, .-\name
+.endm
+
+	FATAL_TRAP do_trap_insn_misaligned
+	FATAL_TRAP do_trap_insn_fault
+	FATAL_TRAP do_trap_insn_illegal
+	FATAL_TRAP do_trap_break
+	FATAL_TRAP do_trap_load_misaligned
+	FATAL_TRAP do_trap_load_fault
+	FATAL_TRAP do_trap_store_misaligned
+	FATAL_TRAP do_trap_store_fault
+	FATAL_TRAP do_trap_ecall_s
+	FATAL_TRAP do_trap_ecall_m
+	FATAL_TRAP do_page_fault
+
+# do_trap_unknown(regs): end the run with EXIT_USER_FAULT | cause for a trap
+# from U-mode, EXIT_KERNEL_FAULT | cause for one taken in the kernel.
+	.globl do_trap_unknown
+	.type do_trap_unknown, @function
+do_trap_unknown:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	ld	a5, PT_STATUS(a0)
+	ld	a2, PT_CAUSE(a0)
+	andi	a5, a5, SR_SPP
+	andi	a2, a2, 0xff
+	ori	a2, a2, EXIT_USER_FAULT
+	beqz	a5, 1f
+	xori	a2, a2, EXIT_USER_FAULT | EXIT_KERNEL_FAULT
+1:
+	li	a0, SBI_SRST_TYPE_SHUTDOWN
+	li	a1, SBI_SRST_REASON_FAILURE
+	call	sbi_system_reset
+2:	j	2b				# not reached: the reset ends the run
+	.size do_trap_unknown, .-do_trap_unknown
+
+# do_irq(regs): interrupts are delegated but trapscope raises none; count a
+# spurious one and return, as an unhandled interrupt line would be.
+	.globl do_irq
+	.type do_irq, @function
+do_irq:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	la	a5, stat_spurious_irq
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size do_irq, .-do_irq
+
+# sbi_system_reset(type, reason, code): SBI SRST call; see fw.S for how the
+# firmware turns it into the run's exit code. Returns only if the SBI
+# refused the call (a0 = SBI error), as the SBI spec allows.
+	.globl sbi_system_reset
+	.type sbi_system_reset, @function
+sbi_system_reset:
+	li	a7, SBI_EXT_SRST
+	li	a6, SBI_SRST_FID_RESET
+	ecall
+	ret
+	.size sbi_system_reset, .-sbi_system_reset

@@ -1,0 +1,169 @@
+# user.S: the U-mode program, a null-syscall benchmark shaped like lmbench's
+# lat_syscall and the getppid loop in seed 001: main() calls the libc-style
+# syscall() wrapper once per iteration, timed with rdcycle/rdinstret.
+#
+# The C it stands for (compiled for rv64gc at -O2: loop state in s-registers,
+# the wrapper a separate function, as in libc):
+#
+#   long main(void) {
+#       long ppid = 0;
+#       for (long i = 0; i < knob_warmup; i++)
+#           if (syscall(SYS_getppid) != EXPECTED_PPID) goto wrong;
+#       bench_start_instret = rdinstret(); bench_start_cycle = rdcycle();
+#       for (long i = 0; i < knob_iterations; i++) {
+#           ppid = syscall(SYS_getppid);
+#           if (ppid != EXPECTED_PPID) goto wrong;
+#       }
+#       bench_end_cycle = rdcycle(); bench_end_instret = rdinstret();
+#       bench_last_ppid = ppid;
+#       syscall(SYS_exit, 0);
+#   wrong:
+#       bench_last_ppid = ppid; syscall(SYS_exit, 1);
+#   }
+#
+# The per-call check is the one addition to the benchmark loop (one
+# not-taken branch per iteration); it makes a broken getppid end the run
+# with exit code 1 instead of a plausible-looking time.
+
+	.include "minikernel-abi.inc"
+
+	.section .user.text, "ax", @progbits
+
+# user_start: the process entry point (what crt0's _start would be).
+	.globl user_start
+	.type user_start, @function
+user_start:
+	la	sp, user_stack_top
+	call	main
+	# exit(main()): only reached if main's own exit call came back.
+	mv	a1, a0
+	li	a0, SYS_exit
+	call	syscall
+1:	j	1b
+	.size user_start, .-user_start
+
+	.globl main
+	.type main, @function
+main:
+	addi	sp, sp, -48
+	sd	ra, 40(sp)
+	sd	s0, 32(sp)
+	sd	s1, 24(sp)
+	sd	s2, 16(sp)
+	sd	s3, 8(sp)
+	li	s3, EXPECTED_PPID
+
+	# Warm-up: untimed calls, so the timed loop starts warm.
+	ld	s0, knob_warmup
+	li	s1, 0
+	blez	s0, 2f
+1:
+	li	a0, SYS_getppid
+	call	syscall
+	bne	a0, s3, 8f
+	addi	s1, s1, 1
+	blt	s1, s0, 1b
+2:
+	ld	s0, knob_iterations
+	li	s2, 0				# ppid
+	rdinstret a5
+	sd	a5, bench_start_instret, t0
+	rdcycle	a5
+	sd	a5, bench_start_cycle, t0
+	li	s1, 0
+	blez	s0, 4f
+	# trapscope's measured window: from the first bench_timed_loop to
+	# bench_timed_done; each pass through bench_timed_loop is an iteration.
+	.globl bench_timed_loop
+bench_timed_loop:
+3:	# the timed loop: 5 instructions here + the wrapper per call
+	li	a0, SYS_getppid
+	call	syscall
+	bne	a0, s3, 8f
+	addi	s1, s1, 1
+	blt	s1, s0, 3b
+	.globl bench_timed_done
+bench_timed_done:
+	mv	s2, s3				# the compiler knows ppid == EXPECTED here
+4:
+	rdcycle	a5
+	sd	a5, bench_end_cycle, t0
+	rdinstret a5
+	sd	a5, bench_end_instret, t0
+	sd	s2, bench_last_ppid, t0
+	li	s1, 0				# exit status
+	j	9f
+8:
+	sd	a0, bench_last_ppid, t0		# the unexpected ppid
+	li	s1, 1
+9:
+	li	a0, SYS_exit
+	mv	a1, s1
+	call	syscall				# does not return
+	mv	a0, s1
+	ld	ra, 40(sp)
+	ld	s0, 32(sp)
+	ld	s1, 24(sp)
+	ld	s2, 16(sp)
+	ld	s3, 8(sp)
+	addi	sp, sp, 48
+	ret
+	.size main, .-main
+
+# long syscall(long nr, long a1, ..., long a6): libc's generic wrapper. The
+# kernel takes nr in a7 and arguments in a0-a5, so everything shifts down by
+# one register. A result in [-4095, -1] is -errno: set errno, return -1.
+	.globl syscall
+	.type syscall, @function
+syscall:
+	mv	a7, a0
+	mv	a0, a1
+	mv	a1, a2
+	mv	a2, a3
+	mv	a3, a4
+	mv	a4, a5
+	mv	a5, a6
+	ecall
+	li	a5, -(MAX_ERRNO + 1)
+	bltu	a5, a0, 1f			# unsigned a0 > -4096: an error
+	ret
+1:
+	neg	a0, a0
+	sw	a0, errno, a5
+	li	a0, -1
+	ret
+	.size syscall, .-syscall
+
+	.section .user.data, "aw", @progbits
+	.balign 8
+
+.macro UDWORD name, value
+	.globl \name
+	.type \name, @object
+\name:
+	.dword \value
+	.size \name, .-\name
+.endm
+
+	UDWORD knob_iterations, 100
+	UDWORD knob_warmup, 10
+	UDWORD bench_start_cycle, 0
+	UDWORD bench_end_cycle, 0
+	UDWORD bench_start_instret, 0
+	UDWORD bench_end_instret, 0
+	UDWORD bench_last_ppid, 0
+
+	.section .user.bss, "aw", @nobits
+	.balign 16
+	.globl errno
+	.type errno, @object
+errno:
+	.skip 4
+	.size errno, .-errno
+
+	.balign 16
+	.type user_stack, @object
+user_stack:
+	.skip 16384
+	.size user_stack, .-user_stack
+user_stack_top:					# initial sp (stacks grow down)

@@ -1,0 +1,372 @@
+//! The command line (DESIGN.md "The CLI"). Host errors are reported here as
+//! one line and a non-zero exit; nothing below panics on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use clap::{Parser, Subcommand};
+
+use crate::machine::{Machine, NoObserver, Observer, Outcome, Program, Until};
+use crate::report::{self, Format};
+use crate::scenario::{Scenario, expect};
+use crate::session::{self, RunOpts, VariantRun};
+use crate::trace::{EventLog, Stamped};
+
+/// Exit status when the guest did not end within its instruction budget.
+pub const EXIT_BUDGET: u8 = 124;
+/// Exit status when the guest faulted (unmapped memory, unsupported instruction).
+pub const EXIT_FAULT: u8 = 125;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "trapscope",
+    version,
+    about = "Step an emulated RISC-V guest through kernel trap entry and exit, and see where a patch saves or loses time"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+    /// Scenario to open (default: scenarios/ras-trap-entry.toml).
+    scenario: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run a scenario's variants headless and report what executed.
+    Run {
+        scenario: PathBuf,
+        /// Only this variant (repeatable). Default: all.
+        #[arg(long = "variant", short = 'v')]
+        variants: Vec<String>,
+        /// All variants (the default).
+        #[arg(long, conflicts_with = "variants")]
+        all: bool,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Print the event log (traps, returns, CSR writes, privilege changes).
+        #[arg(long)]
+        events: bool,
+        /// Set a knob: NAME=VALUE (repeatable).
+        #[arg(long = "set", value_parser = parse_knob)]
+        set: Vec<(String, u64)>,
+        /// Instruction budget (default: the scenario's).
+        #[arg(long)]
+        budget: Option<u64>,
+        /// Single-step every instruction instead of running by blocks.
+        #[arg(long)]
+        step: bool,
+    },
+    /// List the scenarios.
+    List,
+    /// Run your own bare-metal RV64 ELF; a write to `tohost` ends it and its code
+    /// is the exit status (124: budget ran out, 125: guest fault).
+    Elf {
+        file: PathBuf,
+        #[arg(long, default_value_t = 100_000_000)]
+        budget: u64,
+        /// Print the event log.
+        #[arg(long)]
+        events: bool,
+        /// Stop at `ebreak` (a breakpoint for you) instead of trapping the guest.
+        #[arg(long)]
+        ebreak_stops: bool,
+    },
+    /// Check the scenarios' expectations; exit 1 if any fails.
+    Check { scenarios: Vec<PathBuf> },
+}
+
+fn parse_knob(s: &str) -> Result<(String, u64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}': write NAME=VALUE"))?;
+    let v = v.trim().replace('_', "");
+    let n = if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else {
+        v.parse()
+    }
+    .map_err(|e| format!("'{s}': bad value: {e}"))?;
+    Ok((k.trim().to_string(), n))
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("trapscope: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.cmd {
+        None => {
+            let path = cli.scenario.unwrap_or_else(crate::default_scenario);
+            eprintln!(
+                "trapscope: the TUI is not built yet; running {} headless",
+                path.display()
+            );
+            run(&path, &[], Format::Text, false, RunOpts::default())
+        }
+        Some(Cmd::Run {
+            scenario,
+            variants,
+            all: _,
+            format,
+            events,
+            set,
+            budget,
+            step,
+        }) => {
+            let opts = RunOpts {
+                set,
+                budget,
+                log_events: 0,
+                single_step: step,
+            };
+            run(&scenario, &variants, format, events, opts)
+        }
+        Some(Cmd::List) => list(),
+        Some(Cmd::Elf {
+            file,
+            budget,
+            events,
+            ebreak_stops,
+        }) => elf(&file, budget, events, ebreak_stops),
+        Some(Cmd::Check { scenarios }) => check(&scenarios),
+    }
+}
+
+fn load(path: &Path) -> anyhow::Result<Scenario> {
+    Scenario::load(path).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+fn run_all(s: &Scenario, variants: &[String], opts: &RunOpts) -> anyhow::Result<Vec<VariantRun>> {
+    let names: Vec<String> = if variants.is_empty() {
+        s.variants.iter().map(|v| v.name.clone()).collect()
+    } else {
+        variants.to_vec()
+    };
+    let mut runs = Vec::new();
+    for n in &names {
+        let v = s.variant(n).map_err(anyhow::Error::msg)?;
+        runs.push(session::run_variant(s, v, opts).map_err(anyhow::Error::msg)?);
+    }
+    Ok(runs)
+}
+
+fn run(
+    path: &Path,
+    variants: &[String],
+    format: Format,
+    events: bool,
+    mut opts: RunOpts,
+) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    if events {
+        opts.log_events = 1_000_000;
+    }
+    let runs = run_all(&s, variants, &opts)?;
+    let out = match format {
+        Format::Text => report::text(&s, &runs),
+        Format::Md => report::markdown(&s, &runs),
+        Format::Json => report::json(&s, &runs),
+    };
+    print!("{out}");
+    if events && format != Format::Json {
+        for r in &runs {
+            let v = s.variant(&r.variant).map_err(anyhow::Error::msg)?;
+            println!(
+                "\nevents of {} (instructions executed before each)",
+                r.variant
+            );
+            for e in r
+                .log
+                .iter()
+                .filter(|e| e.event.kind() != crate::trace::EventKind::Retired)
+            {
+                println!("{}", report::event_line(&v.program, e));
+            }
+        }
+    }
+    let failed = runs.iter().find(|r| r.exit_code.is_none());
+    Ok(match failed {
+        Some(r) => {
+            eprintln!(
+                "trapscope: variant {}: {}",
+                r.variant,
+                r.error.clone().unwrap_or_default()
+            );
+            ExitCode::from(if r.outcome == "budget" {
+                EXIT_BUDGET
+            } else {
+                EXIT_FAULT
+            })
+        }
+        None => ExitCode::SUCCESS,
+    })
+}
+
+fn list() -> anyhow::Result<ExitCode> {
+    let dir = crate::project_dir().join("scenarios");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    println!("scenarios ({}):", dir.display());
+    for p in paths {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match Scenario::load(&p) {
+            Ok(s) => println!(
+                "  {name:<28} {}  [variants: {}]",
+                s.title,
+                s.variant_names().join(", ")
+            ),
+            Err(e) => println!("  {name:<28} (invalid: {e})"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Keeps the event log for `elf --events`.
+struct LogOnly(EventLog);
+
+impl Observer for LogOnly {
+    type BlockData = ();
+    fn build(&mut self, _: &[crate::machine::DecodedInsn]) {}
+    fn retired(&mut self, _: &crate::machine::Retire<'_, ()>) {}
+    fn event(&mut self, at: u64, ev: &crate::trace::Event) {
+        self.0.push(at, ev);
+    }
+}
+
+fn elf(file: &Path, budget: u64, events: bool, ebreak_stops: bool) -> anyhow::Result<ExitCode> {
+    let program = Rc::new(Program::load(file)?);
+    if events {
+        let mut m = Machine::new(program.clone(), LogOnly(EventLog::new(1_000_000, false)))?;
+        m.ebreak_stops = ebreak_stops;
+        let o = m.run(&Until {
+            max_insns: Some(budget),
+            ..Until::default()
+        });
+        let log: Vec<Stamped> = m.observer().0.iter().cloned().collect();
+        for e in &log {
+            println!("{}", report::event_line(&program, e));
+        }
+        return Ok(elf_status(&o, &m, budget));
+    }
+    let mut m = Machine::new(program, NoObserver)?;
+    m.ebreak_stops = ebreak_stops;
+    let o = m.run(&Until {
+        max_insns: Some(budget),
+        ..Until::default()
+    });
+    Ok(elf_status(&o, &m, budget))
+}
+
+fn elf_status<O: Observer>(o: &Outcome, m: &Machine<O>, budget: u64) -> ExitCode {
+    let (_, code, err) = session::describe_outcome(o, m, budget);
+    match (code, o) {
+        (Some(c), _) => {
+            if c != 0 {
+                eprintln!("trapscope: guest exited with code {c}");
+            }
+            // A nonzero code that wraps to 0 in 8 bits must not read as success.
+            let status = if c != 0 && c % 256 == 0 {
+                255
+            } else {
+                (c % 256) as u8
+            };
+            ExitCode::from(status)
+        }
+        (None, Outcome::Budget) => {
+            eprintln!("trapscope: {}", err.unwrap_or_default());
+            ExitCode::from(EXIT_BUDGET)
+        }
+        (None, _) => {
+            eprintln!("trapscope: {}", err.unwrap_or_default());
+            ExitCode::from(EXIT_FAULT)
+        }
+    }
+}
+
+fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        let dir = crate::project_dir().join("scenarios");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        paths.to_vec()
+    };
+    let mut failures = 0;
+    for p in &paths {
+        let s = load(p)?;
+        let runs = run_all(&s, &[], &RunOpts::default())?;
+        let values: Vec<(String, serde_json::Value)> = runs
+            .iter()
+            .map(|r| {
+                (
+                    r.variant.clone(),
+                    serde_json::to_value(r).unwrap_or_default(),
+                )
+            })
+            .collect();
+        println!("{}: {}", p.display(), s.title);
+        for e in &s.expect {
+            let get = |o: &crate::scenario::Operand| -> Option<f64> {
+                match o {
+                    crate::scenario::Operand::Number(n) => Some(*n),
+                    crate::scenario::Operand::Metric { variant, path } => values
+                        .iter()
+                        .find(|(v, _)| v == variant)
+                        .and_then(|(_, j)| expect::lookup(j, path)),
+                }
+            };
+            let (l, r) = (get(&e.check.lhs), get(&e.check.rhs));
+            let verdict = match (l, r) {
+                (Some(a), Some(b)) if e.check.op.holds(a, b) => {
+                    format!("ok    {} ({a} vs {b})", e.name)
+                }
+                (Some(a), Some(b)) => {
+                    failures += 1;
+                    format!(
+                        "FAIL  {} — {} is false ({a} vs {b}) at {}",
+                        e.name, e.check, e.loc
+                    )
+                }
+                _ => {
+                    failures += 1;
+                    format!(
+                        "FAIL  {} — {} names a metric the run does not have, at {}",
+                        e.name, e.check, e.loc
+                    )
+                }
+            };
+            println!("  {verdict}");
+        }
+    }
+    println!("{} expectation(s) failed", failures);
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

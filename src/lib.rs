@@ -1,0 +1,32 @@
+//! trapscope: step an emulated RISC-V guest through kernel trap entry and
+//! exit, and see where a patch saves or loses time.
+//!
+//! Data flows one way: `machine` → events → observers (`session::stats`, and
+//! later prediction and cost) → `report` / the TUI. See ARCHITECTURE.md.
+
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod isa;
+pub mod machine;
+pub mod report;
+pub mod scenario;
+pub mod session;
+pub mod trace;
+
+use std::path::PathBuf;
+
+/// The project directory (scenarios/, assets/), wherever the binary runs from.
+pub fn project_dir() -> PathBuf {
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if built.join("scenarios").is_dir() {
+        built
+    } else {
+        PathBuf::from(".")
+    }
+}
+
+/// The scenario `trapscope` opens when given none.
+pub fn default_scenario() -> PathBuf {
+    project_dir().join("scenarios").join("ras-trap-entry.toml")
+}

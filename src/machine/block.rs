@@ -1,0 +1,87 @@
+//! Decoded blocks: the unit of accounting in run mode (DESIGN.md decision 6).
+//!
+//! A block is the run of instructions unicorn translated together; we decode
+//! it once, let the observer build its per-block table once, and cache both.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::isa::{self, Insn};
+
+/// One instruction as observers see it.
+#[derive(Clone, Copy, Debug)]
+pub struct DecodedInsn {
+    pub pc: u64,
+    pub raw: u32,
+    pub len: u8,
+    /// `None` when our decoder does not know the encoding (the emulator may).
+    pub insn: Option<Insn>,
+}
+
+pub struct Block<D> {
+    pub start: u64,
+    pub end: u64,
+    pub insns: Vec<DecodedInsn>,
+    /// The observer's table for this block, built once.
+    pub data: D,
+}
+
+impl<D> Block<D> {
+    /// Index of the instruction at `pc`, if it starts one in this block.
+    pub fn index_of(&self, pc: u64) -> Option<usize> {
+        if pc < self.start || pc >= self.end {
+            return None;
+        }
+        self.insns.binary_search_by_key(&pc, |i| i.pc).ok()
+    }
+}
+
+/// Decodes `bytes` (guest memory at `start`) into instructions.
+pub fn decode_range(start: u64, bytes: &[u8]) -> Vec<DecodedInsn> {
+    let mut out = Vec::new();
+    let mut off = 0usize;
+    while off + 2 <= bytes.len() {
+        let lo = u16::from_le_bytes([bytes[off], bytes[off + 1]]);
+        let len = isa::insn_len(lo).unwrap_or(4) as usize;
+        if off + len > bytes.len() {
+            break;
+        }
+        let raw = if len == 2 {
+            u32::from(lo)
+        } else {
+            u32::from_le_bytes([bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]])
+        };
+        out.push(DecodedInsn {
+            pc: start + off as u64,
+            raw,
+            len: len as u8,
+            insn: isa::decode_word(raw),
+        });
+        off += len;
+    }
+    out
+}
+
+/// Blocks by (start, size in bytes).
+pub struct BlockCache<D> {
+    map: HashMap<(u64, u32), Rc<Block<D>>>,
+}
+
+impl<D> Default for BlockCache<D> {
+    fn default() -> Self {
+        BlockCache {
+            map: HashMap::new(),
+        }
+    }
+}
+
+impl<D> BlockCache<D> {
+    pub fn get(&self, start: u64, size: u32) -> Option<Rc<Block<D>>> {
+        self.map.get(&(start, size)).cloned()
+    }
+    pub fn insert(&mut self, size: u32, block: Block<D>) -> Rc<Block<D>> {
+        let rc = Rc::new(block);
+        self.map.insert((rc.start, size), rc.clone());
+        rc
+    }
+}

@@ -1,0 +1,127 @@
+//! CSR instructions trapscope runs itself (DESIGN.md decision 4): accesses to
+//! sstatus/mstatus, so the VS field and SD round-trip (unicorn's QEMU 5.0 masks
+//! them away), and reads of cycle/time/instret, which return the model's
+//! counters so a guest that times itself sees modelled time.
+
+use unicorn_engine::Unicorn;
+
+use super::hart::Hart;
+use super::observe::Observer;
+use super::regs::{self, status};
+use crate::isa::{CsrOp, Insn, Op};
+use crate::trace::{Event, Priv};
+
+pub const SSTATUS: u16 = 0x100;
+pub const MSTATUS: u16 = 0x300;
+const CYCLE: u16 = 0xc00;
+const TIME: u16 = 0xc01;
+const INSTRET: u16 = 0xc02;
+const MCYCLE: u16 = 0xb00;
+const MINSTRET: u16 = 0xb02;
+
+/// Whether trapscope must run this CSR instruction itself.
+pub fn must_intercept(insn: &Insn) -> bool {
+    matches!(insn.op, Op::Csr(_))
+        && matches!(
+            insn.csr,
+            SSTATUS | MSTATUS | CYCLE | TIME | INSTRET | MCYCLE | MINSTRET
+        )
+}
+
+/// Whether a CSR instruction writes its CSR (csrrs/csrrc with x0 do not;
+/// priv spec / Zicsr §9.1).
+pub fn writes(insn: &Insn) -> bool {
+    match insn.op {
+        Op::Csr(CsrOp::Rw) | Op::Csr(CsrOp::Rwi) => true,
+        Op::Csr(_) => insn.rs1 != 0,
+        _ => false,
+    }
+}
+
+/// The illegal-instruction trap an access raises, if any.
+pub enum CsrResult {
+    Done,
+    Illegal,
+}
+
+/// Emulates an intercepted CSR instruction: reads, writes, writes rd.
+pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> CsrResult {
+    let Op::Csr(op) = insn.op else {
+        return CsrResult::Illegal;
+    };
+    let cur = uc.get_data().priv_;
+    let csr = insn.csr;
+    let wr = writes(insn);
+    if cur < regs::csr_min_priv(csr) || (wr && (csr >> 10) & 3 == 3) {
+        return CsrResult::Illegal;
+    }
+    let src = match op {
+        CsrOp::Rwi | CsrOp::Rsi | CsrOp::Rci => u64::from(insn.rs1),
+        _ => regs::read_gpr(uc, insn.rs1),
+    };
+    let apply = |old: u64| match op {
+        CsrOp::Rw | CsrOp::Rwi => src,
+        CsrOp::Rs | CsrOp::Rsi => old | src,
+        CsrOp::Rc | CsrOp::Rci => old & !src,
+    };
+    let old = match csr {
+        SSTATUS | MSTATUS => {
+            let raw = regs::read_csr(uc, csr).unwrap_or(0);
+            let vs = uc.get_data().vs;
+            let old = status::compose(raw, vs);
+            if wr {
+                let new = apply(old);
+                regs::write_csr(uc, csr, new & !(status::VS | status::SD));
+                let raw_after = regs::read_csr(uc, csr).unwrap_or(0);
+                let hart = uc.get_data_mut();
+                hart.vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
+                let shown = status::compose(raw_after, hart.vs);
+                hart.csr_shadow.insert(csr, shown);
+                hart.emit(Event::CsrWrite {
+                    pc,
+                    csr,
+                    old: Some(old),
+                    new: shown,
+                });
+            }
+            old
+        }
+        _ => {
+            // Counter access from S/U is gated by mcounteren, and from U also
+            // by scounteren (priv spec 1.12 §3.1.11, §4.1.5).
+            if matches!(csr, CYCLE | TIME | INSTRET) && cur != Priv::M {
+                let bit = 1u64 << (csr - CYCLE);
+                let m = regs::read_csr(uc, 0x306).unwrap_or(0);
+                let s = regs::read_csr(uc, 0x106).unwrap_or(0);
+                let ok = m & bit != 0 && (cur == Priv::S || s & bit != 0);
+                if !ok {
+                    return CsrResult::Illegal;
+                }
+            }
+            let hart = uc.get_data();
+            let value = match csr {
+                INSTRET | MINSTRET => hart.instret_value(),
+                _ => hart.cycle_value(),
+            };
+            if wr {
+                let new = apply(value);
+                let hart = uc.get_data_mut();
+                let delta = i128::from(new) - i128::from(value);
+                if csr == MINSTRET {
+                    hart.instret_offset += delta;
+                } else {
+                    hart.cycle_offset += delta;
+                }
+                hart.emit(Event::CsrWrite {
+                    pc,
+                    csr,
+                    old: Some(value),
+                    new,
+                });
+            }
+            value
+        }
+    };
+    regs::write_gpr(uc, insn.rd, old);
+    CsrResult::Done
+}

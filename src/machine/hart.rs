@@ -1,0 +1,112 @@
+//! The state trapscope keeps beside unicorn's: what the emulator lacks
+//! (the VS field, model counters), the block being executed, and stop requests.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::block::{Block, BlockCache};
+use super::observe::Observer;
+use crate::isa::Insn;
+use crate::trace::{Access, Event, EventKind, GuestFault, Priv};
+
+/// Why `run`/`step` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The guest wrote `(code << 1) | 1` to `tohost`.
+    Exited(u64),
+    /// A single step completed.
+    Stepped,
+    /// Execution reached a run-until address (not executed yet).
+    ReachedAddr(u64),
+    /// An event of the requested kind happened.
+    ReachedEvent(EventKind),
+    /// The instruction budget for this call ran out.
+    Budget,
+    /// A user breakpoint (`ebreak` the run asked to stop at).
+    Breakpoint(u64),
+    Fault(GuestFault),
+}
+
+pub(super) struct Pending<D> {
+    pub block: Rc<Block<D>>,
+    /// Index of the first instruction not yet reported.
+    pub from: usize,
+    pub priv_: Priv,
+}
+
+pub struct Hart<O: Observer> {
+    pub(super) obs: O,
+    pub(super) priv_: Priv,
+    /// sstatus.VS, which unicorn's QEMU 5.0 does not have (DESIGN.md decision 2).
+    pub(super) vs: u8,
+    pub(super) executed: u64,
+    pub(super) pending: Option<Pending<O::BlockData>>,
+    pub(super) blocks: BlockCache<O::BlockData>,
+    pub(super) stepping: bool,
+    /// A stop to honour at the next block boundary.
+    pub(super) stop: Option<Outcome>,
+    /// Why emulation stopped (set by hooks).
+    pub(super) outcome: Option<Outcome>,
+    /// Stop before a block that would take `executed` past this.
+    pub(super) limit: u64,
+    pub(super) until_kinds: Vec<EventKind>,
+    pub(super) intercepts: HashMap<u64, Insn>,
+    pub(super) stop_addrs: HashSet<u64>,
+    /// A stop address we are resuming from, to pass once.
+    pub(super) skip_once: Option<u64>,
+    /// Last value seen of each CSR, for the `old` of CSR-write events.
+    pub(super) csr_shadow: HashMap<u16, u64>,
+    /// Set by the memory-fault hook, read when unicorn returns its error.
+    pub(super) mem_fault: Option<(Access, u64, u64)>,
+    pub(super) exit: Option<(u64, u64)>,
+    /// Offsets that guest writes to mcycle/minstret apply.
+    pub(super) cycle_offset: i128,
+    pub(super) instret_offset: i128,
+    pub(super) last_trap: Option<(u64, u64)>,
+}
+
+impl<O: Observer> Hart<O> {
+    pub(super) fn new(obs: O) -> Hart<O> {
+        Hart {
+            obs,
+            priv_: Priv::M,
+            vs: 0,
+            executed: 0,
+            pending: None,
+            blocks: BlockCache::default(),
+            stepping: false,
+            stop: None,
+            outcome: None,
+            limit: u64::MAX,
+            until_kinds: Vec::new(),
+            intercepts: HashMap::new(),
+            stop_addrs: HashSet::new(),
+            skip_once: None,
+            csr_shadow: HashMap::new(),
+            mem_fault: None,
+            exit: None,
+            cycle_offset: 0,
+            instret_offset: 0,
+            last_trap: None,
+        }
+    }
+
+    /// Records an event with the observer and checks run-until kinds.
+    pub(super) fn emit(&mut self, ev: Event) {
+        let kind = ev.kind();
+        self.obs.event(self.executed, &ev);
+        if self.stop.is_none() && self.until_kinds.contains(&kind) {
+            self.stop = Some(Outcome::ReachedEvent(kind));
+        }
+    }
+
+    /// The model's cycle counter as the guest sees it.
+    pub(super) fn cycle_value(&self) -> u64 {
+        let c = self.obs.cycles().unwrap_or(self.executed) as i128;
+        (c + self.cycle_offset) as u64
+    }
+
+    pub(super) fn instret_value(&self) -> u64 {
+        (self.executed as i128 + self.instret_offset) as u64
+    }
+}

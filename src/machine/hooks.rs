@@ -1,0 +1,335 @@
+//! The unicorn hooks: block entry (accounting, stops), exceptions (trap
+//! delivery), intercepted instructions, run-until addresses, `tohost` and
+//! memory faults.
+
+use unicorn_engine::unicorn_const::MemType;
+use unicorn_engine::{RegisterRISCV as R, Unicorn};
+
+use super::block::{Block, decode_range};
+use super::csr::{self, CsrResult};
+use super::hart::{Hart, Outcome, Pending};
+use super::observe::{Observer, Retire};
+use super::regs;
+use super::trap;
+use crate::isa::Op;
+use crate::trace::{Access, Event, GuestFault, XRet};
+
+/// Reports `pending.block.insns[from..to]` as retired; keeps the pending block
+/// (for a later part) when `keep`.
+pub(super) fn finish<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    to: usize,
+    next: Option<u64>,
+    keep: bool,
+) {
+    let hart = uc.get_data_mut();
+    let Some(mut p) = hart.pending.take() else {
+        return;
+    };
+    let mut to = to.min(p.block.insns.len());
+    // Nothing after the store to `tohost` counts: the run ended there.
+    if let Some((_, xpc)) = hart.exit
+        && let Some(i) = p.block.index_of(xpc)
+        && i >= p.from
+    {
+        to = to.min(i + 1);
+    }
+    if to > p.from {
+        let at = hart.executed;
+        hart.obs.retired(&Retire {
+            block: &p.block,
+            from: p.from,
+            to,
+            next,
+            priv_: p.priv_,
+            at,
+        });
+        hart.executed += (to - p.from) as u64;
+        let first = p.block.insns[p.from].pc;
+        hart.emit(Event::Retired {
+            pc: first,
+            count: (to - p.from) as u32,
+            priv_: p.priv_,
+        });
+        post_retire(uc, &p, to, next);
+        let hart = uc.get_data_mut();
+        if let Some((code, xpc)) = hart.exit
+            && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
+        {
+            hart.emit(Event::Exit { code, pc: xpc });
+        }
+    }
+    if keep {
+        p.from = to;
+        uc.get_data_mut().pending = Some(p);
+    }
+}
+
+/// Events that follow from what retired: native CSR writes and xRET.
+fn post_retire<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    p: &Pending<O::BlockData>,
+    to: usize,
+    next: Option<u64>,
+) {
+    for d in &p.block.insns[p.from..to] {
+        let Some(insn) = d.insn else { continue };
+        if !matches!(insn.op, Op::Csr(_)) || !csr::writes(&insn) || csr::must_intercept(&insn) {
+            continue;
+        }
+        // QEMU ends a translation block after every CSR instruction, so the
+        // value read here is the one the instruction wrote.
+        if let Some(new) = regs::read_csr(uc, insn.csr) {
+            let hart = uc.get_data_mut();
+            let old = hart.csr_shadow.insert(insn.csr, new);
+            hart.emit(Event::CsrWrite {
+                pc: d.pc,
+                csr: insn.csr,
+                old,
+                new,
+            });
+        }
+    }
+    let last = &p.block.insns[to - 1];
+    let via = match last.insn.map(|i| i.op) {
+        Some(Op::Sret) => XRet::Sret,
+        Some(Op::Mret) => XRet::Mret,
+        _ => return,
+    };
+    let Some(target) = next else { return };
+    let to_priv = regs::read_priv(uc);
+    let hart = uc.get_data_mut();
+    let from = p.priv_;
+    hart.priv_ = to_priv;
+    hart.emit(Event::TrapReturn {
+        via,
+        from,
+        to: to_priv,
+        pc: last.pc,
+        target,
+    });
+    if from != to_priv {
+        hart.emit(Event::PrivChange {
+            from,
+            to: to_priv,
+            pc: last.pc,
+        });
+    }
+}
+
+/// Looks up or decodes the block unicorn is about to run.
+pub(super) fn block_at<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    addr: u64,
+    size: u32,
+) -> std::rc::Rc<Block<O::BlockData>> {
+    if let Some(b) = uc.get_data().blocks.get(addr, size) {
+        return b;
+    }
+    let bytes = uc.mem_read_as_vec(addr, size as usize).unwrap_or_default();
+    let insns = decode_range(addr, &bytes);
+    let hart = uc.get_data_mut();
+    let data = hart.obs.build(&insns);
+    let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
+    hart.blocks.insert(
+        size,
+        Block {
+            start: addr,
+            end,
+            insns,
+            data,
+        },
+    )
+}
+
+pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {
+    if uc.get_data().stepping {
+        return;
+    }
+    finish(uc, usize::MAX, Some(addr), false);
+    let hart = uc.get_data_mut();
+    if let Some(stop) = hart.stop.take() {
+        hart.outcome = Some(stop);
+        let _ = uc.emu_stop();
+        return;
+    }
+    let block = block_at(uc, addr, size);
+    let hart = uc.get_data_mut();
+    if hart.executed + block.insns.len() as u64 > hart.limit {
+        hart.outcome = Some(Outcome::Budget);
+        let _ = uc.emu_stop();
+        return;
+    }
+    let priv_ = hart.priv_;
+    hart.pending = Some(Pending {
+        block,
+        from: 0,
+        priv_,
+    });
+}
+
+/// Index of `pc` in the pending block, if it is there.
+fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
+    hart.pending.as_ref().and_then(|p| p.block.index_of(pc))
+}
+
+/// An exception unicorn raised: unicorn has already advanced the pc by 4.
+pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
+    let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
+    let hart = uc.get_data();
+    let idx = pending_index(hart, epc);
+    let d = hart
+        .pending
+        .as_ref()
+        .zip(idx)
+        .map(|(p, i)| p.block.insns[i]);
+    let cause = u64::from(intno);
+    if cause > 15 {
+        fault(
+            uc,
+            GuestFault::Emulator {
+                pc: epc,
+                error: format!("unexpected exception number {intno}"),
+            },
+        );
+        return;
+    }
+    let (raw, insn) = match d {
+        Some(d) => (d.raw, d.insn),
+        None => {
+            let bytes = uc.mem_read_as_vec(epc, 4).unwrap_or_default();
+            let ins = decode_range(epc, &bytes);
+            ins.first().map_or((0, None), |d| (d.raw, d.insn))
+        }
+    };
+    let is_amo = matches!(insn.map(|i| i.op), Some(Op::Amo { .. }));
+    let cause = match cause {
+        trap::CAUSE_ECALL_U => trap::ecall_cause(uc.get_data().priv_),
+        // QEMU 5.0 reports a faulting AMO as a load; the spec's causes for
+        // AMOs are the store/AMO ones (priv spec table 3.6).
+        4 | 5 if is_amo => cause + 2,
+        c => c,
+    };
+    if cause == trap::CAUSE_ILLEGAL
+        && let Some(why) = unsupported_reason(insn.as_ref())
+    {
+        fault(
+            uc,
+            GuestFault::Unsupported {
+                pc: epc,
+                encoding: raw,
+                why: why.into(),
+            },
+        );
+        return;
+    }
+    let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
+    finish(uc, idx.map_or(usize::MAX, |i| i + 1), None, false);
+    trap::deliver(uc, cause, epc, tval);
+}
+
+/// Instructions that are valid RISC-V but that this machine does not run yet:
+/// they are reported as unsupported rather than delivered as illegal.
+fn unsupported_reason(insn: Option<&crate::isa::Insn>) -> Option<&'static str> {
+    match insn?.op {
+        Op::Vector => Some("the V extension is not modelled yet"),
+        _ => None,
+    }
+}
+
+/// Stops the run with a guest fault.
+pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
+    let hart = uc.get_data_mut();
+    hart.pending = None;
+    hart.emit(Event::GuestFault { fault: f.clone() });
+    hart.outcome = Some(Outcome::Fault(f));
+    let _ = uc.emu_stop();
+}
+
+/// An instruction trapscope runs itself.
+pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
+        return;
+    };
+    let idx = pending_index(uc.get_data(), pc);
+    if let Op::Sc { width } = insn.op {
+        // QEMU 5.0 fails a misaligned SC without trapping; the A extension
+        // (unpriv spec §8.2) requires an address-misaligned exception.
+        let addr = regs::read_gpr(uc, insn.rs1);
+        if addr % u64::from(width) != 0 {
+            finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::deliver(uc, trap::CAUSE_STORE_MISALIGNED, pc, addr);
+        }
+        return;
+    }
+    if let Some(i) = idx {
+        finish(uc, i, None, true);
+    }
+    match csr::emulate(uc, pc, &insn) {
+        CsrResult::Done => {
+            finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
+            let _ = uc.reg_write(R::PC, pc + 4);
+        }
+        CsrResult::Illegal => {
+            finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::deliver(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+        }
+    }
+}
+
+/// A run-until address or breakpoint: stop before executing it.
+pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let hart = uc.get_data_mut();
+    if !hart.stop_addrs.contains(&pc) {
+        return;
+    }
+    if hart.skip_once == Some(pc) {
+        hart.skip_once = None;
+        return;
+    }
+    let idx = pending_index(hart, pc);
+    finish(uc, idx.unwrap_or(0), None, false);
+    let hart = uc.get_data_mut();
+    hart.pending = None;
+    hart.outcome = Some(Outcome::ReachedAddr(pc));
+    let _ = uc.emu_stop();
+}
+
+/// A write to `tohost` (HTIF): `(code << 1) | 1` ends the run.
+pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, value: i64) {
+    let v = value as u64;
+    if v & 1 == 0 {
+        return;
+    }
+    // unicorn's pc in a memory hook is the block's, not the store's: find the
+    // store in the pending block whose address (registers are live) is `addr`.
+    let hart = uc.get_data();
+    let store = hart.pending.as_ref().and_then(|p| {
+        p.block.insns[p.from..].iter().find(|d| {
+            d.insn.is_some_and(|i| {
+                matches!(i.op, Op::Store { .. } | Op::FpStore { .. })
+                    && regs::read_gpr(uc, i.rs1).wrapping_add(i.imm as u64) == addr
+            })
+        })
+    });
+    let pc = store.map_or_else(|| uc.reg_read(R::PC).unwrap_or(0), |d| d.pc);
+    let hart = uc.get_data_mut();
+    hart.exit = Some((v >> 1, pc));
+    hart.stop = Some(Outcome::Exited(v >> 1));
+}
+
+/// Unmapped or protected memory: record it; unicorn returns an error next.
+pub(super) fn on_mem_fault<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    ty: MemType,
+    addr: u64,
+) -> bool {
+    let access = match ty {
+        MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
+        MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
+        _ => Access::Read,
+    };
+    let pc = uc.reg_read(R::PC).unwrap_or(0);
+    uc.get_data_mut().mem_fault = Some((access, addr, pc));
+    false
+}

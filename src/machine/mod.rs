@@ -1,0 +1,409 @@
+//! The emulated hart: owns the unicorn instance, loads the guest, delivers
+//! traps, runs the instructions unicorn cannot, and reports what executed to an
+//! observer. Knows nothing of cost, prediction or the UI.
+
+mod block;
+mod csr;
+mod dwarf;
+mod hart;
+mod hooks;
+mod observe;
+pub mod program;
+pub mod regs;
+mod trap;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use unicorn_engine::unicorn_const::{Arch, HookType, Mode, Permission, uc_error};
+use unicorn_engine::{RegisterRISCV as R, Unicorn};
+
+pub use block::{Block, DecodedInsn, decode_range};
+pub use hart::{Hart, Outcome};
+pub use observe::{NoObserver, Observer, Retire};
+pub use program::{Program, SrcLoc, Symbol};
+
+use crate::isa::{self, Op};
+use crate::trace::{Access, EventKind, GuestFault, Priv};
+use hart::Pending;
+
+/// Why a guest could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: {msg}", path.display())]
+    Io { path: PathBuf, msg: String },
+    #[error("{}: {msg}", path.display())]
+    BadElf { path: PathBuf, msg: String },
+    #[error("emulator: {0}")]
+    Emulator(String),
+}
+
+/// Where unicorn would stop on its own; the guest never gets there.
+const NEVER: u64 = u64::MAX - 0xf;
+
+/// What a run should stop at, besides the guest ending.
+#[derive(Clone, Debug, Default)]
+pub struct Until {
+    /// At most this many more instructions (the budget).
+    pub max_insns: Option<u64>,
+    /// Stop before executing any of these addresses.
+    pub addrs: Vec<u64>,
+    /// Stop right after an event of one of these kinds.
+    pub kinds: Vec<EventKind>,
+}
+
+pub struct Machine<O: Observer + 'static> {
+    uc: Unicorn<'static, Hart<O>>,
+    pub program: Rc<Program>,
+    stop_hooks: HashMap<u64, unicorn_engine::UcHookId>,
+    /// `ebreak` stops the run (a user breakpoint) instead of trapping the guest.
+    pub ebreak_stops: bool,
+}
+
+fn emu(e: uc_error) -> LoadError {
+    LoadError::Emulator(format!("{e:?}"))
+}
+
+impl<O: Observer + 'static> Machine<O> {
+    pub fn new(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
+        let mut uc =
+            Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, Hart::new(obs)).map_err(emu)?;
+        map_segments(&mut uc, &program)?;
+        let mut m = Machine {
+            uc,
+            program,
+            stop_hooks: HashMap::new(),
+            ebreak_stops: false,
+        };
+        m.install_hooks()?;
+        m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;
+        regs::set_priv(&mut m.uc, Priv::M);
+        Ok(m)
+    }
+
+    fn install_hooks(&mut self) -> Result<(), LoadError> {
+        let uc = &mut self.uc;
+        uc.add_block_hook(1, 0, hooks::on_block).map_err(emu)?;
+        uc.add_intr_hook(hooks::on_exception).map_err(emu)?;
+        uc.add_mem_hook(
+            HookType::MEM_UNMAPPED | HookType::MEM_PROT,
+            1,
+            0,
+            |uc, ty, addr, _, _| hooks::on_mem_fault(uc, ty, addr),
+        )
+        .map_err(emu)?;
+        if let Some(t) = self.program.symbol("tohost") {
+            uc.add_mem_hook(HookType::MEM_WRITE, t.addr, t.addr + 7, |uc, _, a, _, v| {
+                hooks::on_tohost(uc, a, v);
+                true
+            })
+            .map_err(emu)?;
+        }
+        // DESIGN.md decision 4: hook exactly the instructions we run ourselves,
+        // found by scanning the loaded text once.
+        let mut found = Vec::new();
+        for seg in self.program.segments.iter().filter(|s| s.exec) {
+            for d in decode_range(seg.vaddr, &seg.data) {
+                if let Some(i) = d.insn
+                    && (csr::must_intercept(&i) || matches!(i.op, Op::Sc { .. }))
+                {
+                    found.push((d.pc, i));
+                }
+            }
+        }
+        for (pc, insn) in found {
+            uc.add_code_hook(pc, pc, |uc, addr, _| hooks::on_intercept(uc, addr))
+                .map_err(emu)?;
+            uc.get_data_mut().intercepts.insert(pc, insn);
+        }
+        Ok(())
+    }
+
+    /// Writes a 64-bit little-endian value into guest memory (knobs).
+    pub fn write_u64(&mut self, addr: u64, value: u64) -> bool {
+        self.uc.mem_write(addr, &value.to_le_bytes()).is_ok()
+    }
+
+    pub fn read_u64(&self, addr: u64) -> Option<u64> {
+        let mut b = [0u8; 8];
+        self.uc.mem_read(addr, &mut b).ok()?;
+        Some(u64::from_le_bytes(b))
+    }
+
+    pub fn read_mem(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
+        self.uc.mem_read_as_vec(addr, len).ok()
+    }
+
+    pub fn pc(&self) -> u64 {
+        self.uc.reg_read(R::PC).unwrap_or(0)
+    }
+
+    pub fn priv_(&self) -> Priv {
+        self.uc.get_data().priv_
+    }
+
+    pub fn gpr(&self, i: u8) -> u64 {
+        regs::read_gpr(&self.uc, i)
+    }
+
+    pub fn gprs(&self) -> [u64; 32] {
+        std::array::from_fn(|i| regs::read_gpr(&self.uc, i as u8))
+    }
+
+    /// A CSR as the guest would read it (with the VS shadow merged into
+    /// sstatus/mstatus).
+    pub fn csr(&mut self, csr: u16) -> Option<u64> {
+        let raw = regs::read_csr(&mut self.uc, csr)?;
+        if csr == csr::SSTATUS || csr == csr::MSTATUS {
+            return Some(regs::status::compose(raw, self.uc.get_data().vs));
+        }
+        Some(raw)
+    }
+
+    /// Instructions executed so far (trapping ones included).
+    pub fn executed(&self) -> u64 {
+        self.uc.get_data().executed
+    }
+
+    pub fn exit_code(&self) -> Option<u64> {
+        self.uc.get_data().exit.map(|(c, _)| c)
+    }
+
+    /// The last trap taken: (cause, epc).
+    pub fn last_trap(&self) -> Option<(u64, u64)> {
+        self.uc.get_data().last_trap
+    }
+
+    pub fn observer(&self) -> &O {
+        &self.uc.get_data().obs
+    }
+
+    pub fn observer_mut(&mut self) -> &mut O {
+        &mut self.uc.get_data_mut().obs
+    }
+
+    fn sync_stop_addrs(&mut self, addrs: &[u64]) -> Result<(), GuestFault> {
+        for &a in addrs {
+            if self.stop_hooks.contains_key(&a) {
+                continue;
+            }
+            let id = self
+                .uc
+                .add_code_hook(a, a, |uc, addr, _| hooks::on_stop_addr(uc, addr))
+                .map_err(|e| GuestFault::Emulator {
+                    pc: a,
+                    error: format!("cannot stop at {a:#x}: {e:?}"),
+                })?;
+            self.stop_hooks.insert(a, id);
+        }
+        let hart = self.uc.get_data_mut();
+        hart.stop_addrs = addrs.iter().copied().collect();
+        Ok(())
+    }
+
+    /// Runs until the guest ends, faults, or reaches something in `until`.
+    pub fn run(&mut self, until: &Until) -> Outcome {
+        self.go(until, false)
+    }
+
+    /// Executes one instruction (or delivers the trap it raises).
+    pub fn step(&mut self) -> Outcome {
+        self.go(&Until::default(), true)
+    }
+
+    fn go(&mut self, until: &Until, single: bool) -> Outcome {
+        if let Some((code, _)) = self.uc.get_data().exit {
+            return Outcome::Exited(code);
+        }
+        if let Err(f) = self.sync_stop_addrs(&until.addrs) {
+            return Outcome::Fault(f);
+        }
+        let start_pc = self.pc();
+        {
+            let hart = self.uc.get_data_mut();
+            hart.limit = until
+                .max_insns
+                .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
+            hart.until_kinds = until.kinds.clone();
+            hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
+            hart.outcome = None;
+            hart.stepping = single;
+        }
+        loop {
+            let pc = self.pc();
+            if single {
+                self.prepare_step(pc);
+            }
+            let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
+            let now = self.pc();
+            self.settle(now);
+            let hart = self.uc.get_data_mut();
+            if let Some(o) = hart.outcome.take() {
+                hart.stepping = false;
+                return o;
+            }
+            match r {
+                Ok(()) => {
+                    if let Some(s) = hart.stop.take() {
+                        hart.stepping = false;
+                        return s;
+                    }
+                    if single {
+                        hart.stepping = false;
+                        return Outcome::Stepped;
+                    }
+                    // unicorn returned without a reason of ours: go on.
+                }
+                Err(uc_error::INSN_INVALID) | Err(uc_error::EXCEPTION) => {
+                    if let Some(o) = self.on_ebreak(now, single) {
+                        self.uc.get_data_mut().stepping = false;
+                        return o;
+                    }
+                }
+                Err(e) => {
+                    let hart = self.uc.get_data_mut();
+                    hart.stepping = false;
+                    let f = match hart.mem_fault.take() {
+                        Some((access, addr, fpc)) => {
+                            let pc = if access == Access::Fetch { addr } else { fpc };
+                            if matches!(
+                                e,
+                                uc_error::WRITE_PROT | uc_error::READ_PROT | uc_error::FETCH_PROT
+                            ) {
+                                GuestFault::Protection { pc, addr, access }
+                            } else {
+                                GuestFault::Unmapped { pc, addr, access }
+                            }
+                        }
+                        None => GuestFault::Emulator {
+                            pc: now,
+                            error: format!("{e:?}"),
+                        },
+                    };
+                    hooks::fault(&mut self.uc, f.clone());
+                    self.uc.get_data_mut().outcome = None;
+                    return Outcome::Fault(f);
+                }
+            }
+        }
+    }
+
+    /// Step mode: the pending "block" is the one instruction at `pc`.
+    fn prepare_step(&mut self, pc: u64) {
+        let len = self
+            .uc
+            .mem_read_as_vec(pc, 2)
+            .ok()
+            .and_then(|b| isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
+            .unwrap_or(4);
+        let block = hooks::block_at(&mut self.uc, pc, u32::from(len));
+        let hart = self.uc.get_data_mut();
+        let priv_ = hart.priv_;
+        hart.pending = Some(Pending {
+            block,
+            from: 0,
+            priv_,
+        });
+    }
+
+    /// After unicorn returns: report what of the pending block executed.
+    fn settle(&mut self, now: u64) {
+        let hart = self.uc.get_data();
+        let Some(p) = hart.pending.as_ref() else {
+            return;
+        };
+        match p.block.index_of(now) {
+            Some(i) => hooks::finish(&mut self.uc, i, None, false),
+            None => hooks::finish(&mut self.uc, usize::MAX, Some(now), false),
+        }
+    }
+
+    /// unicorn stops at `ebreak` instead of raising it. Either stop (a user
+    /// breakpoint) or deliver the guest's breakpoint trap (cause 3).
+    fn on_ebreak(&mut self, pc: u64, single: bool) -> Option<Outcome> {
+        let bytes = self.uc.mem_read_as_vec(pc, 4).unwrap_or_default();
+        let d = decode_range(pc, &bytes).into_iter().next();
+        let is_ebreak = matches!(d.and_then(|d| d.insn).map(|i| i.op), Some(Op::Ebreak));
+        if !is_ebreak {
+            let raw = d.map_or(0, |d| d.raw);
+            let f = GuestFault::Unsupported {
+                pc,
+                encoding: raw,
+                why: "the emulator rejected it".into(),
+            };
+            hooks::fault(&mut self.uc, f.clone());
+            self.uc.get_data_mut().outcome = None;
+            return Some(Outcome::Fault(f));
+        }
+        if self.ebreak_stops {
+            let hart = self.uc.get_data_mut();
+            hart.emit(crate::trace::Event::Breakpoint { pc });
+            return Some(Outcome::Breakpoint(pc));
+        }
+        // The ebreak executed (as a trapping instruction): account it.
+        if single {
+            self.prepare_step(pc);
+        } else {
+            let len = d.map_or(4, |d| u32::from(d.len));
+            let block = hooks::block_at(&mut self.uc, pc, len);
+            let hart = self.uc.get_data_mut();
+            let priv_ = hart.priv_;
+            hart.pending = Some(Pending {
+                block,
+                from: 0,
+                priv_,
+            });
+        }
+        hooks::finish(&mut self.uc, 1, None, false);
+        trap::deliver(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
+        if single {
+            return Some(Outcome::Stepped);
+        }
+        let hart = self.uc.get_data_mut();
+        hart.stop.take()
+    }
+}
+
+/// Maps each PT_LOAD segment page-aligned, merging pages that segments share,
+/// with the union of their permissions.
+fn map_segments<D>(uc: &mut Unicorn<'_, D>, program: &Program) -> Result<(), LoadError> {
+    const PAGE: u64 = 0x1000;
+    let mut pages: std::collections::BTreeMap<u64, Permission> = Default::default();
+    for s in &program.segments {
+        let mut perm = Permission::READ;
+        if s.exec {
+            perm |= Permission::EXEC;
+        }
+        if s.write {
+            perm |= Permission::WRITE;
+        }
+        let start = s.vaddr & !(PAGE - 1);
+        let end = (s.vaddr + s.memsz).div_ceil(PAGE) * PAGE;
+        let mut p = start;
+        while p < end {
+            let e = pages.entry(p).or_insert(Permission::NONE);
+            *e |= perm;
+            p += PAGE;
+        }
+    }
+    // Coalesce runs of pages with equal permissions into one mapping each.
+    let mut runs: Vec<(u64, u64, Permission)> = Vec::new();
+    for (&p, &perm) in &pages {
+        match runs.last_mut() {
+            Some((_, end, last)) if *end == p && last.bits() == perm.bits() => *end += PAGE,
+            _ => runs.push((p, p + PAGE, perm)),
+        }
+    }
+    for (start, end, perm) in runs {
+        uc.mem_map(start, (end - start) as usize, perm)
+            .map_err(|e| LoadError::BadElf {
+                path: program.path.clone(),
+                msg: format!("cannot map {start:#x}..{end:#x}: {e:?}"),
+            })?;
+    }
+    for s in &program.segments {
+        uc.mem_write(s.vaddr, &s.data).map_err(emu)?;
+    }
+    Ok(())
+}

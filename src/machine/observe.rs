@@ -1,0 +1,53 @@
+//! The observer interface: how the machine hands out what it executed.
+//!
+//! "Decode once, many observers" (CONVENTIONS.md 9): the machine decodes each
+//! block once and asks the observer to build its per-block table once; after
+//! that each execution of the block costs the observer one call.
+
+use super::block::{Block, DecodedInsn};
+use crate::trace::{Event, Priv};
+
+/// A prefix of a block that retired.
+pub struct Retire<'a, D> {
+    pub block: &'a Block<D>,
+    /// The instructions `block.insns[from..to]` executed (the last one may
+    /// have trapped).
+    pub from: usize,
+    pub to: usize,
+    /// Where execution went next, if it went on normally (not a trap or a stop).
+    /// For a block ending in a jump or branch this is the real target.
+    pub next: Option<u64>,
+    pub priv_: Priv,
+    /// Instructions executed before this block.
+    pub at: u64,
+}
+
+impl<D> Retire<'_, D> {
+    pub fn insns(&self) -> &[DecodedInsn] {
+        &self.block.insns[self.from..self.to]
+    }
+}
+
+pub trait Observer {
+    type BlockData;
+    /// Built once per decoded block.
+    fn build(&mut self, insns: &[DecodedInsn]) -> Self::BlockData;
+    fn retired(&mut self, r: &Retire<'_, Self::BlockData>);
+    fn event(&mut self, at: u64, ev: &Event);
+    /// The modelled cycle count, which guest reads of `cycle`/`time` return.
+    /// `None` until a cost model is attached: then they read instructions.
+    fn cycles(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// An observer that keeps nothing (for raw runs and benchmarks).
+#[derive(Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    type BlockData = ();
+    fn build(&mut self, _: &[DecodedInsn]) {}
+    fn retired(&mut self, _: &Retire<'_, ()>) {}
+    fn event(&mut self, _: u64, _: &Event) {}
+}

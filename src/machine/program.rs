@@ -1,0 +1,213 @@
+//! A guest program: its loadable segments, symbols and DWARF line table.
+//!
+//! Parsed once from the ELF bytes with `object` (segments, symbols) and `gimli`
+//! (the `.debug_line` program), so that any pc maps to a symbol and to a `.S`
+//! file and line.
+
+use std::path::{Path, PathBuf};
+
+use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+
+use super::LoadError;
+
+/// One PT_LOAD segment, page-aligned for mapping.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub vaddr: u64,
+    pub memsz: u64,
+    pub data: Vec<u8>,
+    pub exec: bool,
+    pub write: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub addr: u64,
+    pub size: u64,
+    pub is_func: bool,
+}
+
+/// A row of the line table: instructions from `addr` on come from `file:line`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LineRow {
+    pub(super) addr: u64,
+    pub(super) file: u16,
+    pub(super) line: u32,
+    pub(super) end_sequence: bool,
+}
+
+/// A source location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SrcLoc {
+    pub file: u16,
+    pub line: u32,
+}
+
+#[derive(Debug)]
+pub struct Program {
+    pub path: PathBuf,
+    pub entry: u64,
+    pub segments: Vec<Segment>,
+    /// Sorted by address.
+    symbols: Vec<Symbol>,
+    lines: Vec<LineRow>,
+    /// Source file names as recorded in DWARF (relative to guest-asm/).
+    pub files: Vec<String>,
+}
+
+impl Program {
+    pub fn load(path: &Path) -> Result<Program, LoadError> {
+        let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
+            path: path.to_path_buf(),
+            msg: e.to_string(),
+        })?;
+        Program::parse(path, &bytes)
+    }
+
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Program, LoadError> {
+        let bad = |msg: String| LoadError::BadElf {
+            path: path.to_path_buf(),
+            msg,
+        };
+        if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
+            return Err(bad("not an ELF file (no \\x7fELF magic)".into()));
+        }
+        let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
+        if file.architecture() != object::Architecture::Riscv64 {
+            return Err(bad(format!(
+                "not a RISC-V RV64 ELF (architecture {:?})",
+                file.architecture()
+            )));
+        }
+        let mut segments = Vec::new();
+        for seg in file.segments() {
+            let (vaddr, memsz) = (seg.address(), seg.size());
+            if memsz == 0 {
+                continue;
+            }
+            let data = seg
+                .data()
+                .map_err(|e| bad(format!("segment at {vaddr:#x} is truncated: {e}")))?;
+            let flags = match seg.flags() {
+                object::SegmentFlags::Elf { p_flags } => p_flags,
+                _ => 7,
+            };
+            segments.push(Segment {
+                vaddr,
+                memsz,
+                data: data.to_vec(),
+                exec: flags & 1 != 0,
+                write: flags & 2 != 0,
+            });
+        }
+        if segments.is_empty() {
+            return Err(bad("no loadable segments".into()));
+        }
+        let mut symbols: Vec<Symbol> = file
+            .symbols()
+            .filter(|s| {
+                matches!(
+                    s.kind(),
+                    SymbolKind::Text | SymbolKind::Data | SymbolKind::Label
+                ) || s.kind() == SymbolKind::Unknown
+            })
+            .filter(|s| s.section() != object::SymbolSection::Absolute)
+            .filter_map(|s| {
+                let name = s.name().ok()?;
+                if name.is_empty() || name.starts_with(".L") || name.starts_with("$") {
+                    return None;
+                }
+                Some(Symbol {
+                    name: name.to_string(),
+                    addr: s.address(),
+                    size: s.size(),
+                    is_func: s.kind() == SymbolKind::Text,
+                })
+            })
+            .collect();
+        symbols.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.size.cmp(&a.size)));
+        symbols.dedup_by(|a, b| a.name == b.name && a.addr == b.addr);
+        let (files, lines) = super::dwarf::line_table(&file).unwrap_or_default();
+        Ok(Program {
+            path: path.to_path_buf(),
+            entry: file.entry(),
+            segments,
+            symbols,
+            lines,
+            files,
+        })
+    }
+
+    pub fn symbols(&self) -> &[Symbol] {
+        &self.symbols
+    }
+
+    pub fn symbol(&self, name: &str) -> Option<&Symbol> {
+        self.symbols.iter().find(|s| s.name == name)
+    }
+
+    /// The symbol containing `pc`: the nearest at or below it, preferring sized
+    /// functions that cover it.
+    pub fn symbol_at(&self, pc: u64) -> Option<(&Symbol, u64)> {
+        let idx = self.symbols.partition_point(|s| s.addr <= pc);
+        let mut best: Option<&Symbol> = None;
+        for s in self.symbols[..idx].iter().rev() {
+            if s.size > 0 && pc < s.addr + s.size {
+                return Some((s, pc - s.addr));
+            }
+            if best.is_none() && s.size == 0 {
+                best = Some(s);
+            }
+            if pc - s.addr > 0x10000 {
+                break;
+            }
+        }
+        best.map(|s| (s, pc - s.addr))
+    }
+
+    /// `name+0xoff` for a pc, or the bare hex address.
+    pub fn describe(&self, pc: u64) -> String {
+        match self.symbol_at(pc) {
+            Some((s, 0)) => s.name.clone(),
+            Some((s, off)) => format!("{}+{off:#x}", s.name),
+            None => format!("{pc:#x}"),
+        }
+    }
+
+    pub fn loc(&self, pc: u64) -> Option<SrcLoc> {
+        let idx = self.lines.partition_point(|r| r.addr <= pc);
+        let row = self.lines.get(idx.checked_sub(1)?)?;
+        if row.end_sequence {
+            return None;
+        }
+        Some(SrcLoc {
+            file: row.file,
+            line: row.line,
+        })
+    }
+
+    /// `file.S:line` for a pc, if the ELF carries a line table.
+    pub fn loc_string(&self, pc: u64) -> Option<String> {
+        let loc = self.loc(pc)?;
+        let file = self.files.get(loc.file as usize)?;
+        Some(format!("{file}:{}", loc.line))
+    }
+
+    pub fn is_mapped_exec(&self, pc: u64) -> bool {
+        self.segments
+            .iter()
+            .any(|s| s.exec && pc >= s.vaddr && pc < s.vaddr + s.memsz)
+    }
+
+    /// Reads guest bytes from the loaded image (for decoding, not for live memory).
+    pub fn text_bytes(&self, pc: u64, len: usize) -> Option<&[u8]> {
+        let seg = self
+            .segments
+            .iter()
+            .find(|s| pc >= s.vaddr && pc < s.vaddr + s.data.len() as u64)?;
+        let off = (pc - seg.vaddr) as usize;
+        let end = (off + len).min(seg.data.len());
+        Some(&seg.data[off..end])
+    }
+}

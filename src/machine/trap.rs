@@ -1,0 +1,118 @@
+//! Trap delivery in software, because unicorn reports exceptions but does not
+//! vector them (DESIGN.md decision 2). Follows the privileged spec:
+//! §3.1.8 (medeleg: a trap is delegated to S only if it comes from S or U and
+//! its bit is set; traps never go to a lower privilege), §3.1.6.1 / §4.1.1
+//! (xPP, xPIE, xIE on trap entry), §3.1.7 / §4.1.2 (xtvec: synchronous
+//! exceptions go to BASE in both direct and vectored mode), §3.1.15-16 / §4.1.7-9
+//! (xepc, xcause, xtval).
+
+use unicorn_engine::{RegisterRISCV as R, Unicorn};
+
+use super::hart::Hart;
+use super::observe::Observer;
+use super::regs::{self, status};
+use crate::isa::{Insn, Op};
+use crate::trace::{Event, Priv};
+
+pub const CAUSE_ILLEGAL: u64 = 2;
+pub const CAUSE_BREAKPOINT: u64 = 3;
+pub const CAUSE_LOAD_MISALIGNED: u64 = 4;
+pub const CAUSE_STORE_MISALIGNED: u64 = 6;
+pub const CAUSE_ECALL_U: u64 = 8;
+
+/// The cause for an `ecall` from `p` (priv spec table 3.6).
+pub fn ecall_cause(p: Priv) -> u64 {
+    CAUSE_ECALL_U + p.bits()
+}
+
+/// xtval for a trap raised by `insn` (priv spec §3.1.16): the faulting address
+/// for misaligned accesses, the encoding for illegal instructions, the pc for
+/// breakpoints, zero otherwise.
+pub fn tval_for<D>(
+    uc: &Unicorn<'_, D>,
+    cause: u64,
+    epc: u64,
+    raw: u32,
+    insn: Option<&Insn>,
+) -> u64 {
+    match cause {
+        CAUSE_ILLEGAL => u64::from(raw),
+        CAUSE_BREAKPOINT => epc,
+        CAUSE_LOAD_MISALIGNED | CAUSE_STORE_MISALIGNED | 5 | 7 => match insn {
+            Some(i) => {
+                let base = regs::read_gpr(uc, i.rs1);
+                match i.op {
+                    Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } => base,
+                    _ => base.wrapping_add(i.imm as u64),
+                }
+            }
+            None => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// Delivers a synchronous exception: updates the CSRs of the mode that takes
+/// it, switches privilege and jumps to its handler. Returns the handler pc.
+pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {
+    let from = regs::read_priv(uc);
+    // Privilege first, then CSRs (DESIGN.md decision 3).
+    regs::set_priv(uc, Priv::M);
+    let medeleg = uc.reg_read(R::MEDELEG).unwrap_or(0);
+    let delegated = from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1;
+    let to = if delegated { Priv::S } else { Priv::M };
+    let mut ms = uc.reg_read(R::MSTATUS).unwrap_or(0);
+    let tvec = if to == Priv::S {
+        let _ = uc.reg_write(R::SEPC, epc);
+        let _ = uc.reg_write(R::SCAUSE, cause);
+        let _ = uc.reg_write(R::STVAL, tval);
+        let sie = ms & status::SIE != 0;
+        ms &= !(status::SPP | status::SPIE | status::SIE);
+        if from == Priv::S {
+            ms |= status::SPP;
+        }
+        if sie {
+            ms |= status::SPIE;
+        }
+        uc.reg_read(R::STVEC).unwrap_or(0)
+    } else {
+        let _ = uc.reg_write(R::MEPC, epc);
+        let _ = uc.reg_write(R::MCAUSE, cause);
+        let _ = uc.reg_write(R::MTVAL, tval);
+        let mie = ms & status::MIE != 0;
+        ms &= !(status::MPP | status::MPIE | status::MIE);
+        ms |= from.bits() << status::MPP_SHIFT;
+        if mie {
+            ms |= status::MPIE;
+        }
+        uc.reg_read(R::MTVEC).unwrap_or(0)
+    };
+    let _ = uc.reg_write(R::MSTATUS, ms);
+    let handler = tvec & !3;
+    regs::set_priv(uc, to);
+    let _ = uc.reg_write(R::PC, handler);
+
+    let hart = uc.get_data_mut();
+    hart.priv_ = to;
+    hart.last_trap = Some((cause, epc));
+    let (e, c, t) = if to == Priv::S {
+        (0x141u16, 0x142u16, 0x143u16)
+    } else {
+        (0x341, 0x342, 0x343)
+    };
+    hart.csr_shadow.insert(e, epc);
+    hart.csr_shadow.insert(c, cause);
+    hart.csr_shadow.insert(t, tval);
+    hart.emit(Event::TrapEnter {
+        cause,
+        from,
+        to,
+        epc,
+        tval,
+        handler,
+    });
+    if from != to {
+        hart.emit(Event::PrivChange { from, to, pc: epc });
+    }
+    handler
+}

@@ -1,0 +1,234 @@
+//! Headless output of runs: text for people, Markdown for mails and reviews,
+//! JSON for other tools.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::isa;
+use crate::machine::Program;
+use crate::scenario::Scenario;
+use crate::session::VariantRun;
+use crate::trace::{Event, Stamped, cause_name};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Md,
+    Json,
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    scenario: String,
+    title: &'a str,
+    patch: &'a str,
+    variants: &'a [VariantRun],
+}
+
+pub fn json(s: &Scenario, runs: &[VariantRun]) -> String {
+    let j = RunJson {
+        scenario: s.path.display().to_string(),
+        title: &s.title,
+        patch: &s.patch,
+        variants: runs,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Phase names in report order: the scenario's, then the fixed ones.
+fn phase_order(s: &Scenario, runs: &[VariantRun]) -> Vec<String> {
+    let mut names: Vec<String> = vec!["user".into()];
+    names.extend(s.phases.iter().map(|(n, _)| n.clone()));
+    names.extend(["kernel", "firmware"].map(String::from));
+    names.retain(|n| {
+        runs.iter()
+            .any(|r| r.insns_per_iteration.contains_key(n) || r.phases.contains_key(n))
+    });
+    names.dedup();
+    names
+}
+
+fn fmt_num(v: f64) -> String {
+    if (v - v.round()).abs() < 0.005 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn fmt_delta(v: f64) -> String {
+    let s = fmt_num(v.abs());
+    if v > 0.004 {
+        format!("+{s}")
+    } else if v < -0.004 {
+        format!("-{s}")
+    } else {
+        "0".into()
+    }
+}
+
+pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{}", s.title);
+    let _ = writeln!(o, "patch: {}", s.patch);
+    let _ = writeln!(o, "scenario: {}", s.path.display());
+    for r in runs {
+        let _ = writeln!(o);
+        let label = if r.label.is_empty() {
+            String::new()
+        } else {
+            format!("  ({})", r.label)
+        };
+        let _ = writeln!(o, "variant {}{label}", r.variant);
+        let end = match (r.exit_code, &r.error) {
+            (Some(c), _) => format!("exited with code {c}"),
+            (None, Some(e)) => format!("did not finish: {e}"),
+            (None, None) => r.outcome.clone(),
+        };
+        let _ = writeln!(
+            o,
+            "  outcome       {end} after {} instructions, {} traps",
+            r.instructions, r.traps
+        );
+        let knobs: Vec<String> = r.knobs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(o, "  knobs         {}", knobs.join(" "));
+        if r.iterations > 0 {
+            let parts: Vec<String> = phase_order(s, runs)
+                .iter()
+                .filter_map(|p| {
+                    r.insns_per_iteration
+                        .get(p)
+                        .map(|v| format!("{p} {}", fmt_num(*v)))
+                })
+                .collect();
+            let total = r.insns_per_iteration.get("total").copied().unwrap_or(0.0);
+            let _ = writeln!(o, "  iterations    {} in the measured window", r.iterations);
+            let _ = writeln!(
+                o,
+                "  per iteration {}  (total {} instructions)",
+                parts.join(", "),
+                fmt_num(total)
+            );
+            let _ = writeln!(o, "  traps/iter    {}", fmt_num(r.traps_per_iteration));
+        }
+        let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(o, "  events        {}", ev.join(", "));
+    }
+    if runs.len() >= 2 && runs.iter().all(|r| r.iterations > 0) {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "instructions per iteration, by phase");
+        let _ = write!(o, "  {:<10}", "phase");
+        for r in runs {
+            let _ = write!(o, "{:>10}", r.variant);
+        }
+        let _ = writeln!(o, "{:>10}", "delta");
+        let mut phases = phase_order(s, runs);
+        phases.push("total".into());
+        for p in phases {
+            let _ = write!(o, "  {p:<10}");
+            let vals: Vec<f64> = runs
+                .iter()
+                .map(|r| r.insns_per_iteration.get(&p).copied().unwrap_or(0.0))
+                .collect();
+            for v in &vals {
+                let _ = write!(o, "{:>10}", fmt_num(*v));
+            }
+            let d = vals[vals.len() - 1] - vals[0];
+            let _ = writeln!(o, "{:>10}", fmt_delta(d));
+        }
+    }
+    o
+}
+
+pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "### {}\n", s.title);
+    let _ = writeln!(o, "Patch: {}\n", s.patch);
+    let _ = write!(o, "| phase (instructions/iteration) |");
+    for r in runs {
+        let _ = write!(o, " {} |", r.variant);
+    }
+    let _ = writeln!(o);
+    let _ = write!(o, "|---|");
+    for _ in runs {
+        let _ = write!(o, "---:|");
+    }
+    let _ = writeln!(o);
+    let mut phases = phase_order(s, runs);
+    phases.push("total".into());
+    for p in phases {
+        let _ = write!(o, "| {p} |");
+        for r in runs {
+            let _ = write!(
+                o,
+                " {} |",
+                fmt_num(r.insns_per_iteration.get(&p).copied().unwrap_or(0.0))
+            );
+        }
+        let _ = writeln!(o);
+    }
+    let _ = write!(o, "| traps/iteration |");
+    for r in runs {
+        let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
+    }
+    let _ = writeln!(o);
+    o
+}
+
+/// One event as a line, with symbols.
+pub fn event_line(p: &Program, e: &Stamped) -> String {
+    let sym = |a: u64| p.describe(a);
+    let what = match &e.event {
+        Event::Retired { pc, count, priv_ } => {
+            format!("retired   {count} from {} [{}]", sym(*pc), priv_.letter())
+        }
+        Event::TrapEnter {
+            cause,
+            from,
+            to,
+            epc,
+            tval,
+            handler,
+        } => format!(
+            "trap      {} ({cause}) {}->{} epc {} tval {tval:#x} -> {}",
+            cause_name(*cause),
+            from.letter(),
+            to.letter(),
+            sym(*epc),
+            sym(*handler)
+        ),
+        Event::TrapReturn {
+            via,
+            from,
+            to,
+            pc,
+            target,
+        } => format!(
+            "return    {via:?} {}->{} at {} -> {}",
+            from.letter(),
+            to.letter(),
+            sym(*pc),
+            sym(*target)
+        )
+        .to_lowercase(),
+        Event::PrivChange { from, to, pc } => {
+            format!(
+                "priv      {}->{} at {}",
+                from.letter(),
+                to.letter(),
+                sym(*pc)
+            )
+        }
+        Event::CsrWrite { pc, csr, old, new } => {
+            let name = isa::csr_name(*csr).map_or(format!("{csr:#x}"), str::to_string);
+            let old = old.map_or("?".into(), |v| format!("{v:#x}"));
+            format!("csr       {name} {old} -> {new:#x} at {}", sym(*pc))
+        }
+        Event::Breakpoint { pc } => format!("breakpoint at {}", sym(*pc)),
+        Event::GuestFault { fault } => format!("fault     {fault}"),
+        Event::BudgetExhausted { executed } => format!("budget    exhausted after {executed}"),
+        Event::Exit { code, pc } => format!("exit      code {code} at {}", sym(*pc)),
+    };
+    format!("{:>10}  {what}", e.at)
+}

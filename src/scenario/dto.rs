@@ -1,0 +1,80 @@
+//! The scenario file format: serde DTOs, converted into core types in
+//! `convert.rs` (CONVENTIONS.md 7), so the core does not depend on TOML.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_spanned::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub title: String,
+    /// The patch this scenario explains.
+    pub patch: String,
+    #[serde(default)]
+    pub summary: String,
+    /// Guest ELF, relative to the scenario file.
+    pub elf: Spanned<String>,
+    /// Instruction budget per run.
+    pub budget: Option<u64>,
+    #[serde(default)]
+    pub knobs: BTreeMap<Spanned<String>, KnobDto>,
+    pub variants: Vec<VariantDto>,
+    #[serde(default)]
+    pub phases: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    pub measure: Option<MeasureDto>,
+    #[serde(default)]
+    pub narration: Vec<NarrationDto>,
+    #[serde(default)]
+    pub expect: Vec<ExpectDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnobDto {
+    pub symbol: Spanned<String>,
+    pub default: u64,
+    #[serde(default)]
+    pub help: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDto {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub label: String,
+    /// Another ELF for this variant (relative to the scenario file).
+    pub elf: Option<Spanned<String>>,
+    #[serde(default)]
+    pub knobs: BTreeMap<Spanned<String>, u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeasureDto {
+    /// The timed window starts when this symbol first executes...
+    pub start: Spanned<String>,
+    /// ...and ends when this one does.
+    pub end: Spanned<String>,
+    /// Each execution of this symbol inside the window is one iteration.
+    pub iteration: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NarrationDto {
+    pub at: Spanned<String>,
+    pub text: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectDto {
+    /// What it checks, in words.
+    pub name: String,
+    /// `VARIANT.METRIC OP (VARIANT.METRIC | NUMBER)`, e.g.
+    /// `after.insns_per_iteration.entry < before.insns_per_iteration.entry`.
+    pub check: Spanned<String>,
+}

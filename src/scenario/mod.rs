@@ -1,0 +1,359 @@
+//! Scenarios: what to run (guest, knobs, variants), how to read it (phases,
+//! the measured window, narration) and what must hold (expectations).
+//! Errors point into the file as `file:line:col`.
+
+mod dto;
+pub mod expect;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde_spanned::Spanned;
+
+pub use expect::{Check, Operand};
+
+use crate::machine::Program;
+
+/// A scenario error with its place in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub col: usize,
+    pub msg: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file.display(), self.msg)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file.display(),
+                self.line,
+                self.col,
+                self.msg
+            )
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+#[derive(Debug, Clone)]
+pub struct Knob {
+    pub name: String,
+    pub symbol: String,
+    pub default: u64,
+    pub help: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    pub label: String,
+    pub program: Rc<Program>,
+    /// Knob values that differ from the defaults.
+    pub knobs: BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Measure {
+    pub start: String,
+    pub end: String,
+    pub iteration: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Narration {
+    pub at: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Expect {
+    pub name: String,
+    pub check: Check,
+    /// `file:line:col` of the check, for reports.
+    pub loc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub path: PathBuf,
+    pub title: String,
+    pub patch: String,
+    pub summary: String,
+    pub budget: u64,
+    pub knobs: Vec<Knob>,
+    pub variants: Vec<Variant>,
+    /// Phase name → symbols whose code belongs to it.
+    pub phases: Vec<(String, Vec<String>)>,
+    pub measure: Option<Measure>,
+    pub narration: Vec<Narration>,
+    pub expect: Vec<Expect>,
+}
+
+/// Default instruction budget per run.
+pub const DEFAULT_BUDGET: u64 = 50_000_000;
+
+/// Turns byte offsets into `file:line:col` errors.
+pub(crate) struct Locator<'a> {
+    pub file: &'a Path,
+    pub src: &'a str,
+}
+
+impl Locator<'_> {
+    pub fn at(&self, offset: usize, msg: impl Into<String>) -> ScenarioError {
+        let before = &self.src[..offset.min(self.src.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rfind('\n')
+            .map_or(before.len(), |nl| before.len() - nl - 1)
+            + 1;
+        ScenarioError {
+            file: self.file.to_path_buf(),
+            line,
+            col,
+            msg: msg.into(),
+        }
+    }
+    pub fn span<T>(&self, s: &Spanned<T>, msg: impl Into<String>) -> ScenarioError {
+        self.at(s.span().start, msg)
+    }
+    pub fn whole(&self, msg: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            file: self.file.to_path_buf(),
+            line: 0,
+            col: 0,
+            msg: msg.into(),
+        }
+    }
+}
+
+impl Scenario {
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let src = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: path.to_path_buf(),
+            line: 0,
+            col: 0,
+            msg: format!("cannot read scenario: {e}"),
+        })?;
+        Scenario::parse(path, &src)
+    }
+
+    pub fn parse(path: &Path, src: &str) -> Result<Scenario, ScenarioError> {
+        let loc = Locator { file: path, src };
+        let file: dto::ScenarioFile = toml::from_str(src).map_err(|e| {
+            let msg = e.message().trim().to_string();
+            match e.span() {
+                Some(s) => loc.at(s.start, msg),
+                None => loc.whole(msg),
+            }
+        })?;
+        convert(path, &loc, file)
+    }
+
+    pub fn variant(&self, name: &str) -> Result<&Variant, String> {
+        self.variants
+            .iter()
+            .find(|v| v.name == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown variant '{name}' in {} (variants: {})",
+                    self.path.display(),
+                    self.variant_names().join(", ")
+                )
+            })
+    }
+
+    pub fn variant_names(&self) -> Vec<&str> {
+        self.variants.iter().map(|v| v.name.as_str()).collect()
+    }
+
+    pub fn knob(&self, name: &str) -> Result<&Knob, String> {
+        self.knobs.iter().find(|k| k.name == name).ok_or_else(|| {
+            let known: Vec<&str> = self.knobs.iter().map(|k| k.name.as_str()).collect();
+            format!("unknown knob '{name}' (knobs: {})", known.join(", "))
+        })
+    }
+
+    /// The knob values a variant runs with, `overrides` applied last.
+    pub fn knob_values(&self, v: &Variant, overrides: &[(String, u64)]) -> Vec<(Knob, u64)> {
+        self.knobs
+            .iter()
+            .map(|k| {
+                let mut val = v.knobs.get(&k.name).copied().unwrap_or(k.default);
+                if let Some((_, o)) = overrides.iter().rev().find(|(n, _)| *n == k.name) {
+                    val = *o;
+                }
+                (k.clone(), val)
+            })
+            .collect()
+    }
+
+    pub fn narration_for(&self, symbol: &str) -> Option<&str> {
+        self.narration
+            .iter()
+            .find(|n| n.at == symbol)
+            .map(|n| n.text.as_str())
+    }
+}
+
+fn load_elf(
+    loc: &Locator<'_>,
+    base: &Path,
+    s: &Spanned<String>,
+    cache: &mut Vec<(PathBuf, Rc<Program>)>,
+) -> Result<Rc<Program>, ScenarioError> {
+    let path = base.join(s.get_ref());
+    if let Some((_, p)) = cache.iter().find(|(q, _)| *q == path) {
+        return Ok(p.clone());
+    }
+    let p = Rc::new(Program::load(&path).map_err(|e| loc.span(s, e.to_string()))?);
+    cache.push((path, p.clone()));
+    Ok(p)
+}
+
+fn convert(
+    path: &Path,
+    loc: &Locator<'_>,
+    f: dto::ScenarioFile,
+) -> Result<Scenario, ScenarioError> {
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut elfs = Vec::new();
+    let main_elf = load_elf(loc, base, &f.elf, &mut elfs)?;
+
+    let mut knobs = Vec::new();
+    for (name, k) in &f.knobs {
+        if main_elf.symbol(k.symbol.get_ref()).is_none() {
+            return Err(loc.span(
+                &k.symbol,
+                format!(
+                    "knob '{}' names symbol '{}', which {} does not have",
+                    name.get_ref(),
+                    k.symbol.get_ref(),
+                    main_elf.path.display()
+                ),
+            ));
+        }
+        knobs.push(Knob {
+            name: name.get_ref().clone(),
+            symbol: k.symbol.get_ref().clone(),
+            default: k.default,
+            help: k.help.clone(),
+        });
+    }
+    if f.variants.is_empty() {
+        return Err(loc.whole("a scenario needs at least one [[variants]] entry"));
+    }
+    let mut variants: Vec<Variant> = Vec::new();
+    for v in &f.variants {
+        if variants.iter().any(|w| w.name == *v.name.get_ref()) {
+            return Err(loc.span(
+                &v.name,
+                format!("variant '{}' is defined twice", v.name.get_ref()),
+            ));
+        }
+        let program = match &v.elf {
+            Some(e) => load_elf(loc, base, e, &mut elfs)?,
+            None => main_elf.clone(),
+        };
+        let mut vk = BTreeMap::new();
+        for (k, val) in &v.knobs {
+            let Some(knob) = knobs.iter().find(|x| x.name == *k.get_ref()) else {
+                let known: Vec<&str> = knobs.iter().map(|k| k.name.as_str()).collect();
+                return Err(loc.span(
+                    k,
+                    format!(
+                        "unknown knob '{}' in variant '{}' (knobs: {})",
+                        k.get_ref(),
+                        v.name.get_ref(),
+                        known.join(", ")
+                    ),
+                ));
+            };
+            if program.symbol(&knob.symbol).is_none() {
+                return Err(loc.span(
+                    k,
+                    format!(
+                        "variant '{}': its ELF lacks knob symbol '{}'",
+                        v.name.get_ref(),
+                        knob.symbol
+                    ),
+                ));
+            }
+            vk.insert(k.get_ref().clone(), *val);
+        }
+        variants.push(Variant {
+            name: v.name.get_ref().clone(),
+            label: v.label.clone(),
+            program,
+            knobs: vk,
+        });
+    }
+    let need_symbol = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
+        if main_elf.symbol(s.get_ref()).is_none() {
+            return Err(loc.span(
+                s,
+                format!(
+                    "{what} '{}' is not a symbol of {}",
+                    s.get_ref(),
+                    main_elf.path.display()
+                ),
+            ));
+        }
+        Ok(s.get_ref().clone())
+    };
+    let mut phases = Vec::new();
+    for (name, syms) in &f.phases {
+        let mut list = Vec::new();
+        for s in syms {
+            list.push(need_symbol(s, "phase symbol")?);
+        }
+        phases.push((name.get_ref().clone(), list));
+    }
+    let measure = match &f.measure {
+        Some(m) => Some(Measure {
+            start: need_symbol(&m.start, "measure.start")?,
+            end: need_symbol(&m.end, "measure.end")?,
+            iteration: need_symbol(&m.iteration, "measure.iteration")?,
+        }),
+        None => None,
+    };
+    let mut narration = Vec::new();
+    for n in &f.narration {
+        narration.push(Narration {
+            at: need_symbol(&n.at, "narration point")?,
+            text: n.text.trim().to_string(),
+        });
+    }
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let mut expect = Vec::new();
+    for e in &f.expect {
+        let check = Check::parse(e.check.get_ref(), &names).map_err(|m| loc.span(&e.check, m))?;
+        let at = loc.span(&e.check, "");
+        expect.push(Expect {
+            name: e.name.clone(),
+            check,
+            loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
+        });
+    }
+    Ok(Scenario {
+        path: path.to_path_buf(),
+        title: f.title,
+        patch: f.patch,
+        summary: f.summary.trim().to_string(),
+        budget: f.budget.unwrap_or(DEFAULT_BUDGET),
+        knobs,
+        variants,
+        phases,
+        measure,
+        narration,
+        expect,
+    })
+}

@@ -1,0 +1,212 @@
+//! Running a scenario's variant: build the machine, apply the knobs, run to
+//! the end, and collect what the reports show.
+
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use crate::machine::{Machine, Outcome, Until};
+use crate::scenario::{Scenario, Variant};
+use crate::trace::{EventLog, Stamped};
+use stats::{Markers, PhaseMap, Stats};
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOpts {
+    /// Knob overrides (`--set`), applied after the variant's values.
+    pub set: Vec<(String, u64)>,
+    /// Instruction budget; the scenario's when `None`.
+    pub budget: Option<u64>,
+    /// Keep this many events in the log (0: none).
+    pub log_events: usize,
+    /// Single-step every instruction instead of running by blocks.
+    pub single_step: bool,
+}
+
+/// What one variant's run produced (the JSON shape of `run --format json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantRun {
+    pub variant: String,
+    pub label: String,
+    pub knobs: BTreeMap<String, u64>,
+    /// "exited", "budget", "fault", ...
+    pub outcome: String,
+    pub exit_code: Option<u64>,
+    pub error: Option<String>,
+    pub instructions: u64,
+    pub traps: u64,
+    /// Instructions per phase over the whole run.
+    pub phases: BTreeMap<String, u64>,
+    /// Iterations of the measured loop.
+    pub iterations: u64,
+    /// Instructions per phase per iteration of the measured window (and "total").
+    pub insns_per_iteration: BTreeMap<String, f64>,
+    pub traps_per_iteration: f64,
+    /// Events by kind over the whole run.
+    pub events: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<Stamped>,
+}
+
+/// A machine set up for a variant: knobs written, observer attached.
+pub fn build_machine(
+    scenario: &Scenario,
+    variant: &Variant,
+    opts: &RunOpts,
+) -> Result<Machine<Stats>, String> {
+    let program = variant.program.clone();
+    let map = Rc::new(PhaseMap::new(&program, &scenario.phases));
+    let addr = |s: &str| program.symbol(s).map(|x| x.addr);
+    let markers = match &scenario.measure {
+        Some(m) => Markers {
+            start: addr(&m.start),
+            end: addr(&m.end),
+            iteration: addr(&m.iteration),
+        },
+        None => Markers::default(),
+    };
+    let log = EventLog::new(opts.log_events.max(1), true);
+    let mut m =
+        Machine::new(program.clone(), Stats::new(map, markers, log)).map_err(|e| e.to_string())?;
+    for (knob, value) in scenario.knob_values(variant, &opts.set) {
+        let sym = program
+            .symbol(&knob.symbol)
+            .ok_or_else(|| format!("knob '{}': symbol '{}' missing", knob.name, knob.symbol))?;
+        if !m.write_u64(sym.addr, value) {
+            return Err(format!(
+                "knob '{}': cannot write symbol '{}'",
+                knob.name, knob.symbol
+            ));
+        }
+    }
+    Ok(m)
+}
+
+pub fn run_variant(
+    scenario: &Scenario,
+    variant: &Variant,
+    opts: &RunOpts,
+) -> Result<VariantRun, String> {
+    for (k, _) in &opts.set {
+        scenario.knob(k)?;
+    }
+    let mut m = build_machine(scenario, variant, opts)?;
+    let budget = opts.budget.unwrap_or(scenario.budget);
+    let outcome = if opts.single_step {
+        let mut o = Outcome::Stepped;
+        while o == Outcome::Stepped {
+            o = if m.executed() >= budget {
+                Outcome::Budget
+            } else {
+                m.step()
+            };
+        }
+        o
+    } else {
+        m.run(&Until {
+            max_insns: Some(budget),
+            ..Until::default()
+        })
+    };
+    let (name, exit_code, error) = describe_outcome(&outcome, &m, budget);
+    let stats = m.observer();
+    let names = &stats.map.names;
+    let keep = |v: u64| v > 0;
+    let phases = names
+        .iter()
+        .zip(&stats.now.phase)
+        .filter(|(_, v)| keep(**v))
+        .map(|(n, v)| (n.clone(), *v))
+        .collect();
+    let w = stats.window();
+    let iters = stats.iterations;
+    let per = |v: u64| {
+        if iters > 0 {
+            v as f64 / iters as f64
+        } else {
+            0.0
+        }
+    };
+    let mut ipi: BTreeMap<String, f64> = names
+        .iter()
+        .zip(&w.phase)
+        .filter(|(_, v)| keep(**v))
+        .map(|(n, v)| (n.clone(), per(*v)))
+        .collect();
+    if iters > 0 {
+        ipi.insert("total".into(), per(w.phase.iter().sum()));
+    }
+    let log = if opts.log_events > 0 {
+        stats.log.iter().cloned().collect()
+    } else {
+        Vec::new()
+    };
+    Ok(VariantRun {
+        variant: variant.name.clone(),
+        label: variant.label.clone(),
+        knobs: scenario
+            .knob_values(variant, &opts.set)
+            .into_iter()
+            .map(|(k, v)| (k.name, v))
+            .collect(),
+        outcome: name.into(),
+        exit_code,
+        error,
+        instructions: m.executed(),
+        traps: stats.now.traps,
+        phases,
+        iterations: iters,
+        insns_per_iteration: ipi,
+        traps_per_iteration: per(w.traps),
+        events: stats
+            .now
+            .events
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect(),
+        log,
+    })
+}
+
+/// A short name, the exit code, and an error message for the outcome.
+pub fn describe_outcome<O: crate::machine::Observer>(
+    o: &Outcome,
+    m: &Machine<O>,
+    budget: u64,
+) -> (&'static str, Option<u64>, Option<String>) {
+    match o {
+        Outcome::Exited(c) => ("exited", Some(*c), None),
+        Outcome::Budget => (
+            "budget",
+            None,
+            Some(format!(
+                "the guest did not end within the instruction budget of {budget} (pc {:#x} in {}); raise it with --budget",
+                m.pc(),
+                m.program.describe(m.pc())
+            )),
+        ),
+        Outcome::Fault(f) => {
+            let mut msg = f.to_string();
+            if let Some((cause, epc)) = m.last_trap() {
+                msg.push_str(&format!(
+                    " (last trap: {} at {:#x} in {})",
+                    crate::trace::cause_name(cause),
+                    epc,
+                    m.program.describe(epc)
+                ));
+            }
+            ("fault", None, Some(msg))
+        }
+        Outcome::Breakpoint(pc) => ("breakpoint", None, Some(format!("breakpoint at {pc:#x}"))),
+        Outcome::ReachedAddr(pc) => ("stopped", None, Some(format!("stopped at {pc:#x}"))),
+        Outcome::ReachedEvent(k) => (
+            "stopped",
+            None,
+            Some(format!("stopped at a {} event", k.name())),
+        ),
+        Outcome::Stepped => ("stepped", None, None),
+    }
+}

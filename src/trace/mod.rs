@@ -1,0 +1,248 @@
+//! Events: what the machine reports, in the order it happened.
+//!
+//! The machine produces events; observers (the event log here, and later the
+//! RAS, the branch predictor and the cost model) consume them. Guest faults are
+//! values here, not host errors (CONVENTIONS.md 8).
+
+mod log;
+
+pub use log::EventLog;
+
+use serde::Serialize;
+
+/// RISC-V privilege levels, encoded as in `mstatus.MPP` (priv spec §1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Priv {
+    U = 0,
+    S = 1,
+    M = 3,
+}
+
+impl Priv {
+    pub fn from_bits(b: u64) -> Priv {
+        match b & 3 {
+            0 => Priv::U,
+            1 => Priv::S,
+            _ => Priv::M,
+        }
+    }
+    pub fn bits(self) -> u64 {
+        self as u64
+    }
+    pub fn letter(self) -> char {
+        match self {
+            Priv::U => 'U',
+            Priv::S => 'S',
+            Priv::M => 'M',
+        }
+    }
+}
+
+/// How a run or a step ended early because the guest did something wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GuestFault {
+    /// An access to memory the guest does not have (not delivered as a trap).
+    Unmapped { pc: u64, addr: u64, access: Access },
+    /// A write to a read-only segment (guest text is not self-modifying).
+    Protection { pc: u64, addr: u64, access: Access },
+    /// An instruction trapscope cannot run.
+    Unsupported { pc: u64, encoding: u32, why: String },
+    /// The emulator stopped for a reason we could not attribute.
+    Emulator { pc: u64, error: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Fetch,
+    Read,
+    Write,
+}
+
+impl std::fmt::Display for GuestFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GuestFault::Unmapped { pc, addr, access } => write!(
+                f,
+                "guest fault at pc {pc:#x}: {} of unmapped address {addr:#x}",
+                access.noun()
+            ),
+            GuestFault::Protection { pc, addr, access } => write!(
+                f,
+                "guest fault at pc {pc:#x}: {} of protected address {addr:#x} (guest text is read-only)",
+                access.noun()
+            ),
+            GuestFault::Unsupported { pc, encoding, why } => write!(
+                f,
+                "unsupported instruction at pc {pc:#x}: encoding {encoding:#010x} ({why})"
+            ),
+            GuestFault::Emulator { pc, error } => {
+                write!(f, "emulator stopped at pc {pc:#x}: {error}")
+            }
+        }
+    }
+}
+
+impl Access {
+    fn noun(self) -> &'static str {
+        match self {
+            Access::Fetch => "instruction fetch",
+            Access::Read => "load",
+            Access::Write => "store",
+        }
+    }
+}
+
+/// Which instruction returned from a trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum XRet {
+    Sret,
+    Mret,
+}
+
+/// One thing that happened. `at` on [`Stamped`] says when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// `count` instructions retired in sequence from `pc` (a block in run mode,
+    /// one instruction when stepping).
+    Retired {
+        pc: u64,
+        count: u32,
+        priv_: Priv,
+    },
+    /// A synchronous exception delivered to `to` (priv spec §3.1.6, §4.1.1).
+    TrapEnter {
+        cause: u64,
+        from: Priv,
+        to: Priv,
+        epc: u64,
+        tval: u64,
+        handler: u64,
+    },
+    /// `sret`/`mret` executed (priv spec §3.3.2).
+    TrapReturn {
+        via: XRet,
+        from: Priv,
+        to: Priv,
+        pc: u64,
+        target: u64,
+    },
+    PrivChange {
+        from: Priv,
+        to: Priv,
+        pc: u64,
+    },
+    CsrWrite {
+        pc: u64,
+        csr: u16,
+        old: Option<u64>,
+        new: u64,
+    },
+    /// A user breakpoint (not the guest's `ebreak` trap).
+    Breakpoint {
+        pc: u64,
+    },
+    GuestFault {
+        fault: GuestFault,
+    },
+    BudgetExhausted {
+        executed: u64,
+    },
+    /// The guest wrote `tohost`.
+    Exit {
+        code: u64,
+        pc: u64,
+    },
+}
+
+/// An event with the number of instructions executed before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stamped {
+    pub at: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// Event kinds, for filtering and for run-until.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Retired,
+    TrapEnter,
+    TrapReturn,
+    PrivChange,
+    CsrWrite,
+    Breakpoint,
+    GuestFault,
+    BudgetExhausted,
+    Exit,
+}
+
+impl Event {
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Event::Retired { .. } => EventKind::Retired,
+            Event::TrapEnter { .. } => EventKind::TrapEnter,
+            Event::TrapReturn { .. } => EventKind::TrapReturn,
+            Event::PrivChange { .. } => EventKind::PrivChange,
+            Event::CsrWrite { .. } => EventKind::CsrWrite,
+            Event::Breakpoint { .. } => EventKind::Breakpoint,
+            Event::GuestFault { .. } => EventKind::GuestFault,
+            Event::BudgetExhausted { .. } => EventKind::BudgetExhausted,
+            Event::Exit { .. } => EventKind::Exit,
+        }
+    }
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 9] = [
+        EventKind::Retired,
+        EventKind::TrapEnter,
+        EventKind::TrapReturn,
+        EventKind::PrivChange,
+        EventKind::CsrWrite,
+        EventKind::Breakpoint,
+        EventKind::GuestFault,
+        EventKind::BudgetExhausted,
+        EventKind::Exit,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Retired => "retired",
+            EventKind::TrapEnter => "trap",
+            EventKind::TrapReturn => "trap-return",
+            EventKind::PrivChange => "priv",
+            EventKind::CsrWrite => "csr",
+            EventKind::Breakpoint => "breakpoint",
+            EventKind::GuestFault => "fault",
+            EventKind::BudgetExhausted => "budget",
+            EventKind::Exit => "exit",
+        }
+    }
+    pub fn parse(s: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Names of the exception causes (priv spec table 3.6 / 4.2).
+pub fn cause_name(cause: u64) -> &'static str {
+    match cause {
+        0 => "instruction address misaligned",
+        1 => "instruction access fault",
+        2 => "illegal instruction",
+        3 => "breakpoint",
+        4 => "load address misaligned",
+        5 => "load access fault",
+        6 => "store/AMO address misaligned",
+        7 => "store/AMO access fault",
+        8 => "ecall from U-mode",
+        9 => "ecall from S-mode",
+        11 => "ecall from M-mode",
+        12 => "instruction page fault",
+        13 => "load page fault",
+        15 => "store/AMO page fault",
+        _ => "reserved",
+    }
+}
