@@ -26,18 +26,25 @@ fn malformed_scenario_names_file_line_and_column() {
     let out = trapscope(&["run", "tests/fixtures/malformed.toml"]);
     // Line 3 is `elf = "../../assets/guest/minikernel.elf` (40 characters):
     // the string never closes, and TOML reports the end of the line.
-    fails(&out, 2, &["tests/fixtures/malformed.toml:3:41:", "invalid basic string"]);
+    fails(
+        &out,
+        2,
+        &[
+            "tests/fixtures/malformed.toml:3:41:",
+            "invalid basic string",
+        ],
+    );
 }
 
 #[test]
 fn unknown_knob_in_a_variant_points_at_it() {
     let out = trapscope(&["run", "tests/fixtures/unknown_knob.toml"]);
-    // `nope` is on line 11; its key starts at column 32.
+    // `nope` is on line 11; `nope` starts at column 27 (after "knobs = { iterations = 2, ").
     fails(
         &out,
         2,
         &[
-            "unknown_knob.toml:11:32:",
+            "unknown_knob.toml:11:27:",
             "unknown knob 'nope'",
             "knobs: iterations",
         ],

@@ -150,14 +150,14 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
     let hart = uc.get_data_mut();
     if let Some(stop) = hart.stop.take() {
         hart.outcome = Some(stop);
-        let _ = uc.emu_stop();
+        let _ = uc.emu_stop(); // before the block runs
         return;
     }
     let block = block_at(uc, addr, size);
     let hart = uc.get_data_mut();
     if hart.executed + block.insns.len() as u64 > hart.limit {
         hart.outcome = Some(Outcome::Budget);
-        let _ = uc.emu_stop();
+        let _ = uc.emu_stop(); // before the block runs
         return;
     }
     let priv_ = hart.priv_;

@@ -59,6 +59,8 @@ pub struct Machine<O: Observer + 'static> {
     stop_hooks: HashMap<u64, unicorn_engine::UcHookId>,
     /// `ebreak` stops the run (a user breakpoint) instead of trapping the guest.
     pub ebreak_stops: bool,
+    /// Whether the translated code was made for single-stepping.
+    tb_single: Option<bool>,
 }
 
 fn emu(e: uc_error) -> LoadError {
@@ -75,6 +77,7 @@ impl<O: Observer + 'static> Machine<O> {
             program,
             stop_hooks: HashMap::new(),
             ebreak_stops: false,
+            tb_single: None,
         };
         m.install_hooks()?;
         m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;
@@ -219,6 +222,13 @@ impl<O: Observer + 'static> Machine<O> {
         if let Err(f) = self.sync_stop_addrs(&until.addrs) {
             return Outcome::Fault(f);
         }
+        // unicorn counts instructions (`count = 1`) with a hook compiled into
+        // each translated block; blocks translated for a free run lack it and
+        // would run whole. Switching modes therefore drops the translations.
+        if self.tb_single.is_some_and(|s| s != single) {
+            let _ = self.uc.ctl_flush_tb();
+        }
+        self.tb_single = Some(single);
         let start_pc = self.pc();
         {
             let hart = self.uc.get_data_mut();

@@ -171,6 +171,42 @@ pub fn run_variant(
     })
 }
 
+/// Runs `m` on until exactly `target` instructions have executed: by blocks
+/// while whole blocks fit, then one instruction at a time. Returns why it
+/// stopped (`Stepped` when it got there).
+pub fn run_to<O: crate::machine::Observer>(m: &mut Machine<O>, target: u64) -> Outcome {
+    if m.executed() < target {
+        match m.run(&Until {
+            max_insns: Some(target - m.executed()),
+            ..Until::default()
+        }) {
+            Outcome::Budget => {}
+            o => return o,
+        }
+    }
+    while m.executed() < target {
+        match m.step() {
+            Outcome::Stepped => {}
+            o => return o,
+        }
+    }
+    Outcome::Stepped
+}
+
+/// Stepping back: a fresh machine re-executed deterministically to `target`
+/// instructions (DESIGN.md decisions 6 and 7). Nothing is recorded per step,
+/// so going back costs time, not memory.
+pub fn rewind(
+    scenario: &Scenario,
+    variant: &Variant,
+    opts: &RunOpts,
+    target: u64,
+) -> Result<(Machine<Stats>, Outcome), String> {
+    let mut m = build_machine(scenario, variant, opts)?;
+    let o = run_to(&mut m, target);
+    Ok((m, o))
+}
+
 /// A short name, the exit code, and an error message for the outcome.
 pub fn describe_outcome<O: crate::machine::Observer>(
     o: &Outcome,

@@ -39,7 +39,7 @@ impl EventLog {
         });
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Stamped> {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Stamped> {
         self.events.iter()
     }
 

@@ -1,0 +1,254 @@
+//! The ras-trap-entry scenario end to end: the properties issue 2 promises
+//! and the instruction counts hand-counted in guest-asm/minikernel/kernel.S.
+
+use std::path::Path;
+
+use trapscope::machine::{Outcome, Until};
+use trapscope::scenario::Scenario;
+use trapscope::session::{self, RunOpts};
+use trapscope::trace::{Event, EventKind, Priv, Stamped};
+
+fn scenario() -> Scenario {
+    Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"))
+        .unwrap()
+}
+
+fn run(s: &Scenario, variant: &str, opts: RunOpts) -> session::VariantRun {
+    session::run_variant(s, s.variant(variant).unwrap(), &opts).unwrap()
+}
+
+#[test]
+fn per_call_instruction_counts_match_the_hand_count() {
+    // kernel.S "Hand count per getppid call": user 16, entry 64/63,
+    // syscall 58, exit 61; 199 before, 198 after.
+    let s = scenario();
+    for (v, entry, total) in [("before", 64.0, 199.0), ("after", 63.0, 198.0)] {
+        let r = run(&s, v, RunOpts::default());
+        assert_eq!(r.exit_code, Some(0), "{v}: {:?}", r.error);
+        assert_eq!(r.iterations, 100);
+        let p = &r.insns_per_iteration;
+        assert_eq!(p["user"], 16.0, "{v}");
+        assert_eq!(p["entry"], entry, "{v}");
+        assert_eq!(p["syscall"], 58.0, "{v}");
+        assert_eq!(p["exit"], 61.0, "{v}");
+        assert_eq!(p["total"], total, "{v}");
+        assert_eq!(r.traps_per_iteration, 1.0);
+    }
+}
+
+#[test]
+fn syscall_work_knob_takes_the_slow_paths() {
+    // kernel.S: with knob_syscall_work != 0, syscall 73 and exit 77 per call.
+    let s = scenario();
+    let r = run(
+        &s,
+        "before",
+        RunOpts {
+            set: vec![("syscall_work".into(), 1)],
+            ..RunOpts::default()
+        },
+    );
+    assert_eq!(r.exit_code, Some(0));
+    assert_eq!(r.insns_per_iteration["syscall"], 73.0);
+    assert_eq!(r.insns_per_iteration["exit"], 77.0);
+}
+
+#[test]
+fn both_variants_make_the_same_syscalls() {
+    let s = scenario();
+    let b = run(&s, "before", RunOpts::default());
+    let a = run(&s, "after", RunOpts::default());
+    assert_eq!(b.iterations, a.iterations);
+    assert_eq!(b.traps, a.traps);
+    assert_eq!(b.events, a.events);
+    // 100 timed + 10 warm-up getppid, the exit syscall, and the firmware's
+    // SBI reset call: 112 traps.
+    assert_eq!(b.traps, 112);
+}
+
+/// Events with every address replaced by its symbol, and the two entry
+/// symbols folded into one, so the variants can be compared.
+fn normalised(s: &Scenario, variant: &str) -> Vec<String> {
+    let v = s.variant(variant).unwrap();
+    let r = run(
+        s,
+        variant,
+        RunOpts {
+            log_events: 100_000,
+            ..RunOpts::default()
+        },
+    );
+    let p = &v.program;
+    let sym = |a: u64| {
+        let d = p.describe(a);
+        d.replace("handle_exception_ras", "handle_exception")
+    };
+    let in_entry = |a: u64| sym(a).starts_with("handle_exception");
+    r.log
+        .iter()
+        .filter_map(|Stamped { event, .. }| match event {
+            Event::Retired { .. } => None,
+            Event::TrapEnter {
+                cause,
+                from,
+                to,
+                epc,
+                tval,
+                handler,
+            } => Some(format!(
+                "trap {cause} {from:?}->{to:?} {} {tval:#x} {}",
+                sym(*epc),
+                sym(*handler)
+            )),
+            Event::TrapReturn {
+                via,
+                from,
+                to,
+                pc,
+                target,
+            } => Some(format!(
+                "ret {via:?} {from:?}->{to:?} {} {}",
+                sym(*pc),
+                sym(*target)
+            )),
+            Event::CsrWrite { pc, .. } if in_entry(*pc) => {
+                Some(format!("csr in entry {}", event.kind().name()))
+            }
+            Event::CsrWrite { pc, csr, new, .. } if *csr == 0x105 => {
+                Some(format!("stvec {} {}", sym(*pc), sym(*new)))
+            }
+            e => Some(
+                format!("{e:?}")
+                    .split(" at ")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+                    + &match e {
+                        Event::CsrWrite { pc, .. } | Event::PrivChange { pc, .. } => sym(*pc),
+                        _ => String::new(),
+                    },
+            ),
+        })
+        .collect()
+}
+
+#[test]
+fn event_logs_differ_only_inside_the_entry_code() {
+    let s = scenario();
+    let b = normalised(&s, "before");
+    let a = normalised(&s, "after");
+    assert_eq!(b.len(), a.len());
+    for (x, y) in b.iter().zip(&a) {
+        assert_eq!(x, y);
+    }
+}
+
+#[test]
+fn user_registers_survive_every_syscall() {
+    // The syscall ABI preserves every register but a0, which holds the result.
+    let s = scenario();
+    for v in ["before", "after"] {
+        let opts = RunOpts {
+            log_events: 8,
+            ..RunOpts::default()
+        };
+        let mut m = session::build_machine(&s, s.variant(v).unwrap(), &opts).unwrap();
+        let until = |k| Until {
+            kinds: vec![k],
+            max_insns: Some(1_000_000),
+            ..Until::default()
+        };
+        let mut checked = 0;
+        loop {
+            match m.run(&until(EventKind::TrapEnter)) {
+                Outcome::ReachedEvent(_) => {}
+                Outcome::Exited(0) => break,
+                o => panic!("{v}: {o:?}"),
+            }
+            let from_user = m.observer().log.iter().rev().find_map(|e| match e.event {
+                Event::TrapEnter { from, cause, .. } => Some(from == Priv::U && cause == 8),
+                _ => None,
+            });
+            if from_user != Some(true) {
+                continue;
+            }
+            let before = m.gprs();
+            if before[17] != 173 {
+                continue; // only getppid returns; exit does not
+            }
+            loop {
+                match m.run(&until(EventKind::TrapReturn)) {
+                    Outcome::ReachedEvent(_) => {}
+                    o => panic!("{v}: {o:?}"),
+                }
+                if m.priv_() == Priv::U {
+                    break;
+                }
+            }
+            let after = m.gprs();
+            for r in 1..32 {
+                if r != 10 {
+                    assert_eq!(before[r], after[r], "{v}: x{r} changed across getppid");
+                }
+            }
+            assert_eq!(after[10], 1, "getppid returns the parent's pid (init = 1)");
+            checked += 1;
+        }
+        assert_eq!(checked, 110, "{v}: 10 warm-up + 100 timed getppid calls");
+    }
+}
+
+#[test]
+fn block_mode_and_single_step_agree() {
+    let s = scenario();
+    for v in ["before", "after"] {
+        let opts = RunOpts {
+            log_events: 100_000,
+            ..RunOpts::default()
+        };
+        let block = run(&s, v, opts.clone());
+        let step = run(
+            &s,
+            v,
+            RunOpts {
+                single_step: true,
+                ..opts
+            },
+        );
+        assert_eq!(block.instructions, step.instructions);
+        assert_eq!(block.phases, step.phases);
+        assert_eq!(block.insns_per_iteration, step.insns_per_iteration);
+        let semantic = |r: &session::VariantRun| -> Vec<Stamped> {
+            r.log
+                .iter()
+                .filter(|e| e.event.kind() != EventKind::Retired)
+                .cloned()
+                .collect()
+        };
+        assert_eq!(semantic(&block), semantic(&step), "{v}");
+    }
+}
+
+#[test]
+fn stepping_back_re_executes_to_the_same_state() {
+    let s = scenario();
+    let v = s.variant("before").unwrap();
+    let opts = RunOpts::default();
+    let mut m = session::build_machine(&s, v, &opts).unwrap();
+    let mut seen = Vec::new();
+    // Through boot, into the benchmark and several syscalls.
+    for _ in 0..3_000 {
+        assert_eq!(m.step(), Outcome::Stepped);
+        seen.push((m.executed(), m.pc(), m.priv_(), m.gprs(), m.csr(0x100)));
+    }
+    for &i in &[0usize, 1, 17, 640, 1_234, 2_999] {
+        let (n, pc, p, regs, sstatus) = seen[i];
+        let (mut back, o) = session::rewind(&s, v, &opts, n).unwrap();
+        assert_eq!(o, Outcome::Stepped);
+        assert_eq!(back.executed(), n);
+        assert_eq!(back.pc(), pc, "pc after {n} instructions");
+        assert_eq!(back.priv_(), p);
+        assert_eq!(back.gprs(), regs);
+        assert_eq!(back.csr(0x100), sstatus);
+    }
+}
