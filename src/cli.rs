@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use clap::{Parser, Subcommand};
 
-use crate::machine::{Machine, NoObserver, Observer, Outcome, Program, Until};
+use crate::machine::{Machine, Observer, Outcome, Program, Until};
 use crate::report::{self, Format};
 use crate::scenario::{Scenario, expect};
 use crate::session::{self, RunOpts, VariantRun};
-use crate::trace::{EventLog, Stamped};
+use crate::trace::EventLog;
 
 /// Exit status when the guest did not end within its instruction budget.
 pub const EXIT_BUDGET: u8 = 124;
@@ -186,7 +186,7 @@ fn run(
         for r in &runs {
             let v = s.variant(&r.variant).map_err(anyhow::Error::msg)?;
             println!(
-                "\nevents of {} (instructions executed before each)",
+                "\nevents of {} (instruction count at the event, event)",
                 r.variant
             );
             for e in r
@@ -256,25 +256,21 @@ impl Observer for LogOnly {
 
 fn elf(file: &Path, budget: u64, events: bool, ebreak_stops: bool) -> anyhow::Result<ExitCode> {
     let program = Rc::new(Program::load(file)?);
-    if events {
-        let mut m = Machine::new(program.clone(), LogOnly(EventLog::new(1_000_000, false)))?;
-        m.ebreak_stops = ebreak_stops;
-        let o = m.run(&Until {
-            max_insns: Some(budget),
-            ..Until::default()
-        });
-        let log: Vec<Stamped> = m.observer().0.iter().cloned().collect();
-        for e in &log {
-            println!("{}", report::event_line(&program, e));
-        }
-        return Ok(elf_status(&o, &m, budget));
-    }
-    let mut m = Machine::new(program, NoObserver)?;
+    let cap = if events { 1_000_000 } else { 0 };
+    let mut m = Machine::new(program.clone(), LogOnly(EventLog::new(cap.max(1), false)))?;
     m.ebreak_stops = ebreak_stops;
     let o = m.run(&Until {
         max_insns: Some(budget),
         ..Until::default()
     });
+    if o == Outcome::Budget {
+        m.note_budget_exhausted();
+    }
+    if events {
+        for e in m.observer().0.iter() {
+            println!("{}", report::event_line(&program, e));
+        }
+    }
     Ok(elf_status(&o, &m, budget))
 }
 

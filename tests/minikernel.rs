@@ -252,3 +252,28 @@ fn stepping_back_re_executes_to_the_same_state() {
         assert_eq!(back.csr(0x100), sstatus);
     }
 }
+
+#[test]
+fn run_until_a_symbol_stops_before_it_and_resumes_past_it() {
+    let s = scenario();
+    let v = s.variant("after").unwrap();
+    let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+    let a = v.program.symbol("sys_getppid").unwrap().addr;
+    let until = Until {
+        addrs: vec![a],
+        max_insns: Some(1_000_000),
+        ..Until::default()
+    };
+    let mut last = None;
+    for _ in 0..4 {
+        assert_eq!(m.run(&until), Outcome::ReachedAddr(a));
+        assert_eq!(m.pc(), a);
+        if let Some(prev) = last {
+            // One whole getppid round trip between two entries: 198
+            // instructions after the patch (kernel.S hand count; the warm-up
+            // loop has the same 5-instruction body as the timed one).
+            assert_eq!(m.executed() - prev, 198);
+        }
+        last = Some(m.executed());
+    }
+}

@@ -49,3 +49,17 @@ fn the_deliberately_failing_test_reports_its_check_number() {
     assert_eq!(code, Some(3), "{err}");
     assert!(err.contains("code 3"), "{err}");
 }
+
+#[test]
+fn ebreak_can_be_a_user_breakpoint_instead_of_a_guest_trap() {
+    // delegation.S's first trap is an ebreak from U-mode at user_code (0x10000).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .args(["elf", "--ebreak-stops"])
+        .arg(root.join("assets/guest/tests/delegation.elf"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(125), "{err}");
+    assert!(err.contains("ebreak at 0x10000"), "{err}");
+}

@@ -82,6 +82,12 @@ impl<O: Observer + 'static> Machine<O> {
         m.install_hooks()?;
         m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;
         regs::set_priv(&mut m.uc, Priv::M);
+        // Reset values, so the first write of each CSR reports its old value.
+        for csr in regs::KNOWN_CSRS {
+            if let Some(v) = m.csr(csr) {
+                m.uc.get_data_mut().csr_shadow.insert(csr, v);
+            }
+        }
         Ok(m)
     }
 
@@ -162,6 +168,14 @@ impl<O: Observer + 'static> Machine<O> {
             return Some(regs::status::compose(raw, self.uc.get_data().vs));
         }
         Some(raw)
+    }
+
+    /// Records that the run's instruction budget ended it (the machine's own
+    /// budget stops are also used to step precisely, so the caller decides).
+    pub fn note_budget_exhausted(&mut self) {
+        let hart = self.uc.get_data_mut();
+        let executed = hart.executed;
+        hart.emit(crate::trace::Event::BudgetExhausted { executed });
     }
 
     /// Instructions executed so far (trapping ones included).

@@ -31,6 +31,12 @@ pub fn set_priv<D>(uc: &mut Unicorn<'_, D>, p: Priv) {
     let _ = uc.reg_write(R::PRIV, p.bits());
 }
 
+/// The CSRs `csr_reg` knows.
+pub const KNOWN_CSRS: [u16; 23] = [
+    0x100, 0x104, 0x105, 0x106, 0x140, 0x141, 0x142, 0x143, 0x144, 0x180, 0x300, 0x301, 0x302,
+    0x303, 0x304, 0x305, 0x306, 0x340, 0x341, 0x342, 0x343, 0x344, 0xf14,
+];
+
 /// The unicorn register for a CSR number, for the CSRs we read or write.
 pub fn csr_reg(csr: u16) -> Option<R> {
     Some(match csr {

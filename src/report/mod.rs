@@ -36,16 +36,21 @@ pub fn json(s: &Scenario, runs: &[VariantRun]) -> String {
     serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-/// Phase names in report order: the scenario's, then the fixed ones.
+/// Phase names in report order: user, then the kernel path in the order a
+/// syscall runs it, then the rest; phases no variant ran are left out.
 fn phase_order(s: &Scenario, runs: &[VariantRun]) -> Vec<String> {
-    let mut names: Vec<String> = vec!["user".into()];
+    let mut names: Vec<String> = ["user", "entry", "syscall", "exit"]
+        .map(String::from)
+        .to_vec();
     names.extend(s.phases.iter().map(|(n, _)| n.clone()));
     names.extend(["kernel", "firmware"].map(String::from));
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
     names.retain(|n| {
-        runs.iter()
-            .any(|r| r.insns_per_iteration.contains_key(n) || r.phases.contains_key(n))
+        runs.iter().any(|r| {
+            r.insns_per_iteration.get(n).is_some_and(|v| *v > 0.0) || r.phases.contains_key(n)
+        })
     });
-    names.dedup();
     names
 }
 
@@ -126,11 +131,14 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         let mut phases = phase_order(s, runs);
         phases.push("total".into());
         for p in phases {
-            let _ = write!(o, "  {p:<10}");
             let vals: Vec<f64> = runs
                 .iter()
                 .map(|r| r.insns_per_iteration.get(&p).copied().unwrap_or(0.0))
                 .collect();
+            if vals.iter().all(|v| *v == 0.0) {
+                continue;
+            }
+            let _ = write!(o, "  {p:<10}");
             for v in &vals {
                 let _ = write!(o, "{:>10}", fmt_num(*v));
             }

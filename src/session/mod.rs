@@ -111,6 +111,9 @@ pub fn run_variant(
             ..Until::default()
         })
     };
+    if outcome == Outcome::Budget {
+        m.note_budget_exhausted();
+    }
     let (name, exit_code, error) = describe_outcome(&outcome, &m, budget);
     let stats = m.observer();
     let names = &stats.map.names;
@@ -236,7 +239,14 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             }
             ("fault", None, Some(msg))
         }
-        Outcome::Breakpoint(pc) => ("breakpoint", None, Some(format!("breakpoint at {pc:#x}"))),
+        Outcome::Breakpoint(pc) => (
+            "breakpoint",
+            None,
+            Some(format!(
+                "stopped at the guest's ebreak at {pc:#x} in {} (a user breakpoint)",
+                m.program.describe(*pc)
+            )),
+        ),
         Outcome::ReachedAddr(pc) => ("stopped", None, Some(format!("stopped at {pc:#x}"))),
         Outcome::ReachedEvent(k) => (
             "stopped",
