@@ -128,6 +128,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             step,
         }) => {
             let opts = RunOpts {
+                core: None,
                 set,
                 budget,
                 log_events: 0,

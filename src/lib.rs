@@ -7,8 +7,10 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod cost;
 pub mod isa;
 pub mod machine;
+pub mod predict;
 pub mod report;
 pub mod scenario;
 pub mod session;

@@ -37,7 +37,8 @@ pub(super) fn finish<O: Observer>(
     if to > p.from {
         let at = hart.executed;
         hart.obs.retired(&Retire {
-            block: &p.block,
+            insns: &p.block.insns,
+            data: &p.block.data,
             from: p.from,
             to,
             next,
@@ -263,7 +264,8 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     }
     if let Some(i) = idx {
-        finish(uc, i, None, true);
+        // Execution goes on normally into the intercepted instruction.
+        finish(uc, i, Some(pc), true);
     }
     match csr::emulate(uc, pc, &insn) {
         CsrResult::Done => {
@@ -288,7 +290,7 @@ pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     }
     let idx = pending_index(hart, pc);
-    finish(uc, idx.unwrap_or(0), None, false);
+    finish(uc, idx.unwrap_or(0), Some(pc), false);
     let hart = uc.get_data_mut();
     hart.pending = None;
     hart.outcome = Some(Outcome::ReachedAddr(pc));

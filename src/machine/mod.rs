@@ -338,7 +338,7 @@ impl<O: Observer + 'static> Machine<O> {
             return;
         };
         match p.block.index_of(now) {
-            Some(i) => hooks::finish(&mut self.uc, i, None, false),
+            Some(i) => hooks::finish(&mut self.uc, i, Some(now), false),
             None => hooks::finish(&mut self.uc, usize::MAX, Some(now), false),
         }
     }

@@ -4,12 +4,14 @@
 //! block once and asks the observer to build its per-block table once; after
 //! that each execution of the block costs the observer one call.
 
-use super::block::{Block, DecodedInsn};
+use super::block::DecodedInsn;
 use crate::trace::{Event, Priv};
 
 /// A prefix of a block that retired.
 pub struct Retire<'a, D> {
-    pub block: &'a Block<D>,
+    /// The whole block (decoded once) and the observer's table for it.
+    pub insns: &'a [DecodedInsn],
+    pub data: &'a D,
     /// The instructions `block.insns[from..to]` executed (the last one may
     /// have trapped).
     pub from: usize,
@@ -22,9 +24,23 @@ pub struct Retire<'a, D> {
     pub at: u64,
 }
 
-impl<D> Retire<'_, D> {
-    pub fn insns(&self) -> &[DecodedInsn] {
-        &self.block.insns[self.from..self.to]
+impl<'a, D> Retire<'a, D> {
+    /// The instructions that retired.
+    pub fn retired(&self) -> &'a [DecodedInsn] {
+        &self.insns[self.from..self.to]
+    }
+
+    /// The same range seen with another table (for composite observers).
+    pub fn with<E>(&self, data: &'a E) -> Retire<'a, E> {
+        Retire {
+            insns: self.insns,
+            data,
+            from: self.from,
+            to: self.to,
+            next: self.next,
+            priv_: self.priv_,
+            at: self.at,
+        }
     }
 }
 

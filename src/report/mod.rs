@@ -237,6 +237,18 @@ pub fn event_line(p: &Program, e: &Stamped) -> String {
         Event::GuestFault { fault } => format!("fault     {fault}"),
         Event::BudgetExhausted { executed } => format!("budget    exhausted after {executed}"),
         Event::Exit { code, pc } => format!("exit      code {code} at {}", sym(*pc)),
+        Event::Mispredict {
+            what,
+            pc,
+            predicted,
+            actual,
+        } => format!(
+            "mispredict {} at {}: predicted {}, went to {}",
+            what.name(),
+            sym(*pc),
+            predicted.map_or("nothing".into(), sym),
+            sym(*actual)
+        ),
     };
     format!("{:>10}  {what}", e.at)
 }

@@ -102,7 +102,7 @@ pub struct Scenario {
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
 
 /// Turns byte offsets into `file:line:col` errors.
-pub(crate) struct Locator<'a> {
+pub struct Locator<'a> {
     pub file: &'a Path,
     pub src: &'a str,
 }

@@ -8,10 +8,11 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::cost::{Cat, Profile};
 use crate::machine::{Machine, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, Stamped};
-use stats::{Markers, PhaseMap, Stats};
+use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +25,8 @@ pub struct RunOpts {
     pub log_events: usize,
     /// Single-step every instruction instead of running by blocks.
     pub single_step: bool,
+    /// The core whose cycles to estimate (none: instructions only).
+    pub core: Option<Rc<Profile>>,
 }
 
 /// What one variant's run produced (the JSON shape of `run --format json`).
@@ -47,8 +50,31 @@ pub struct VariantRun {
     pub traps_per_iteration: f64,
     /// Events by kind over the whole run.
     pub events: BTreeMap<String, u64>,
+    /// The cycle estimate, when a core was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Stamped>,
+}
+
+/// A variant's cycle estimate on one core, per iteration of the window.
+#[derive(Clone, Debug, Serialize)]
+pub struct Estimate {
+    pub core: String,
+    pub clock_ghz: f64,
+    pub cycles_per_iteration: f64,
+    pub ns_per_iteration: f64,
+    /// Modelled cycles per phase per iteration.
+    pub phases: BTreeMap<String, f64>,
+    /// Events per iteration: ras_mispredicts, branch_mispredicts, traps, ...
+    pub events: BTreeMap<String, f64>,
+    /// Cycles per iteration by cost category.
+    pub breakdown: BTreeMap<String, f64>,
+    /// The cycles of one event of each category, where it has one unit.
+    pub unit_cycles: BTreeMap<String, f64>,
+    pub cycles_total: f64,
+    /// Profile parameters marked unverified.
+    pub unverified: Vec<String>,
 }
 
 /// A machine set up for a variant: knobs written, observer attached.
@@ -69,8 +95,9 @@ pub fn build_machine(
         None => Markers::default(),
     };
     let log = EventLog::new(opts.log_events.max(1), true);
-    let mut m =
-        Machine::new(program.clone(), Stats::new(map, markers, log)).map_err(|e| e.to_string())?;
+    let model = opts.core.clone().map(CoreModel::new);
+    let stats = Stats::new(map, program.clone(), model, markers, log);
+    let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
     for (knob, value) in scenario.knob_values(variant, &opts.set) {
         let sym = program
             .symbol(&knob.symbol)
@@ -142,6 +169,47 @@ pub fn run_variant(
     if iters > 0 {
         ipi.insert("total".into(), per(w.phase.iter().sum()));
     }
+    let estimate = stats.model.as_ref().map(|model| {
+        let prof = &model.profile;
+        let milli = crate::cost::MILLI as f64;
+        let per_c = |v: u64| per(v) / milli;
+        let cycles_pi = per_c(w.cycles.iter().sum());
+        let mut events: BTreeMap<String, f64> = Cat::ALL
+            .iter()
+            .filter(|c| !matches!(c, Cat::Instructions))
+            .map(|c| (c.key().to_string(), per(w.ledger.count(*c))))
+            .collect();
+        events.insert("user_ras_mispredicts".into(), per(w.user_ras_mispredicts));
+        Estimate {
+            core: prof.name.clone(),
+            clock_ghz: prof.core.clock_ghz.value,
+            cycles_per_iteration: cycles_pi,
+            ns_per_iteration: cycles_pi / prof.core.clock_ghz.value,
+            phases: names
+                .iter()
+                .zip(&w.cycles)
+                .filter(|(_, v)| **v > 0)
+                .map(|(n, v)| (n.clone(), per_c(*v)))
+                .collect(),
+            events,
+            breakdown: Cat::ALL
+                .iter()
+                .map(|c| (c.key().to_string(), per_c(w.ledger.milli(*c))))
+                .collect(),
+            unit_cycles: Cat::ALL
+                .iter()
+                .filter(|c| model.cost.unit[**c as usize] > 0)
+                .map(|c| {
+                    (
+                        c.key().to_string(),
+                        model.cost.unit[*c as usize] as f64 / milli,
+                    )
+                })
+                .collect(),
+            cycles_total: stats.now.cycles.iter().sum::<u64>() as f64 / milli,
+            unverified: prof.unverified().iter().map(|s| s.to_string()).collect(),
+        }
+    });
     let log = if opts.log_events > 0 {
         stats.log.iter().cloned().collect()
     } else {
@@ -170,6 +238,7 @@ pub fn run_variant(
             .iter()
             .map(|(k, v)| (k.to_string(), *v))
             .collect(),
+        estimate,
         log,
     })
 }

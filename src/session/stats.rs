@@ -4,8 +4,10 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::cost::{At, BlockCost, Cat, CostModel, Ledger, Profile};
 use crate::machine::{DecodedInsn, Observer, Program, Retire};
-use crate::trace::{Event, EventKind, EventLog, Priv};
+use crate::predict::Predictors;
+use crate::trace::{Event, EventKind, EventLog, PredKind, Priv};
 
 /// Fixed phases: user, firmware and "kernel" (S-mode code no phase names).
 pub const USER: u8 = 0;
@@ -88,19 +90,60 @@ pub struct BlockInfo {
     phase: Vec<Option<u8>>,
     /// Marker bits per instruction index, only where nonzero.
     marks: Vec<(usize, u8)>,
+    /// Dense source-line id per instruction (into `Stats::lines`).
+    line: Vec<u32>,
+    cost: Option<BlockCost>,
+}
+
+/// The core model attached to a run: predictors and costs for one profile.
+pub struct CoreModel {
+    pub profile: Rc<Profile>,
+    pub pred: Predictors,
+    pub cost: CostModel,
+    /// The register the last retired instruction loaded (0: none).
+    last_load: u8,
+}
+
+impl CoreModel {
+    pub fn new(profile: Rc<Profile>) -> CoreModel {
+        let c = &profile.core;
+        CoreModel {
+            pred: Predictors::new(
+                c.ras_depth.value as usize,
+                c.bht_entries.value as usize,
+                c.btb_entries.value as usize,
+            ),
+            cost: CostModel::new(&profile),
+            profile,
+            last_load: 0,
+        }
+    }
 }
 
 /// Counters, snapshotted at the start and end of the window.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Counters {
+    /// Instructions per phase.
     pub phase: Vec<u64>,
+    /// Modelled cycles per phase, in thousandths.
+    pub cycles: Vec<u64>,
     pub traps: u64,
     pub events: BTreeMap<&'static str, u64>,
+    /// Cycles and counts by cost category.
+    pub ledger: Ledger,
+    /// RAS mispredicts of returns in user code (the cascade after a trap).
+    pub user_ras_mispredicts: u64,
 }
 
 pub struct Stats {
     pub map: Rc<PhaseMap>,
+    pub program: Rc<Program>,
+    pub model: Option<CoreModel>,
     markers: Markers,
+    /// Cycles (milli) per source line, by dense id; `line_locs` names them.
+    pub lines: Vec<u64>,
+    pub line_locs: Vec<Option<crate::machine::SrcLoc>>,
+    line_ids: std::collections::HashMap<Option<crate::machine::SrcLoc>, u32>,
     pub now: Counters,
     pub window_start: Option<Counters>,
     pub window_end: Option<Counters>,
@@ -109,13 +152,25 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn new(map: Rc<PhaseMap>, markers: Markers, log: EventLog) -> Stats {
+    pub fn new(
+        map: Rc<PhaseMap>,
+        program: Rc<Program>,
+        model: Option<CoreModel>,
+        markers: Markers,
+        log: EventLog,
+    ) -> Stats {
         let n = map.names.len();
         Stats {
             map,
+            program,
+            model,
             markers,
+            lines: Vec::new(),
+            line_locs: Vec::new(),
+            line_ids: Default::default(),
             now: Counters {
                 phase: vec![0; n],
+                cycles: vec![0; n],
                 ..Counters::default()
             },
             window_start: None,
@@ -142,6 +197,9 @@ impl Stats {
         match (&self.window_start, &self.window_end) {
             (Some(a), Some(b)) => Counters {
                 phase: b.phase.iter().zip(&a.phase).map(|(x, y)| x - y).collect(),
+                cycles: b.cycles.iter().zip(&a.cycles).map(|(x, y)| x - y).collect(),
+                ledger: b.ledger.minus(&a.ledger),
+                user_ras_mispredicts: b.user_ras_mispredicts - a.user_ras_mispredicts,
                 traps: b.traps - a.traps,
                 events: b
                     .events
@@ -175,27 +233,105 @@ impl Observer for Stats {
                 marks.push((i, b));
             }
         }
+        let line = insns
+            .iter()
+            .map(|d| {
+                let loc = self.program.loc(d.pc);
+                let next = self.line_locs.len() as u32;
+                let id = *self.line_ids.entry(loc).or_insert(next);
+                if id == next {
+                    self.line_locs.push(loc);
+                    self.lines.push(0);
+                }
+                id
+            })
+            .collect();
         BlockInfo {
             phase: insns.iter().map(|d| self.map.phase_of(d.pc)).collect(),
             marks,
+            line,
+            cost: self.model.as_ref().map(|m| m.cost.build(insns)),
         }
     }
 
     fn retired(&mut self, r: &Retire<'_, BlockInfo>) {
-        let info = &r.block.data;
+        let info = r.data;
         let fallback = PhaseMap::default_for(r.priv_);
+        // Control transfers first: each learns where it went from the next
+        // instruction, or from `next` for the last one.
+        let mut misp: Vec<(usize, PredKind)> = Vec::new();
+        let mut found = Vec::new();
+        if let Some(m) = self.model.as_mut() {
+            for i in r.from..r.to {
+                let d = &r.insns[i];
+                if !d.insn.is_some_and(|x| x.is_control()) {
+                    continue;
+                }
+                let next = if i + 1 < r.to {
+                    Some(r.insns[i + 1].pc)
+                } else {
+                    r.next
+                };
+                if let Some(mp) = next.and_then(|n| m.pred.resolve(d, n)) {
+                    misp.push((i, mp.kind));
+                    found.push(mp);
+                }
+            }
+        }
         let mut marks = info
             .marks
             .iter()
             .filter(|(i, _)| *i >= r.from && *i < r.to)
             .peekable();
+        let mut mp = misp.iter().peekable();
         for i in r.from..r.to {
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
                 self.mark(*bits);
             }
-            let p = info.phase[i].unwrap_or(fallback);
-            self.now.phase[p as usize] += 1;
+            let p = info.phase[i].unwrap_or(fallback) as usize;
+            self.now.phase[p] += 1;
+            let (Some(m), Some(t)) = (self.model.as_mut(), info.cost.as_ref()) else {
+                continue;
+            };
+            let kind = mp.next_if(|(j, _)| *j == i).map(|(_, k)| *k);
+            let completed = i + 1 < r.to || r.next.is_some();
+            let now = &mut self.now;
+            let line = &mut self.lines[info.line[i] as usize];
+            let at = At {
+                i,
+                prev_load: m.last_load,
+                completed,
+                misp: kind,
+            };
+            m.cost.charge(t, &r.insns[i], at, |cat, v| {
+                now.cycles[p] += v;
+                now.ledger.add(cat, v);
+                *line += v;
+                if cat == Cat::RasMispredicts && p == USER as usize {
+                    now.user_ras_mispredicts += 1;
+                }
+            });
+            m.last_load = if completed {
+                CostModel::load_rd(t, i)
+            } else {
+                0
+            };
         }
+        for mp in found {
+            let ev = Event::Mispredict {
+                what: mp.kind,
+                pc: mp.pc,
+                predicted: mp.predicted,
+                actual: mp.actual,
+            };
+            self.event(r.at + (r.to - r.from) as u64, &ev);
+        }
+    }
+
+    fn cycles(&self) -> Option<u64> {
+        self.model
+            .as_ref()
+            .map(|_| self.now.cycles.iter().sum::<u64>() / crate::cost::MILLI)
     }
 
     fn event(&mut self, at: u64, ev: &Event) {
@@ -205,8 +341,19 @@ impl Observer for Stats {
             return;
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
-        if kind == EventKind::TrapEnter {
+        if let Event::TrapEnter { handler, to, .. } = ev {
             self.now.traps += 1;
+            if let Some(m) = self.model.as_mut() {
+                // The pipeline is flushed: no stall carries into the handler.
+                m.last_load = 0;
+                let v = m.cost.trap_entry();
+                let p = self
+                    .map
+                    .phase_of(*handler)
+                    .unwrap_or(PhaseMap::default_for(*to)) as usize;
+                self.now.cycles[p] += v;
+                self.now.ledger.add(Cat::TrapEntries, v);
+            }
         }
     }
 }

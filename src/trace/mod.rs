@@ -156,6 +156,35 @@ pub enum Event {
         code: u64,
         pc: u64,
     },
+    /// A predictor got a control transfer wrong (reported by the prediction
+    /// observer, not the machine).
+    Mispredict {
+        what: PredKind,
+        pc: u64,
+        predicted: Option<u64>,
+        actual: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PredKind {
+    /// A return (RAS pop) to somewhere else than the RAS said.
+    Return,
+    /// A conditional branch the bimodal table got wrong.
+    Branch,
+    /// An indirect jump or call whose target the BTB did not hold.
+    Indirect,
+}
+
+impl PredKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            PredKind::Return => "RAS",
+            PredKind::Branch => "branch",
+            PredKind::Indirect => "indirect-jump",
+        }
+    }
 }
 
 /// An event with the number of instructions executed before it.
@@ -178,6 +207,7 @@ pub enum EventKind {
     GuestFault,
     BudgetExhausted,
     Exit,
+    Mispredict,
 }
 
 impl Event {
@@ -192,12 +222,13 @@ impl Event {
             Event::GuestFault { .. } => EventKind::GuestFault,
             Event::BudgetExhausted { .. } => EventKind::BudgetExhausted,
             Event::Exit { .. } => EventKind::Exit,
+            Event::Mispredict { .. } => EventKind::Mispredict,
         }
     }
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 9] = [
+    pub const ALL: [EventKind; 10] = [
         EventKind::Retired,
         EventKind::TrapEnter,
         EventKind::TrapReturn,
@@ -207,6 +238,7 @@ impl EventKind {
         EventKind::GuestFault,
         EventKind::BudgetExhausted,
         EventKind::Exit,
+        EventKind::Mispredict,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -219,6 +251,7 @@ impl EventKind {
             EventKind::GuestFault => "fault",
             EventKind::BudgetExhausted => "budget",
             EventKind::Exit => "exit",
+            EventKind::Mispredict => "mispredict",
         }
     }
     pub fn parse(s: &str) -> Option<EventKind> {

@@ -1,0 +1,7 @@
+//! Cycle accounting: core profiles and the cost model.
+
+pub mod model;
+pub mod profile;
+
+pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI};
+pub use profile::{Basis, Param, Profile};
