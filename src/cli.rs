@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use clap::{Parser, Subcommand};
 
+use crate::cost::Profile;
 use crate::machine::{Machine, Observer, Outcome, Program, Until};
 use crate::report::{self, Format};
 use crate::scenario::{Scenario, expect};
@@ -56,9 +57,43 @@ enum Cmd {
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
         step: bool,
+        /// Estimate cycles on this core (a name from `trapscope list`, or a profile .toml).
+        #[arg(long)]
+        core: Option<String>,
     },
-    /// List the scenarios.
+    /// Before/after cycle estimates per core, with the measured figures beside them.
+    Compare {
+        scenario: PathBuf,
+        /// Cores to compare on (repeatable). Default: the scenario's `cores`.
+        #[arg(long = "core")]
+        cores: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Set a knob: NAME=VALUE (repeatable).
+        #[arg(long = "set", value_parser = parse_knob)]
+        set: Vec<(String, u64)>,
+        /// Single-step every instruction instead of running by blocks.
+        #[arg(long)]
+        step: bool,
+    },
+    /// List the scenarios and the core profiles.
     List,
+    /// Measure instrumented throughput against raw unicorn on the same guest loop.
+    Bench {
+        #[arg(default_value_os_t = crate::default_scenario())]
+        scenario: PathBuf,
+        #[arg(long, default_value = "before")]
+        variant: String,
+        #[arg(long, default_value = "u74")]
+        core: String,
+        /// Iterations of the guest's loop (the `iterations` knob).
+        #[arg(long, default_value_t = 100_000)]
+        iterations: u64,
+        #[arg(long, default_value_t = 3)]
+        repeats: u32,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Run your own bare-metal RV64 ELF; a write to `tohost` ends it and its code
     /// is the exit status (124: budget ran out, 125: guest fault).
     Elf {
@@ -126,9 +161,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             set,
             budget,
             step,
+            core,
         }) => {
+            let core = match core {
+                Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
+                None => None,
+            };
             let opts = RunOpts {
-                core: None,
+                core,
                 set,
                 budget,
                 log_events: 0,
@@ -136,7 +176,37 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             run(&scenario, &variants, format, events, opts)
         }
+        Some(Cmd::Compare {
+            scenario,
+            cores,
+            format,
+            set,
+            step,
+        }) => compare(&scenario, &cores, format, set, step),
         Some(Cmd::List) => list(),
+        Some(Cmd::Bench {
+            scenario,
+            variant,
+            core,
+            iterations,
+            repeats,
+            format,
+        }) => {
+            let s = load(&scenario)?;
+            let v = s.variant(&variant).map_err(anyhow::Error::msg)?;
+            let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
+            let b = session::bench::bench(&s, v, p, iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
+            if format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&b)?);
+            } else {
+                println!("guest loop: {} ({} variant), {} iterations, {} instructions", b.scenario, b.variant, b.iterations, b.instructions);
+                println!("raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s", b.raw_seconds, b.raw_minstr_per_s);
+                println!("instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s", b.core, b.instrumented_seconds, b.instrumented_minstr_per_s);
+                println!("single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s", b.single_step_seconds, b.single_step_minstr_per_s);
+                println!("ratio instrumented/raw: {:.2} (best of {} runs each)", b.ratio, b.repeats);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Cmd::Elf {
             file,
             budget,
@@ -217,6 +287,65 @@ fn run(
     })
 }
 
+/// Each core's runs of every variant.
+fn per_core(
+    s: &Scenario,
+    cores: &[String],
+    opts: &RunOpts,
+) -> anyhow::Result<Vec<(String, Vec<VariantRun>)>> {
+    let profiles: Vec<Rc<Profile>> = if cores.is_empty() {
+        s.cores.clone()
+    } else {
+        cores
+            .iter()
+            .map(|c| Profile::find(c).map(Rc::new))
+            .collect::<Result<_, _>>()
+            .map_err(anyhow::Error::msg)?
+    };
+    if profiles.is_empty() {
+        anyhow::bail!(
+            "{} names no cores: add `cores = [...]` or pass --core",
+            s.path.display()
+        );
+    }
+    let mut out = Vec::new();
+    for p in profiles {
+        let o = RunOpts {
+            core: Some(p.clone()),
+            ..opts.clone()
+        };
+        out.push((p.name.clone(), run_all(s, &[], &o)?));
+    }
+    Ok(out)
+}
+
+fn compare(
+    path: &Path,
+    cores: &[String],
+    format: Format,
+    set: Vec<(String, u64)>,
+    step: bool,
+) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    let opts = RunOpts {
+        set,
+        single_step: step,
+        ..RunOpts::default()
+    };
+    let runs = per_core(&s, cores, &opts)?;
+    if let Some(r) = runs.iter().flat_map(|(_, v)| v).find(|r| r.exit_code.is_none()) {
+        anyhow::bail!("variant {}: {}", r.variant, r.error.clone().unwrap_or_default());
+    }
+    let rows = report::compare::rows(&s, &runs);
+    let out = match format {
+        Format::Json => report::compare::json(&s, &rows),
+        Format::Md => report::compare::text(&s, &rows, &runs, true),
+        Format::Text => report::compare::text(&s, &rows, &runs, false),
+    };
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
 fn list() -> anyhow::Result<ExitCode> {
     let dir = crate::project_dir().join("scenarios");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -238,6 +367,28 @@ fn list() -> anyhow::Result<ExitCode> {
                 s.variant_names().join(", ")
             ),
             Err(e) => println!("  {name:<28} (invalid: {e})"),
+        }
+    }
+    println!("\ncore profiles ({}; or pass a path to your own .toml):", Profile::dir().display());
+    for n in Profile::names() {
+        match Profile::find(&n) {
+            Ok(p) => {
+                let unv = p.unverified();
+                let note = if unv.is_empty() {
+                    String::new()
+                } else {
+                    format!("  [unverified: {}]", unv.join(", "))
+                };
+                println!(
+                    "  {n:<10} {} · {} GHz, {}-issue {}, RAS {}{note}",
+                    p.title,
+                    p.core.clock_ghz.value,
+                    p.core.issue_width.value,
+                    if p.core.out_of_order.value { "out-of-order" } else { "in-order" },
+                    p.core.ras_depth.value
+                );
+            }
+            Err(e) => println!("  {n:<10} (invalid: {e})"),
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -314,53 +465,55 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
         paths.to_vec()
     };
     let mut failures = 0;
+    let mut total = 0;
     for p in &paths {
         let s = load(p)?;
-        let runs = run_all(&s, &[], &RunOpts::default())?;
-        let values: Vec<(String, serde_json::Value)> = runs
-            .iter()
-            .map(|r| {
-                (
-                    r.variant.clone(),
-                    serde_json::to_value(r).unwrap_or_default(),
-                )
-            })
-            .collect();
         println!("{}: {}", p.display(), s.title);
-        for e in &s.expect {
-            let get = |o: &crate::scenario::Operand| -> Option<f64> {
-                match o {
-                    crate::scenario::Operand::Number(n) => Some(*n),
-                    crate::scenario::Operand::Metric { variant, path } => values
-                        .iter()
-                        .find(|(v, _)| v == variant)
-                        .and_then(|(_, j)| expect::lookup(j, path)),
-                }
-            };
-            let (l, r) = (get(&e.check.lhs), get(&e.check.rhs));
-            let verdict = match (l, r) {
-                (Some(a), Some(b)) if e.check.op.holds(a, b) => {
-                    format!("ok    {} ({a} vs {b})", e.name)
-                }
-                (Some(a), Some(b)) => {
-                    failures += 1;
-                    format!(
-                        "FAIL  {} — {} is false ({a} vs {b}) at {}",
-                        e.name, e.check, e.loc
-                    )
-                }
-                _ => {
-                    failures += 1;
-                    format!(
-                        "FAIL  {} — {} names a metric the run does not have, at {}",
-                        e.name, e.check, e.loc
-                    )
-                }
-            };
-            println!("  {verdict}");
+        // Expectations hold on every core the scenario names (or once, with
+        // no cycle model, when it names none).
+        let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
+            vec![(String::new(), run_all(&s, &[], &RunOpts::default())?)]
+        } else {
+            per_core(&s, &[], &RunOpts::default())?
+        };
+        for (core, vruns) in &runs {
+            let values: Vec<(String, serde_json::Value)> = vruns
+                .iter()
+                .map(|r| (r.variant.clone(), serde_json::to_value(r).unwrap_or_default()))
+                .collect();
+            let tag = if core.is_empty() { String::new() } else { format!("[{core}] ") };
+            for e in &s.expect {
+                total += 1;
+                let get = |o: &crate::scenario::Operand| -> Option<f64> {
+                    match o {
+                        crate::scenario::Operand::Number(n) => Some(*n),
+                        crate::scenario::Operand::Metric { variant, path } => values
+                            .iter()
+                            .find(|(v, _)| v == variant)
+                            .and_then(|(_, j)| expect::lookup(j, path)),
+                    }
+                };
+                let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
+                    (Some(a), Some(b)) if e.check.op.holds(a, b) => {
+                        format!("ok    {tag}{} ({a} vs {b})", e.name)
+                    }
+                    (Some(a), Some(b)) => {
+                        failures += 1;
+                        format!("FAIL  {tag}{}: {} is false ({a} vs {b}) at {}", e.name, e.check, e.loc)
+                    }
+                    _ => {
+                        failures += 1;
+                        format!(
+                            "FAIL  {tag}{}: {} names a metric the run does not have, at {}",
+                            e.name, e.check, e.loc
+                        )
+                    }
+                };
+                println!("  {verdict}");
+            }
         }
     }
-    println!("{} expectation(s) failed", failures);
+    println!("{} passed, {} failed", total - failures, failures);
     Ok(if failures == 0 {
         ExitCode::SUCCESS
     } else {

@@ -63,6 +63,8 @@ pub struct Hart<O: Observer> {
     pub(super) cycle_offset: i128,
     pub(super) instret_offset: i128,
     pub(super) last_trap: Option<(u64, u64)>,
+    /// Whether blocks are accounted (false: `Machine::new_raw`).
+    pub(super) account: bool,
 }
 
 impl<O: Observer> Hart<O> {
@@ -88,6 +90,7 @@ impl<O: Observer> Hart<O> {
             cycle_offset: 0,
             instret_offset: 0,
             last_trap: None,
+            account: true,
         }
     }
 

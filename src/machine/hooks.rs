@@ -205,7 +205,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
     };
     let is_amo = matches!(insn.map(|i| i.op), Some(Op::Amo { .. }));
     let cause = match cause {
-        trap::CAUSE_ECALL_U => trap::ecall_cause(uc.get_data().priv_),
+        trap::CAUSE_ECALL_U => trap::ecall_cause(regs::read_priv(uc)),
         // QEMU 5.0 reports a faulting AMO as a load; the spec's causes for
         // AMOs are the store/AMO ones (priv spec table 3.6).
         4 | 5 if is_amo => cause + 2,
@@ -317,7 +317,13 @@ pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, v
     let pc = store.map_or_else(|| uc.reg_read(R::PC).unwrap_or(0), |d| d.pc);
     let hart = uc.get_data_mut();
     hart.exit = Some((v >> 1, pc));
-    hart.stop = Some(Outcome::Exited(v >> 1));
+    if hart.account {
+        hart.stop = Some(Outcome::Exited(v >> 1));
+    } else {
+        // No block hook will see a stop request: stop now.
+        hart.outcome = Some(Outcome::Exited(v >> 1));
+        let _ = uc.emu_stop();
+    }
 }
 
 /// Unmapped or protected memory: record it; unicorn returns an error next.

@@ -69,8 +69,20 @@ fn emu(e: uc_error) -> LoadError {
 
 impl<O: Observer + 'static> Machine<O> {
     pub fn new(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
-        let mut uc =
-            Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, Hart::new(obs)).map_err(emu)?;
+        Machine::build(program, obs, true)
+    }
+
+    /// unicorn with only what the guest needs to run at all (trap delivery,
+    /// `tohost`): no accounting, no intercepted instructions. For measuring
+    /// what the instrumentation costs (`trapscope bench`).
+    pub fn new_raw(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
+        Machine::build(program, obs, false)
+    }
+
+    fn build(program: Rc<Program>, obs: O, account: bool) -> Result<Machine<O>, LoadError> {
+        let mut hart = Hart::new(obs);
+        hart.account = account;
+        let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         map_segments(&mut uc, &program)?;
         let mut m = Machine {
             uc,
@@ -79,7 +91,7 @@ impl<O: Observer + 'static> Machine<O> {
             ebreak_stops: false,
             tb_single: None,
         };
-        m.install_hooks()?;
+        m.install_hooks(account)?;
         m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;
         regs::set_priv(&mut m.uc, Priv::M);
         // Reset values, so the first write of each CSR reports its old value.
@@ -91,9 +103,11 @@ impl<O: Observer + 'static> Machine<O> {
         Ok(m)
     }
 
-    fn install_hooks(&mut self) -> Result<(), LoadError> {
+    fn install_hooks(&mut self, account: bool) -> Result<(), LoadError> {
         let uc = &mut self.uc;
-        uc.add_block_hook(1, 0, hooks::on_block).map_err(emu)?;
+        if account {
+            uc.add_block_hook(1, 0, hooks::on_block).map_err(emu)?;
+        }
         uc.add_intr_hook(hooks::on_exception).map_err(emu)?;
         uc.add_mem_hook(
             HookType::MEM_UNMAPPED | HookType::MEM_PROT,
@@ -108,6 +122,9 @@ impl<O: Observer + 'static> Machine<O> {
                 true
             })
             .map_err(emu)?;
+        }
+        if !account {
+            return Ok(());
         }
         // DESIGN.md decision 4: hook exactly the instructions we run ourselves,
         // found by scanning the loaded text once.

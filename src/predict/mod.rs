@@ -130,3 +130,6 @@ impl Predictors {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

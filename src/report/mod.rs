@@ -1,6 +1,8 @@
 //! Headless output of runs: text for people, Markdown for mails and reviews,
 //! JSON for other tools.
 
+pub mod compare;
+
 use std::fmt::Write;
 
 use serde::Serialize;

@@ -28,6 +28,24 @@ pub struct ScenarioFile {
     pub narration: Vec<NarrationDto>,
     #[serde(default)]
     pub expect: Vec<ExpectDto>,
+    /// Core profiles to estimate cycles for (names in assets/cores/ or paths).
+    #[serde(default)]
+    pub cores: Vec<Spanned<String>>,
+    /// Figures measured on hardware, shown beside the estimates.
+    #[serde(default)]
+    pub reference: Vec<ReferenceDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceDto {
+    pub core: Spanned<String>,
+    pub variant: Spanned<String>,
+    /// Nanoseconds per iteration; absent when the figure is held out.
+    pub ns: Option<f64>,
+    /// What was measured, on what.
+    pub what: String,
+    pub source: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -14,6 +14,7 @@ use serde_spanned::Spanned;
 
 pub use expect::{Check, Operand};
 
+use crate::cost::Profile;
 use crate::machine::Program;
 
 /// A scenario error with its place in the file.
@@ -82,6 +83,16 @@ pub struct Expect {
     pub loc: String,
 }
 
+/// A figure measured on hardware (never an input to the estimate).
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub core: String,
+    pub variant: String,
+    pub ns: Option<f64>,
+    pub what: String,
+    pub source: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct Scenario {
     pub path: PathBuf,
@@ -96,6 +107,8 @@ pub struct Scenario {
     pub measure: Option<Measure>,
     pub narration: Vec<Narration>,
     pub expect: Vec<Expect>,
+    pub cores: Vec<Rc<Profile>>,
+    pub references: Vec<Reference>,
 }
 
 /// Default instruction budget per run.
@@ -194,6 +207,10 @@ impl Scenario {
                 (k.clone(), val)
             })
             .collect()
+    }
+
+    pub fn reference(&self, core: &str, variant: &str) -> Option<&Reference> {
+        self.references.iter().find(|r| r.core == core && r.variant == variant)
     }
 
     pub fn narration_for(&self, symbol: &str) -> Option<&str> {
@@ -343,7 +360,35 @@ fn convert(
             loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
         });
     }
+    let mut cores = Vec::new();
+    for c in &f.cores {
+        let base_rel = base.join(c.get_ref());
+        let arg = if c.get_ref().ends_with(".toml") {
+            base_rel.to_string_lossy().into_owned()
+        } else {
+            c.get_ref().clone()
+        };
+        cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
+    }
+    let mut references = Vec::new();
+    for r in &f.reference {
+        if !cores.iter().any(|c| c.name == *r.core.get_ref()) {
+            return Err(loc.span(&r.core, format!("reference for core '{}', which is not in `cores`", r.core.get_ref())));
+        }
+        if !variants.iter().any(|v| v.name == *r.variant.get_ref()) {
+            return Err(loc.span(&r.variant, format!("reference for unknown variant '{}'", r.variant.get_ref())));
+        }
+        references.push(Reference {
+            core: r.core.get_ref().clone(),
+            variant: r.variant.get_ref().clone(),
+            ns: r.ns,
+            what: r.what.clone(),
+            source: r.source.clone(),
+        });
+    }
     Ok(Scenario {
+        cores,
+        references,
         path: path.to_path_buf(),
         title: f.title,
         patch: f.patch,

@@ -1,6 +1,7 @@
 //! Running a scenario's variant: build the machine, apply the knobs, run to
 //! the end, and collect what the reports show.
 
+pub mod bench;
 pub mod stats;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,1 @@
+//! Placeholder: the spec-table tests are being written.

@@ -1,0 +1,248 @@
+//! `trapscope compare`: before/after per core, in the style of a kernel cover
+//! letter, with the measured reference beside each estimate and the events
+//! that make up the difference.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::cost::Cat;
+use crate::scenario::Scenario;
+use crate::session::{Estimate, VariantRun};
+
+/// One (core, variant) row; these names are read by other tools.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub core: String,
+    pub variant: String,
+    pub cycles_per_iteration: f64,
+    pub ns_per_iteration: f64,
+    pub instructions_per_iteration: f64,
+    /// Events per iteration.
+    pub events: BTreeMap<String, f64>,
+    /// Cycles per phase per iteration.
+    pub phases: BTreeMap<String, f64>,
+    /// Cycles per iteration by cost category.
+    pub breakdown: BTreeMap<String, f64>,
+    /// The figure measured on hardware, or null (none, or held out).
+    pub reference_ns: Option<f64>,
+    pub unverified: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CompareJson<'a> {
+    scenario: String,
+    title: &'a str,
+    patch: &'a str,
+    rows: &'a [Row],
+}
+
+/// Rows from each core's runs.
+pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (core, runs) in per_core {
+        for r in runs {
+            let Some(e) = &r.estimate else { continue };
+            out.push(Row {
+                core: core.clone(),
+                variant: r.variant.clone(),
+                cycles_per_iteration: e.cycles_per_iteration,
+                ns_per_iteration: e.ns_per_iteration,
+                instructions_per_iteration: r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
+                events: e.events.clone(),
+                phases: e.phases.clone(),
+                breakdown: e.breakdown.clone(),
+                reference_ns: s.reference(core, &r.variant).and_then(|x| x.ns),
+                unverified: e.unverified.clone(),
+            });
+        }
+    }
+    out
+}
+
+pub fn json(s: &Scenario, rows: &[Row]) -> String {
+    let j = CompareJson {
+        scenario: s.path.display().to_string(),
+        title: &s.title,
+        patch: &s.patch,
+        rows,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn pct(d: f64, base: f64) -> String {
+    if base == 0.0 {
+        return String::new();
+    }
+    format!("{:+.1}%", 100.0 * d / base)
+}
+
+fn reference_cell(s: &Scenario, core: &str, variant: &str, first: Option<&Row>) -> String {
+    match s.reference(core, variant) {
+        None => "-".into(),
+        Some(r) => match (r.ns, first.and_then(|f| s.reference(core, &f.variant)).and_then(|x| x.ns)) {
+            (None, _) => "held out".into(),
+            (Some(ns), Some(base)) if first.is_some_and(|f| f.variant != variant) => {
+                format!("{ns:.2} ns ({:+.2} ns, {})", ns - base, pct(ns - base, base))
+            }
+            (Some(ns), _) => format!("{ns:.2} ns"),
+        },
+    }
+}
+
+/// The table, one block per core, then the events behind each difference.
+pub fn text(s: &Scenario, rows: &[Row], per_core: &[(String, Vec<VariantRun>)], md: bool) -> String {
+    let mut o = String::new();
+    if md {
+        let _ = writeln!(o, "### {}\n\n{}\n", s.title, s.patch);
+        let _ = writeln!(o, "Estimated per iteration of the measured loop. Measured figures come from hardware and are not inputs to the estimate.\n");
+        let _ = writeln!(o, "| core | variant | cycles | ns | instructions | difference | measured on hardware |");
+        let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---|");
+    } else {
+        let _ = writeln!(o, "{}\n{}", s.title, s.patch);
+        let _ = writeln!(o, "estimated per iteration of the measured loop; \"measured\" figures come from hardware and are not model inputs\n");
+        let _ = writeln!(
+            o,
+            "{:<7} {:<10} {:>9} {:>9} {:>7}  {:<20} measured on hardware",
+            "core", "variant", "cycles", "ns", "instr", "difference"
+        );
+    }
+    for (core, _) in per_core {
+        let mine: Vec<&Row> = rows.iter().filter(|r| &r.core == core).collect();
+        let first = mine.first().copied();
+        for r in &mine {
+            let diff = match first {
+                Some(f) if f.variant != r.variant => {
+                    let d = r.cycles_per_iteration - f.cycles_per_iteration;
+                    format!("{d:+.1} ({})", pct(d, f.cycles_per_iteration))
+                }
+                _ => String::new(),
+            };
+            let refc = reference_cell(s, core, &r.variant, first);
+            if md {
+                let _ = writeln!(
+                    o,
+                    "| {core} | {} | {:.1} | {:.1} | {:.0} | {diff} | {refc} |",
+                    r.variant, r.cycles_per_iteration, r.ns_per_iteration, r.instructions_per_iteration
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    "{core:<7} {:<10} {:>9.1} {:>9.1} {:>7.0}  {diff:<20} {refc}",
+                    r.variant, r.cycles_per_iteration, r.ns_per_iteration, r.instructions_per_iteration
+                );
+            }
+        }
+    }
+    for (core, runs) in per_core {
+        let ests: Vec<(&VariantRun, &Estimate)> =
+            runs.iter().filter_map(|r| r.estimate.as_ref().map(|e| (r, e))).collect();
+        let Some(&(r0, e0)) = ests.first() else { continue };
+        for &(r1, e1) in ests.iter().skip(1) {
+            let _ = writeln!(o);
+            let head = format!("{core}: what makes the difference, {} → {} (per iteration)", r0.variant, r1.variant);
+            let _ = writeln!(o, "{}", if md { format!("**{head}**\n") } else { head });
+            for line in difference_lines(r0, e0, r1, e1) {
+                let _ = writeln!(o, "{}  {line}", if md { "-" } else { "" });
+            }
+        }
+        let _ = writeln!(o);
+        for line in gap_lines(s, core, &ests) {
+            let _ = writeln!(o, "{}{line}", if md { "- " } else { "" });
+        }
+        if let Some((_, e)) = ests.first()
+            && !e.unverified.is_empty()
+        {
+            let _ = writeln!(o, "{}{core}: unverified profile values: {}", if md { "- " } else { "" }, e.unverified.join(", "));
+        }
+    }
+    o
+}
+
+fn fmt(v: f64) -> String {
+    if (v - v.round()).abs() < 0.005 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// "RAS mispredicts: 3 → 0 (-3 × 3 cycles = -9)" for each category that moved.
+fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estimate) -> Vec<String> {
+    let mut out = Vec::new();
+    let i0 = r0.insns_per_iteration.get("total").copied().unwrap_or(0.0);
+    let i1 = r1.insns_per_iteration.get("total").copied().unwrap_or(0.0);
+    for c in Cat::ALL {
+        let k = c.key();
+        let (c0, c1) = (e0.breakdown.get(k).copied().unwrap_or(0.0), e1.breakdown.get(k).copied().unwrap_or(0.0));
+        let dc = c1 - c0;
+        if c == Cat::Instructions {
+            if (i1 - i0).abs() > 0.004 || dc.abs() > 0.004 {
+                out.push(format!(
+                    "{:<28} {} → {} instructions ({:+.2} cycles)",
+                    c.label(),
+                    fmt(i0),
+                    fmt(i1),
+                    dc
+                ));
+            }
+            continue;
+        }
+        let (n0, n1) = (e0.events.get(k).copied().unwrap_or(0.0), e1.events.get(k).copied().unwrap_or(0.0));
+        if (n1 - n0).abs() < 0.004 && dc.abs() < 0.004 {
+            continue;
+        }
+        let unit = e1.unit_cycles.get(k).copied().unwrap_or(0.0);
+        out.push(format!(
+            "{:<28} {} → {} ({} × {} cycles = {:+.2})",
+            c.label(),
+            fmt(n0),
+            fmt(n1),
+            if n1 >= n0 { format!("+{}", fmt(n1 - n0)) } else { format!("-{}", fmt(n0 - n1)) },
+            fmt(unit),
+            dc
+        ));
+    }
+    let u0 = e0.events.get("user_ras_mispredicts").copied().unwrap_or(0.0);
+    let u1 = e1.events.get("user_ras_mispredicts").copied().unwrap_or(0.0);
+    if (u1 - u0).abs() > 0.004 {
+        out.push(format!("  of which in user code        {} → {} (returns after the syscall)", fmt(u0), fmt(u1)));
+    }
+    out.push(format!(
+        "{:<28} {:.2} → {:.2} cycles ({:+.2})",
+        "total",
+        e0.cycles_per_iteration,
+        e1.cycles_per_iteration,
+        e1.cycles_per_iteration - e0.cycles_per_iteration
+    ));
+    out
+}
+
+/// The estimate beside the measured figure: the gap is stated, not hidden.
+fn gap_lines(s: &Scenario, core: &str, ests: &[(&VariantRun, &Estimate)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut have = Vec::new();
+    for (r, e) in ests {
+        if let Some(ns) = s.reference(core, &r.variant).and_then(|x| x.ns) {
+            out.push(format!(
+                "{core} {}: estimate {:.1} ns vs measured {ns:.2} ns (the estimate is {:.0}% of the measured figure)",
+                r.variant,
+                e.ns_per_iteration,
+                100.0 * e.ns_per_iteration / ns
+            ));
+            have.push((e.ns_per_iteration, ns));
+        }
+    }
+    if let [(e0, m0), .., (e1, m1)] = have[..] {
+        out.push(format!(
+            "{core} difference: estimate {:+.1} ns vs measured {:+.2} ns",
+            e1 - e0,
+            m1 - m0
+        ));
+    }
+    if let Some(r) = s.references.iter().find(|r| r.core == core) {
+        out.push(format!("{core} measured: {} ({})", r.what, r.source));
+    }
+    out
+}

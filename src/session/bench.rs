@@ -1,0 +1,122 @@
+//! `trapscope bench`: instrumented throughput against raw unicorn on the same
+//! guest loop, measured in one run (DESIGN.md decision 6).
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{RunOpts, build_machine};
+use crate::cost::Profile;
+use crate::machine::{Machine, NoObserver, Outcome, Until};
+use crate::scenario::{Scenario, Variant};
+
+#[derive(Debug, Serialize)]
+pub struct BenchResult {
+    pub scenario: String,
+    pub variant: String,
+    pub core: String,
+    pub iterations: u64,
+    pub instructions: u64,
+    /// Best of `repeats` runs, in seconds.
+    pub raw_seconds: f64,
+    pub instrumented_seconds: f64,
+    pub single_step_seconds: f64,
+    pub raw_minstr_per_s: f64,
+    pub instrumented_minstr_per_s: f64,
+    pub single_step_minstr_per_s: f64,
+    /// Instrumented throughput over raw throughput.
+    pub ratio: f64,
+    pub repeats: u32,
+}
+
+fn until(budget: u64) -> Until {
+    Until {
+        max_insns: Some(budget),
+        ..Until::default()
+    }
+}
+
+fn best(repeats: u32, mut f: impl FnMut() -> Result<f64, String>) -> Result<f64, String> {
+    let mut b = f64::INFINITY;
+    for _ in 0..repeats {
+        b = b.min(f()?);
+    }
+    Ok(b)
+}
+
+pub fn bench(
+    s: &Scenario,
+    v: &Variant,
+    core: Rc<Profile>,
+    iterations: u64,
+    repeats: u32,
+) -> Result<BenchResult, String> {
+    let set = vec![("iterations".to_string(), iterations)];
+    for (k, _) in &set {
+        s.knob(k)?;
+    }
+    let opts = RunOpts {
+        set,
+        core: Some(core.clone()),
+        ..RunOpts::default()
+    };
+    let budget = u64::MAX / 2;
+    // Instrumented: the full observer with the core model.
+    let mut instructions = 0;
+    let instrumented = best(repeats, || {
+        let mut m = build_machine(s, v, &opts)?;
+        let t = Instant::now();
+        let o = m.run(&until(budget));
+        let dt = t.elapsed().as_secs_f64();
+        if !matches!(o, Outcome::Exited(0)) {
+            return Err(format!("instrumented run ended with {o:?}"));
+        }
+        instructions = m.executed();
+        Ok(dt)
+    })?;
+    // Raw: the same guest and knobs with only trap delivery and tohost.
+    let raw = best(repeats, || {
+        let mut m = Machine::new_raw(v.program.clone(), NoObserver).map_err(|e| e.to_string())?;
+        for (knob, value) in s.knob_values(v, &opts.set) {
+            let sym = v.program.symbol(&knob.symbol).ok_or("knob symbol missing")?;
+            m.write_u64(sym.addr, value);
+        }
+        let t = Instant::now();
+        let o = m.run(&until(budget));
+        let dt = t.elapsed().as_secs_f64();
+        if !matches!(o, Outcome::Exited(0)) {
+            return Err(format!("raw run ended with {o:?}"));
+        }
+        Ok(dt)
+    })?;
+    // Single-stepping (what the TUI does per key), on a tenth of the loop.
+    let step_opts = RunOpts {
+        set: vec![("iterations".to_string(), (iterations / 10).max(1))],
+        ..opts.clone()
+    };
+    let mut step_insns = 0;
+    let step = best(1, || {
+        let mut m = build_machine(s, v, &step_opts)?;
+        let t = Instant::now();
+        while m.step() == Outcome::Stepped {}
+        step_insns = m.executed();
+        Ok(t.elapsed().as_secs_f64())
+    })?;
+    let mips = |secs: f64, n: u64| n as f64 / secs / 1e6;
+    Ok(BenchResult {
+        scenario: s.path.display().to_string(),
+        variant: v.name.clone(),
+        core: core.name.clone(),
+        iterations,
+        instructions,
+        raw_seconds: raw,
+        instrumented_seconds: instrumented,
+        single_step_seconds: step,
+        raw_minstr_per_s: mips(raw, instructions),
+        instrumented_minstr_per_s: mips(instrumented, instructions),
+        single_step_minstr_per_s: mips(step, step_insns),
+        ratio: raw / instrumented,
+        repeats,
+    })
+}
