@@ -195,15 +195,31 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let s = load(&scenario)?;
             let v = s.variant(&variant).map_err(anyhow::Error::msg)?;
             let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
-            let b = session::bench::bench(&s, v, p, iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
+            let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
+                .map_err(anyhow::Error::msg)?;
             if format == Format::Json {
                 println!("{}", serde_json::to_string_pretty(&b)?);
             } else {
-                println!("guest loop: {} ({} variant), {} iterations, {} instructions", b.scenario, b.variant, b.iterations, b.instructions);
-                println!("raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s", b.raw_seconds, b.raw_minstr_per_s);
-                println!("instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s", b.core, b.instrumented_seconds, b.instrumented_minstr_per_s);
-                println!("single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s", b.single_step_seconds, b.single_step_minstr_per_s);
-                println!("ratio instrumented/raw: {:.2} (best of {} runs each)", b.ratio, b.repeats);
+                println!(
+                    "guest loop: {} ({} variant), {} iterations, {} instructions",
+                    b.scenario, b.variant, b.iterations, b.instructions
+                );
+                println!(
+                    "raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s",
+                    b.raw_seconds, b.raw_minstr_per_s
+                );
+                println!(
+                    "instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s",
+                    b.core, b.instrumented_seconds, b.instrumented_minstr_per_s
+                );
+                println!(
+                    "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s",
+                    b.single_step_seconds, b.single_step_minstr_per_s
+                );
+                println!(
+                    "ratio instrumented/raw: {:.2} (best of {} runs each)",
+                    b.ratio, b.repeats
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -333,8 +349,16 @@ fn compare(
         ..RunOpts::default()
     };
     let runs = per_core(&s, cores, &opts)?;
-    if let Some(r) = runs.iter().flat_map(|(_, v)| v).find(|r| r.exit_code.is_none()) {
-        anyhow::bail!("variant {}: {}", r.variant, r.error.clone().unwrap_or_default());
+    if let Some(r) = runs
+        .iter()
+        .flat_map(|(_, v)| v)
+        .find(|r| r.exit_code.is_none())
+    {
+        anyhow::bail!(
+            "variant {}: {}",
+            r.variant,
+            r.error.clone().unwrap_or_default()
+        );
     }
     let rows = report::compare::rows(&s, &runs);
     let out = match format {
@@ -369,7 +393,10 @@ fn list() -> anyhow::Result<ExitCode> {
             Err(e) => println!("  {name:<28} (invalid: {e})"),
         }
     }
-    println!("\ncore profiles ({}; or pass a path to your own .toml):", Profile::dir().display());
+    println!(
+        "\ncore profiles ({}; or pass a path to your own .toml):",
+        Profile::dir().display()
+    );
     for n in Profile::names() {
         match Profile::find(&n) {
             Ok(p) => {
@@ -384,7 +411,11 @@ fn list() -> anyhow::Result<ExitCode> {
                     p.title,
                     p.core.clock_ghz.value,
                     p.core.issue_width.value,
-                    if p.core.out_of_order.value { "out-of-order" } else { "in-order" },
+                    if p.core.out_of_order.value {
+                        "out-of-order"
+                    } else {
+                        "in-order"
+                    },
                     p.core.ras_depth.value
                 );
             }
@@ -479,9 +510,18 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
         for (core, vruns) in &runs {
             let values: Vec<(String, serde_json::Value)> = vruns
                 .iter()
-                .map(|r| (r.variant.clone(), serde_json::to_value(r).unwrap_or_default()))
+                .map(|r| {
+                    (
+                        r.variant.clone(),
+                        serde_json::to_value(r).unwrap_or_default(),
+                    )
+                })
                 .collect();
-            let tag = if core.is_empty() { String::new() } else { format!("[{core}] ") };
+            let tag = if core.is_empty() {
+                String::new()
+            } else {
+                format!("[{core}] ")
+            };
             for e in &s.expect {
                 total += 1;
                 let get = |o: &crate::scenario::Operand| -> Option<f64> {
@@ -499,7 +539,10 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
                     }
                     (Some(a), Some(b)) => {
                         failures += 1;
-                        format!("FAIL  {tag}{}: {} is false ({a} vs {b}) at {}", e.name, e.check, e.loc)
+                        format!(
+                            "FAIL  {tag}{}: {} is false ({a} vs {b}) at {}",
+                            e.name, e.check, e.loc
+                        )
                     }
                     _ => {
                         failures += 1;

@@ -5,3 +5,6 @@ pub mod profile;
 
 pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI};
 pub use profile::{Basis, Param, Profile};
+
+#[cfg(test)]
+mod tests;

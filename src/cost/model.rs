@@ -232,12 +232,14 @@ impl CostModel {
             Op::Store { .. } | Op::FpStore { .. } => paired(k.store.value),
             Op::Branch(_) => paired(k.branch.value),
             Op::Jal | Op::Jalr => paired(k.jump.value),
-            Op::Fence | Op::SfenceVma => full(k.fence.value),
+            Op::Fence => full(k.fence.value),
             Op::FenceI => full(k.fence_i.value),
             Op::Amo { .. } => full(k.amo.value),
             Op::Lr { .. } => full(k.lr.value),
             Op::Sc { .. } => full(k.sc.value),
-            Op::Ecall | Op::Ebreak | Op::Wfi | Op::Sret | Op::Mret => full(k.system.value),
+            Op::Ecall | Op::Ebreak | Op::Wfi | Op::Sret | Op::Mret | Op::SfenceVma => {
+                full(k.system.value)
+            }
             Op::Fp => full(k.fp.value),
             // The vector unit's costs come with the vector model.
             Op::Vector => paired(k.alu.value),

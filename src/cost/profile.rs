@@ -201,7 +201,8 @@ impl Profile {
     pub fn parse(path: &Path, src: &str) -> Result<Profile, ScenarioError> {
         let loc = Locator { file: path, src };
         let dto: ProfileDto = toml::from_str(src).map_err(|e| {
-            let msg = e.message().trim().to_string();
+            // One line: TOML's messages may span several.
+            let msg = e.message().trim().replace('\n', "; ");
             match e.span() {
                 Some(s) => loc.at(s.start, msg),
                 None => loc.whole(msg),

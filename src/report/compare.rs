@@ -49,7 +49,11 @@ pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
                 variant: r.variant.clone(),
                 cycles_per_iteration: e.cycles_per_iteration,
                 ns_per_iteration: e.ns_per_iteration,
-                instructions_per_iteration: r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
+                instructions_per_iteration: r
+                    .insns_per_iteration
+                    .get("total")
+                    .copied()
+                    .unwrap_or(0.0),
                 events: e.events.clone(),
                 phases: e.phases.clone(),
                 breakdown: e.breakdown.clone(),
@@ -81,10 +85,19 @@ fn pct(d: f64, base: f64) -> String {
 fn reference_cell(s: &Scenario, core: &str, variant: &str, first: Option<&Row>) -> String {
     match s.reference(core, variant) {
         None => "-".into(),
-        Some(r) => match (r.ns, first.and_then(|f| s.reference(core, &f.variant)).and_then(|x| x.ns)) {
+        Some(r) => match (
+            r.ns,
+            first
+                .and_then(|f| s.reference(core, &f.variant))
+                .and_then(|x| x.ns),
+        ) {
             (None, _) => "held out".into(),
             (Some(ns), Some(base)) if first.is_some_and(|f| f.variant != variant) => {
-                format!("{ns:.2} ns ({:+.2} ns, {})", ns - base, pct(ns - base, base))
+                format!(
+                    "{ns:.2} ns ({:+.2} ns, {})",
+                    ns - base,
+                    pct(ns - base, base)
+                )
             }
             (Some(ns), _) => format!("{ns:.2} ns"),
         },
@@ -92,16 +105,30 @@ fn reference_cell(s: &Scenario, core: &str, variant: &str, first: Option<&Row>) 
 }
 
 /// The table, one block per core, then the events behind each difference.
-pub fn text(s: &Scenario, rows: &[Row], per_core: &[(String, Vec<VariantRun>)], md: bool) -> String {
+pub fn text(
+    s: &Scenario,
+    rows: &[Row],
+    per_core: &[(String, Vec<VariantRun>)],
+    md: bool,
+) -> String {
     let mut o = String::new();
     if md {
         let _ = writeln!(o, "### {}\n\n{}\n", s.title, s.patch);
-        let _ = writeln!(o, "Estimated per iteration of the measured loop. Measured figures come from hardware and are not inputs to the estimate.\n");
-        let _ = writeln!(o, "| core | variant | cycles | ns | instructions | difference | measured on hardware |");
+        let _ = writeln!(
+            o,
+            "Estimated per iteration of the measured loop. Measured figures come from hardware and are not inputs to the estimate.\n"
+        );
+        let _ = writeln!(
+            o,
+            "| core | variant | cycles | ns | instructions | difference | measured on hardware |"
+        );
         let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---|");
     } else {
         let _ = writeln!(o, "{}\n{}", s.title, s.patch);
-        let _ = writeln!(o, "estimated per iteration of the measured loop; \"measured\" figures come from hardware and are not model inputs\n");
+        let _ = writeln!(
+            o,
+            "estimated per iteration of the measured loop; \"measured\" figures come from hardware and are not model inputs\n"
+        );
         let _ = writeln!(
             o,
             "{:<7} {:<10} {:>9} {:>9} {:>7}  {:<20} measured on hardware",
@@ -124,24 +151,37 @@ pub fn text(s: &Scenario, rows: &[Row], per_core: &[(String, Vec<VariantRun>)], 
                 let _ = writeln!(
                     o,
                     "| {core} | {} | {:.1} | {:.1} | {:.0} | {diff} | {refc} |",
-                    r.variant, r.cycles_per_iteration, r.ns_per_iteration, r.instructions_per_iteration
+                    r.variant,
+                    r.cycles_per_iteration,
+                    r.ns_per_iteration,
+                    r.instructions_per_iteration
                 );
             } else {
                 let _ = writeln!(
                     o,
                     "{core:<7} {:<10} {:>9.1} {:>9.1} {:>7.0}  {diff:<20} {refc}",
-                    r.variant, r.cycles_per_iteration, r.ns_per_iteration, r.instructions_per_iteration
+                    r.variant,
+                    r.cycles_per_iteration,
+                    r.ns_per_iteration,
+                    r.instructions_per_iteration
                 );
             }
         }
     }
     for (core, runs) in per_core {
-        let ests: Vec<(&VariantRun, &Estimate)> =
-            runs.iter().filter_map(|r| r.estimate.as_ref().map(|e| (r, e))).collect();
-        let Some(&(r0, e0)) = ests.first() else { continue };
+        let ests: Vec<(&VariantRun, &Estimate)> = runs
+            .iter()
+            .filter_map(|r| r.estimate.as_ref().map(|e| (r, e)))
+            .collect();
+        let Some(&(r0, e0)) = ests.first() else {
+            continue;
+        };
         for &(r1, e1) in ests.iter().skip(1) {
             let _ = writeln!(o);
-            let head = format!("{core}: what makes the difference, {} → {} (per iteration)", r0.variant, r1.variant);
+            let head = format!(
+                "{core}: what makes the difference, {} → {} (per iteration)",
+                r0.variant, r1.variant
+            );
             let _ = writeln!(o, "{}", if md { format!("**{head}**\n") } else { head });
             for line in difference_lines(r0, e0, r1, e1) {
                 let _ = writeln!(o, "{}  {line}", if md { "-" } else { "" });
@@ -154,7 +194,12 @@ pub fn text(s: &Scenario, rows: &[Row], per_core: &[(String, Vec<VariantRun>)], 
         if let Some((_, e)) = ests.first()
             && !e.unverified.is_empty()
         {
-            let _ = writeln!(o, "{}{core}: unverified profile values: {}", if md { "- " } else { "" }, e.unverified.join(", "));
+            let _ = writeln!(
+                o,
+                "{}{core}: unverified profile values: {}",
+                if md { "- " } else { "" },
+                e.unverified.join(", ")
+            );
         }
     }
     o
@@ -175,7 +220,10 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
     let i1 = r1.insns_per_iteration.get("total").copied().unwrap_or(0.0);
     for c in Cat::ALL {
         let k = c.key();
-        let (c0, c1) = (e0.breakdown.get(k).copied().unwrap_or(0.0), e1.breakdown.get(k).copied().unwrap_or(0.0));
+        let (c0, c1) = (
+            e0.breakdown.get(k).copied().unwrap_or(0.0),
+            e1.breakdown.get(k).copied().unwrap_or(0.0),
+        );
         let dc = c1 - c0;
         if c == Cat::Instructions {
             if (i1 - i0).abs() > 0.004 || dc.abs() > 0.004 {
@@ -189,7 +237,10 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
             }
             continue;
         }
-        let (n0, n1) = (e0.events.get(k).copied().unwrap_or(0.0), e1.events.get(k).copied().unwrap_or(0.0));
+        let (n0, n1) = (
+            e0.events.get(k).copied().unwrap_or(0.0),
+            e1.events.get(k).copied().unwrap_or(0.0),
+        );
         if (n1 - n0).abs() < 0.004 && dc.abs() < 0.004 {
             continue;
         }
@@ -199,15 +250,31 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
             c.label(),
             fmt(n0),
             fmt(n1),
-            if n1 >= n0 { format!("+{}", fmt(n1 - n0)) } else { format!("-{}", fmt(n0 - n1)) },
+            if n1 >= n0 {
+                format!("+{}", fmt(n1 - n0))
+            } else {
+                format!("-{}", fmt(n0 - n1))
+            },
             fmt(unit),
             dc
         ));
     }
-    let u0 = e0.events.get("user_ras_mispredicts").copied().unwrap_or(0.0);
-    let u1 = e1.events.get("user_ras_mispredicts").copied().unwrap_or(0.0);
+    let u0 = e0
+        .events
+        .get("user_ras_mispredicts")
+        .copied()
+        .unwrap_or(0.0);
+    let u1 = e1
+        .events
+        .get("user_ras_mispredicts")
+        .copied()
+        .unwrap_or(0.0);
     if (u1 - u0).abs() > 0.004 {
-        out.push(format!("  of which in user code        {} → {} (returns after the syscall)", fmt(u0), fmt(u1)));
+        out.push(format!(
+            "  of which in user code        {} → {} (returns after the syscall)",
+            fmt(u0),
+            fmt(u1)
+        ));
     }
     out.push(format!(
         "{:<28} {:.2} → {:.2} cycles ({:+.2})",

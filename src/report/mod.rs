@@ -119,6 +119,35 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             );
             let _ = writeln!(o, "  traps/iter    {}", fmt_num(r.traps_per_iteration));
         }
+        if let Some(e) = &r.estimate {
+            let parts: Vec<String> = phase_order(s, runs)
+                .iter()
+                .filter_map(|p| e.phases.get(p).map(|v| format!("{p} {v:.1}")))
+                .collect();
+            let _ = writeln!(
+                o,
+                "  cycles/iter   {:.1} on {} ({:.1} ns at {} GHz): {}",
+                e.cycles_per_iteration,
+                e.core,
+                e.ns_per_iteration,
+                e.clock_ghz,
+                parts.join(", ")
+            );
+            let moved: Vec<String> = crate::cost::Cat::ALL
+                .iter()
+                .filter_map(|c| {
+                    let v = e.breakdown.get(c.key()).copied().unwrap_or(0.0);
+                    (v > 0.0).then(|| match e.events.get(c.key()) {
+                        Some(n) => format!("{} {} = {v:.1}", c.label(), fmt_num(*n)),
+                        None => format!("{} {v:.1}", c.label()),
+                    })
+                })
+                .collect();
+            let _ = writeln!(o, "  breakdown     {}", moved.join("; "));
+            if !e.unverified.is_empty() {
+                let _ = writeln!(o, "  unverified    {}", e.unverified.join(", "));
+            }
+        }
         let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  events        {}", ev.join(", "));
     }

@@ -162,7 +162,8 @@ impl Scenario {
     pub fn parse(path: &Path, src: &str) -> Result<Scenario, ScenarioError> {
         let loc = Locator { file: path, src };
         let file: dto::ScenarioFile = toml::from_str(src).map_err(|e| {
-            let msg = e.message().trim().to_string();
+            // One line: TOML's messages may span several.
+            let msg = e.message().trim().replace('\n', "; ");
             match e.span() {
                 Some(s) => loc.at(s.start, msg),
                 None => loc.whole(msg),
@@ -210,7 +211,9 @@ impl Scenario {
     }
 
     pub fn reference(&self, core: &str, variant: &str) -> Option<&Reference> {
-        self.references.iter().find(|r| r.core == core && r.variant == variant)
+        self.references
+            .iter()
+            .find(|r| r.core == core && r.variant == variant)
     }
 
     pub fn narration_for(&self, symbol: &str) -> Option<&str> {
@@ -373,10 +376,19 @@ fn convert(
     let mut references = Vec::new();
     for r in &f.reference {
         if !cores.iter().any(|c| c.name == *r.core.get_ref()) {
-            return Err(loc.span(&r.core, format!("reference for core '{}', which is not in `cores`", r.core.get_ref())));
+            return Err(loc.span(
+                &r.core,
+                format!(
+                    "reference for core '{}', which is not in `cores`",
+                    r.core.get_ref()
+                ),
+            ));
         }
         if !variants.iter().any(|v| v.name == *r.variant.get_ref()) {
-            return Err(loc.span(&r.variant, format!("reference for unknown variant '{}'", r.variant.get_ref())));
+            return Err(loc.span(
+                &r.variant,
+                format!("reference for unknown variant '{}'", r.variant.get_ref()),
+            ));
         }
         references.push(Reference {
             core: r.core.get_ref().clone(),

@@ -79,7 +79,10 @@ pub fn bench(
     let raw = best(repeats, || {
         let mut m = Machine::new_raw(v.program.clone(), NoObserver).map_err(|e| e.to_string())?;
         for (knob, value) in s.knob_values(v, &opts.set) {
-            let sym = v.program.symbol(&knob.symbol).ok_or("knob symbol missing")?;
+            let sym = v
+                .program
+                .symbol(&knob.symbol)
+                .ok_or("knob symbol missing")?;
             m.write_u64(sym.addr, value);
         }
         let t = Instant::now();

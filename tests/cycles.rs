@@ -1,0 +1,134 @@
+//! The cycle model on the ras-trap-entry scenario: mispredict counts from the
+//! guest program, block mode equal to single-step with a core attached, and
+//! guest reads of `cycle` returning modelled time.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use trapscope::cost::Profile;
+use trapscope::scenario::Scenario;
+use trapscope::session::{self, RunOpts, VariantRun};
+
+fn scenario() -> Scenario {
+    Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"))
+        .unwrap()
+}
+
+fn run(s: &Scenario, v: &str, core: &str, step: bool) -> VariantRun {
+    let opts = RunOpts {
+        core: Some(Rc::new(Profile::find(core).unwrap())),
+        single_step: step,
+        log_events: 100_000,
+        ..RunOpts::default()
+    };
+    session::run_variant(s, s.variant(v).unwrap(), &opts).unwrap()
+}
+
+#[test]
+fn ras_mispredicts_per_call_follow_from_the_entry_code() {
+    // Before seed 003 (hand simulation of guest-asm/minikernel on a RAS deep
+    // enough for the kernel path, 6 entries or more):
+    //   1. `jr t0` in handle_exception pops: it predicts the user's return
+    //      address pushed by `call syscall`, but goes to do_trap_ecall_u;
+    //   2. do_trap_ecall_u's `ret` pops main's older entry, but goes to
+    //      ret_from_exception, which `la ra` set by hand;
+    //   3. after sret, the wrapper's `ret` pops whatever is left: wrong again.
+    // After it, `jalr t1` pushes what do_trap_ecall_u's `ret` pops, and the
+    // wrapper's entry survives: no mispredicts.
+    let s = scenario();
+    for core in ["u74", "c910"] {
+        let b = run(&s, "before", core, false);
+        let a = run(&s, "after", core, false);
+        let (eb, ea) = (b.estimate.unwrap(), a.estimate.unwrap());
+        assert_eq!(eb.events["ras_mispredicts"], 3.0, "{core}");
+        assert_eq!(eb.events["user_ras_mispredicts"], 1.0, "{core}");
+        assert_eq!(ea.events["ras_mispredicts"], 0.0, "{core}");
+        assert_eq!(ea.events["user_ras_mispredicts"], 0.0, "{core}");
+        // One trap and one sret per call, on every core.
+        assert_eq!(eb.events["traps"], 1.0);
+        assert_eq!(eb.events["trap_returns"], 1.0);
+        assert!(ea.cycles_per_iteration < eb.cycles_per_iteration, "{core}");
+    }
+}
+
+#[test]
+fn the_difference_is_the_mispredicts_and_one_instruction() {
+    // after - before = -3 RAS mispredicts x penalty, and the class costs of
+    // the instructions the patch swaps: it removes `la ra, ret_from_exception`
+    // (auipc + addi: 2 ALU) and keeps one jump each way (`jr t0` becomes
+    // `jalr t1`) plus a new `j ret_from_exception` (1 jump). Both classes pair
+    // on a multi-issue core, so each costs class / issue width.
+    let s = scenario();
+    let p = Profile::find("u74").unwrap();
+    let b = run(&s, "before", "u74", false).estimate.unwrap();
+    let a = run(&s, "after", "u74", false).estimate.unwrap();
+    let pen = f64::from(p.core.mispredict_penalty.value);
+    let w = f64::from(p.core.issue_width.value);
+    let swapped = (f64::from(p.cost.jump.value) - 2.0 * f64::from(p.cost.alu.value)) / w;
+    let d = a.cycles_per_iteration - b.cycles_per_iteration;
+    assert!((d - (-3.0 * pen + swapped)).abs() < 1e-9, "difference {d}");
+}
+
+#[test]
+fn block_mode_equals_single_step_with_a_core_model() {
+    let s = scenario();
+    for core in ["u74", "c910", "generic"] {
+        for v in ["before", "after"] {
+            let block = run(&s, v, core, false);
+            let step = run(&s, v, core, true);
+            let (eb, es) = (
+                block.estimate.clone().unwrap(),
+                step.estimate.clone().unwrap(),
+            );
+            assert_eq!(eb.cycles_total, es.cycles_total, "{core} {v}");
+            assert_eq!(eb.breakdown, es.breakdown, "{core} {v}");
+            assert_eq!(eb.events, es.events, "{core} {v}");
+            assert_eq!(eb.phases, es.phases, "{core} {v}");
+            let semantic = |r: &VariantRun| -> Vec<_> {
+                r.log
+                    .iter()
+                    .filter(|e| e.event.kind() != trapscope::trace::EventKind::Retired)
+                    .cloned()
+                    .collect()
+            };
+            assert_eq!(semantic(&block), semantic(&step), "{core} {v}");
+        }
+    }
+}
+
+#[test]
+fn a_guest_that_times_itself_sees_modelled_cycles() {
+    // user.S reads rdcycle just before the timed loop and just after it. The
+    // model's window runs from bench_timed_loop to bench_timed_done, which
+    // those reads enclose: 4 instructions before (sd = auipc+sd, li, blez) and
+    // 1 after (mv), so the guest's figure is the window plus a few cycles.
+    let s = scenario();
+    let v = s.variant("before").unwrap();
+    let opts = RunOpts {
+        core: Some(Rc::new(Profile::find("u74").unwrap())),
+        ..RunOpts::default()
+    };
+    let mut m = session::build_machine(&s, v, &opts).unwrap();
+    let o = m.run(&trapscope::machine::Until {
+        max_insns: Some(10_000_000),
+        ..Default::default()
+    });
+    assert_eq!(o, trapscope::machine::Outcome::Exited(0));
+    let sym = |n: &str| v.program.symbol(n).unwrap().addr;
+    let start = m.read_u64(sym("bench_start_cycle")).unwrap();
+    let end = m.read_u64(sym("bench_end_cycle")).unwrap();
+    let window: u64 = m.observer().window().cycles.iter().sum::<u64>() / trapscope::cost::MILLI;
+    let guest = end - start;
+    assert!(
+        guest >= window && guest <= window + 20,
+        "guest {guest} vs model window {window}"
+    );
+    // And instret counts instructions: 100 calls x 199 + the 5 around.
+    let i0 = m.read_u64(sym("bench_start_instret")).unwrap();
+    let i1 = m.read_u64(sym("bench_end_instret")).unwrap();
+    assert!(
+        (100 * 199..=100 * 199 + 12).contains(&(i1 - i0)),
+        "instret {}",
+        i1 - i0
+    );
+}
