@@ -277,3 +277,18 @@ fn run_until_a_symbol_stops_before_it_and_resumes_past_it() {
         last = Some(m.executed());
     }
 }
+
+#[test]
+fn a_stop_address_added_after_code_ran_still_stops() {
+    // sys_getppid has run (and been translated) long before we ask to stop there.
+    let s = scenario();
+    let v = s.variant("before").unwrap();
+    let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+    // Block mode only, so no mode switch drops the translations in between.
+    let o = m.run(&Until { max_insns: Some(5_000), ..Until::default() });
+    assert_eq!(o, Outcome::Budget);
+    let a = v.program.symbol("sys_getppid").unwrap().addr;
+    let until = Until { addrs: vec![a], max_insns: Some(1_000), ..Until::default() };
+    assert_eq!(m.run(&until), Outcome::ReachedAddr(a));
+    assert_eq!(m.pc(), a);
+}

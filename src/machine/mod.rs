@@ -230,6 +230,8 @@ impl<O: Observer + 'static> Machine<O> {
                     error: format!("cannot stop at {a:#x}: {e:?}"),
                 })?;
             self.stop_hooks.insert(a, id);
+            // Code already translated does not call hooks added after it.
+            let _ = self.uc.ctl_remove_cache(a, a + 4);
         }
         let hart = self.uc.get_data_mut();
         hart.stop_addrs = addrs.iter().copied().collect();
