@@ -140,3 +140,54 @@ fn unsupported_instruction_reports_pc_and_encoding() {
     // opcode 0x57: 0x022180d7.
     fails(&out, 125, &["pc 0x80000008", "0x022180d7"]);
 }
+
+#[test]
+fn unknown_core_lists_the_known_ones_and_a_path_works() {
+    let out = trapscope(&["run", "scenarios/ras-trap-entry.toml", "--core", "pentium"]);
+    fails(&out, 2, &["unknown core 'pentium'", "u74", "c910"]);
+    let out = trapscope(&[
+        "compare",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "pentium",
+    ]);
+    fails(&out, 2, &["unknown core 'pentium'"]);
+    // A user's own profile by path.
+    let out = trapscope(&[
+        "run",
+        "scenarios/ras-trap-entry.toml",
+        "-v",
+        "after",
+        "--core",
+        "assets/cores/generic.toml",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("on generic"));
+    let out = trapscope(&[
+        "run",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "tests/fixtures/cores/no_basis.toml",
+    ]);
+    fails(
+        &out,
+        2,
+        &["no_basis.toml:23:7:", "needs a `source` or an `assumption`"],
+    );
+}
+
+#[test]
+fn a_false_expectation_fails_check_with_its_location() {
+    let out = trapscope(&["check", "tests/fixtures/false_expectation.toml"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL") && text.contains("false_expectation.toml:14:9"),
+        "{text}"
+    );
+}

@@ -285,10 +285,17 @@ fn a_stop_address_added_after_code_ran_still_stops() {
     let v = s.variant("before").unwrap();
     let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
     // Block mode only, so no mode switch drops the translations in between.
-    let o = m.run(&Until { max_insns: Some(5_000), ..Until::default() });
+    let o = m.run(&Until {
+        max_insns: Some(5_000),
+        ..Until::default()
+    });
     assert_eq!(o, Outcome::Budget);
     let a = v.program.symbol("sys_getppid").unwrap().addr;
-    let until = Until { addrs: vec![a], max_insns: Some(1_000), ..Until::default() };
+    let until = Until {
+        addrs: vec![a],
+        max_insns: Some(1_000),
+        ..Until::default()
+    };
     assert_eq!(m.run(&until), Outcome::ReachedAddr(a));
     assert_eq!(m.pc(), a);
 }

@@ -101,6 +101,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
             let hart = uc.get_data();
             let value = match csr {
                 INSTRET | MINSTRET => hart.instret_value(),
+                TIME => hart.time_value(),
                 _ => hart.cycle_value(),
             };
             if wr {

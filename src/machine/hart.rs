@@ -109,6 +109,10 @@ impl<O: Observer> Hart<O> {
         (c + self.cycle_offset) as u64
     }
 
+    pub(super) fn time_value(&self) -> u64 {
+        self.obs.time().unwrap_or_else(|| self.cycle_value())
+    }
+
     pub(super) fn instret_value(&self) -> u64 {
         (self.executed as i128 + self.instret_offset) as u64
     }

@@ -55,6 +55,11 @@ pub trait Observer {
     fn cycles(&self) -> Option<u64> {
         None
     }
+    /// The modelled `time` CSR (the platform timer's ticks). `None`: it reads
+    /// the same as `cycle`.
+    fn time(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// An observer that keeps nothing (for raw runs and benchmarks).

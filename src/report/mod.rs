@@ -147,6 +147,14 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             if !e.unverified.is_empty() {
                 let _ = writeln!(o, "  unverified    {}", e.unverified.join(", "));
             }
+            let _ = writeln!(o, "  hot lines     (cycles per iteration)");
+            for h in &e.hot_lines {
+                let _ = writeln!(
+                    o,
+                    "  {:>12.1}  {:<34} {}",
+                    h.cycles_per_iteration, h.loc, h.text
+                );
+            }
         }
         let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  events        {}", ev.join(", "));

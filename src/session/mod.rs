@@ -2,6 +2,7 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+pub mod source;
 pub mod stats;
 
 use std::collections::BTreeMap;
@@ -76,6 +77,16 @@ pub struct Estimate {
     pub cycles_total: f64,
     /// Profile parameters marked unverified.
     pub unverified: Vec<String>,
+    /// The source lines that cost most per iteration.
+    pub hot_lines: Vec<HotLine>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HotLine {
+    /// `file.S:line`
+    pub loc: String,
+    pub text: String,
+    pub cycles_per_iteration: f64,
 }
 
 /// A machine set up for a variant: knobs written, observer attached.
@@ -209,6 +220,7 @@ pub fn run_variant(
                 .collect(),
             cycles_total: stats.now.cycles.iter().sum::<u64>() as f64 / milli,
             unverified: prof.unverified().iter().map(|s| s.to_string()).collect(),
+            hot_lines: hot_lines(stats, iters, 8),
         }
     });
     let log = if opts.log_events > 0 {
@@ -242,6 +254,31 @@ pub fn run_variant(
         estimate,
         log,
     })
+}
+
+/// The `n` source lines with the most cycles per iteration in the window.
+fn hot_lines(stats: &Stats, iters: u64, n: usize) -> Vec<HotLine> {
+    let lines = stats.window_lines();
+    let mut idx: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] > 0).collect();
+    idx.sort_by_key(|&i| std::cmp::Reverse(lines[i]));
+    let mut src = source::Sources::default();
+    let p = &stats.program;
+    idx.into_iter()
+        .take(n)
+        .filter_map(|i| {
+            let loc = stats.line_locs.get(i).copied().flatten()?;
+            Some(HotLine {
+                loc: format!("{}:{}", p.files.get(loc.file as usize)?, loc.line),
+                text: src
+                    .line(p, loc)
+                    .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default(),
+                cycles_per_iteration: lines[i] as f64
+                    / crate::cost::MILLI as f64
+                    / iters.max(1) as f64,
+            })
+        })
+        .collect()
 }
 
 /// Runs `m` on until exactly `target` instructions have executed: by blocks

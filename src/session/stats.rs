@@ -147,6 +147,9 @@ pub struct Stats {
     pub now: Counters,
     pub window_start: Option<Counters>,
     pub window_end: Option<Counters>,
+    /// `lines` at the window's start and end.
+    lines_start: Option<Vec<u64>>,
+    lines_end: Option<Vec<u64>>,
     pub iterations: u64,
     pub log: EventLog,
 }
@@ -175,6 +178,8 @@ impl Stats {
             },
             window_start: None,
             window_end: None,
+            lines_start: None,
+            lines_end: None,
             iterations: 0,
             log,
         }
@@ -183,12 +188,26 @@ impl Stats {
     fn mark(&mut self, bits: u8) {
         if bits & M_START != 0 && self.window_start.is_none() {
             self.window_start = Some(self.now.clone());
+            self.lines_start = Some(self.lines.clone());
         }
         if bits & M_ITER != 0 && self.window_start.is_some() && self.window_end.is_none() {
             self.iterations += 1;
         }
         if bits & M_END != 0 && self.window_start.is_some() && self.window_end.is_none() {
             self.window_end = Some(self.now.clone());
+            self.lines_end = Some(self.lines.clone());
+        }
+    }
+
+    /// Cycles (milli) per source line inside the window (or the whole run).
+    pub fn window_lines(&self) -> Vec<u64> {
+        match (&self.lines_start, &self.lines_end) {
+            (Some(a), Some(b)) => b
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v - a.get(i).copied().unwrap_or(0))
+                .collect(),
+            _ => self.lines.clone(),
         }
     }
 
