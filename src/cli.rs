@@ -28,8 +28,14 @@ pub const EXIT_FAULT: u8 = 125;
 struct Cli {
     #[command(subcommand)]
     cmd: Option<Cmd>,
-    /// Scenario to open (default: scenarios/ras-trap-entry.toml).
+    /// Scenario to open in the TUI (default: scenarios/ras-trap-entry.toml).
     scenario: Option<PathBuf>,
+    /// Play the scenario's lesson ([[script]]): Space advances it.
+    #[arg(long)]
+    autoplay: bool,
+    /// Core to estimate cycles for in the TUI (default: the scenario's first).
+    #[arg(long)]
+    core: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -60,6 +66,10 @@ enum Cmd {
         /// Estimate cycles on this core (a name from `trapscope list`, or a profile .toml).
         #[arg(long)]
         core: Option<String>,
+        /// Replay the scenario's lesson ([[script]]) headless; exit 1 if a step
+        /// does not reach its target.
+        #[arg(long)]
+        script: bool,
     },
     /// Before/after cycle estimates per core, with the measured figures beside them.
     Compare {
@@ -146,11 +156,13 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         None => {
             let path = cli.scenario.unwrap_or_else(crate::default_scenario);
-            eprintln!(
-                "trapscope: the TUI is not built yet; running {} headless",
-                path.display()
-            );
-            run(&path, &[], Format::Text, false, RunOpts::default())
+            let s = load(&path)?;
+            let core = match cli.core {
+                Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
+                None => None,
+            };
+            crate::tui::run(s, core, cli.autoplay).map_err(anyhow::Error::msg)?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Cmd::Run {
             scenario,
@@ -162,11 +174,15 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             budget,
             step,
             core,
+            script,
         }) => {
             let core = match core {
                 Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
                 None => None,
             };
+            if script {
+                return replay(&scenario, core);
+            }
             let opts = RunOpts {
                 core,
                 set,
@@ -370,6 +386,34 @@ fn compare(
     Ok(ExitCode::SUCCESS)
 }
 
+fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    println!(
+        "{}: {} (lesson, {} steps)",
+        path.display(),
+        s.title,
+        s.script.len()
+    );
+    let steps = crate::tui::script::replay(s, core).map_err(anyhow::Error::msg)?;
+    let mut failed = 0;
+    for r in &steps {
+        let mark = if r.ok { "ok  " } else { "FAIL" };
+        if !r.ok {
+            failed += 1;
+        }
+        println!(
+            "{mark} step {}: [{}] {} after {} instructions\n       {}",
+            r.index, r.variant, r.position, r.instructions, r.say
+        );
+    }
+    println!("{} passed, {} failed", steps.len() - failed, failed);
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 fn list() -> anyhow::Result<ExitCode> {
     let dir = crate::project_dir().join("scenarios");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -431,7 +475,9 @@ struct LogOnly(EventLog);
 impl Observer for LogOnly {
     type BlockData = ();
     fn build(&mut self, _: &[crate::machine::DecodedInsn]) {}
-    fn retired(&mut self, _: &crate::machine::Retire<'_, ()>) {}
+    fn retired(&mut self, _: &crate::machine::Retire<'_, ()>) -> u32 {
+        0
+    }
     fn event(&mut self, at: u64, ev: &crate::trace::Event) {
         self.0.push(at, ev);
     }

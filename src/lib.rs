@@ -15,6 +15,7 @@ pub mod report;
 pub mod scenario;
 pub mod session;
 pub mod trace;
+pub mod tui;
 
 use std::path::PathBuf;
 

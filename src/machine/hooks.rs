@@ -36,7 +36,7 @@ pub(super) fn finish<O: Observer>(
     }
     if to > p.from {
         let at = hart.executed;
-        hart.obs.retired(&Retire {
+        let produced = hart.obs.retired(&Retire {
             insns: &p.block.insns,
             data: &p.block.data,
             from: p.from,
@@ -45,6 +45,14 @@ pub(super) fn finish<O: Observer>(
             priv_: p.priv_,
             at,
         });
+        if hart.stop.is_none()
+            && let Some(k) = hart
+                .until_kinds
+                .iter()
+                .find(|k| produced & (1 << **k as u32) != 0)
+        {
+            hart.stop = Some(Outcome::ReachedEvent(*k));
+        }
         hart.executed += (to - p.from) as u64;
         let first = p.block.insns[p.from].pc;
         hart.emit(Event::Retired {

@@ -48,7 +48,9 @@ pub trait Observer {
     type BlockData;
     /// Built once per decoded block.
     fn build(&mut self, insns: &[DecodedInsn]) -> Self::BlockData;
-    fn retired(&mut self, r: &Retire<'_, Self::BlockData>);
+    /// Returns the kinds of the events it produced itself (bit `kind as u32`),
+    /// so runs can stop at them like at the machine's own.
+    fn retired(&mut self, r: &Retire<'_, Self::BlockData>) -> u32;
     fn event(&mut self, at: u64, ev: &Event);
     /// The modelled cycle count, which guest reads of `cycle`/`time` return.
     /// `None` until a cost model is attached: then they read instructions.
@@ -69,6 +71,8 @@ pub struct NoObserver;
 impl Observer for NoObserver {
     type BlockData = ();
     fn build(&mut self, _: &[DecodedInsn]) {}
-    fn retired(&mut self, _: &Retire<'_, ()>) {}
+    fn retired(&mut self, _: &Retire<'_, ()>) -> u32 {
+        0
+    }
     fn event(&mut self, _: u64, _: &Event) {}
 }

@@ -225,8 +225,13 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
 
 /// One event as a line, with symbols.
 pub fn event_line(p: &Program, e: &Stamped) -> String {
+    format!("{:>10}  {}", e.at, event_text(p, &e.event))
+}
+
+/// What an event says, with symbols.
+pub fn event_text(p: &Program, e: &Event) -> String {
     let sym = |a: u64| p.describe(a);
-    let what = match &e.event {
+    match e {
         Event::Retired { pc, count, priv_ } => {
             format!("retired   {count} from {} [{}]", sym(*pc), priv_.letter())
         }
@@ -288,6 +293,5 @@ pub fn event_line(p: &Program, e: &Stamped) -> String {
             predicted.map_or("nothing".into(), sym),
             sym(*actual)
         ),
-    };
-    format!("{:>10}  {what}", e.at)
+    }
 }

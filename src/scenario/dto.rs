@@ -34,6 +34,24 @@ pub struct ScenarioFile {
     /// Figures measured on hardware, shown beside the estimates.
     #[serde(default)]
     pub reference: Vec<ReferenceDto>,
+    /// A lesson: steps the TUI plays with `--autoplay`.
+    #[serde(default)]
+    pub script: Vec<ScriptDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptDto {
+    /// Run until this symbol is about to execute...
+    pub until: Option<Spanned<String>>,
+    /// ...or until an event of this kind (trap, trap-return, mispredict, ...).
+    pub event: Option<Spanned<String>>,
+    /// Switch to this variant first (same iteration and event).
+    pub variant: Option<Spanned<String>>,
+    /// What to say when the step arrives.
+    pub say: String,
+    /// A pane to draw attention to.
+    pub highlight: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

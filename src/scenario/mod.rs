@@ -83,6 +83,34 @@ pub struct Expect {
     pub loc: String,
 }
 
+/// Where a script step runs to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepTarget {
+    Symbol(String),
+    Event(crate::trace::EventKind),
+}
+
+/// One step of a lesson.
+#[derive(Debug, Clone)]
+pub struct ScriptStep {
+    pub target: StepTarget,
+    pub variant: Option<String>,
+    pub say: String,
+    pub highlight: Option<String>,
+}
+
+/// Panes a script may highlight (the TUI's names).
+pub const PANES: [&str; 8] = [
+    "source",
+    "registers",
+    "csrs",
+    "privilege",
+    "ras",
+    "cycles",
+    "events",
+    "narration",
+];
+
 /// A figure measured on hardware (never an input to the estimate).
 #[derive(Debug, Clone)]
 pub struct Reference {
@@ -109,6 +137,7 @@ pub struct Scenario {
     pub expect: Vec<Expect>,
     pub cores: Vec<Rc<Profile>>,
     pub references: Vec<Reference>,
+    pub script: Vec<ScriptStep>,
 }
 
 /// Default instruction budget per run.
@@ -398,7 +427,59 @@ fn convert(
             source: r.source.clone(),
         });
     }
+    let mut script = Vec::new();
+    for (i, st) in f.script.iter().enumerate() {
+        let target = match (&st.until, &st.event) {
+            (Some(u), None) => StepTarget::Symbol(need_symbol(u, "script `until`")?),
+            (None, Some(e)) => {
+                StepTarget::Event(crate::trace::EventKind::parse(e.get_ref()).ok_or_else(|| {
+                    let kinds: Vec<&str> = crate::trace::EventKind::ALL
+                        .iter()
+                        .map(|k| k.name())
+                        .collect();
+                    loc.span(
+                        e,
+                        format!(
+                            "unknown event kind '{}' (kinds: {})",
+                            e.get_ref(),
+                            kinds.join(", ")
+                        ),
+                    )
+                })?)
+            }
+            _ => {
+                return Err(loc.whole(format!(
+                    "script step {}: give exactly one of `until` (a symbol) or `event` (a kind)",
+                    i + 1
+                )));
+            }
+        };
+        if let Some(v) = &st.variant
+            && !variants.iter().any(|x| x.name == *v.get_ref())
+        {
+            return Err(loc.span(v, format!("unknown variant '{}' in script", v.get_ref())));
+        }
+        if let Some(h) = &st.highlight
+            && !PANES.contains(&h.get_ref().as_str())
+        {
+            return Err(loc.span(
+                h,
+                format!(
+                    "unknown pane '{}' (panes: {})",
+                    h.get_ref(),
+                    PANES.join(", ")
+                ),
+            ));
+        }
+        script.push(ScriptStep {
+            target,
+            variant: st.variant.as_ref().map(|v| v.get_ref().clone()),
+            say: st.say.trim().to_string(),
+            highlight: st.highlight.as_ref().map(|h| h.get_ref().clone()),
+        });
+    }
     Ok(Scenario {
+        script,
         cores,
         references,
         path: path.to_path_buf(),

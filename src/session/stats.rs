@@ -152,6 +152,13 @@ pub struct Stats {
     lines_end: Option<Vec<u64>>,
     pub iterations: u64,
     pub log: EventLog,
+    /// Every execution of the iteration marker (warm-up included), with the
+    /// instructions and cycles (milli) at that moment; the newest 4096.
+    pub iteration_marks: std::collections::VecDeque<(u64, u64)>,
+    /// How many times the iteration marker ran, in all.
+    pub iteration_hits: u64,
+    /// Instructions retired so far (for stamping marks).
+    executed: u64,
 }
 
 impl Stats {
@@ -182,6 +189,9 @@ impl Stats {
             lines_end: None,
             iterations: 0,
             log,
+            iteration_marks: Default::default(),
+            iteration_hits: 0,
+            executed: 0,
         }
     }
 
@@ -190,13 +200,28 @@ impl Stats {
             self.window_start = Some(self.now.clone());
             self.lines_start = Some(self.lines.clone());
         }
-        if bits & M_ITER != 0 && self.window_start.is_some() && self.window_end.is_none() {
-            self.iterations += 1;
+        if bits & M_ITER != 0 {
+            self.iteration_hits += 1;
+            if self.iteration_marks.len() == 4096 {
+                self.iteration_marks.pop_front();
+            }
+            self.iteration_marks
+                .push_back((self.executed, self.now.cycles.iter().sum()));
+            if self.window_start.is_some() && self.window_end.is_none() {
+                self.iterations += 1;
+            }
         }
         if bits & M_END != 0 && self.window_start.is_some() && self.window_end.is_none() {
             self.window_end = Some(self.now.clone());
             self.lines_end = Some(self.lines.clone());
         }
+    }
+
+    /// Cycles (milli) spent on a source line so far.
+    pub fn line_cycles(&self, loc: crate::machine::SrcLoc) -> u64 {
+        self.line_ids
+            .get(&Some(loc))
+            .map_or(0, |&i| self.lines[i as usize])
     }
 
     /// Cycles (milli) per source line inside the window (or the whole run).
@@ -273,7 +298,7 @@ impl Observer for Stats {
         }
     }
 
-    fn retired(&mut self, r: &Retire<'_, BlockInfo>) {
+    fn retired(&mut self, r: &Retire<'_, BlockInfo>) -> u32 {
         let info = r.data;
         let fallback = PhaseMap::default_for(r.priv_);
         // Control transfers first: each learns where it went from the next
@@ -304,6 +329,7 @@ impl Observer for Stats {
             .peekable();
         let mut mp = misp.iter().peekable();
         for i in r.from..r.to {
+            self.executed = r.at + (i - r.from) as u64;
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
                 self.mark(*bits);
             }
@@ -336,6 +362,11 @@ impl Observer for Stats {
                 0
             };
         }
+        let produced = if found.is_empty() {
+            0
+        } else {
+            1 << EventKind::Mispredict as u32
+        };
         for mp in found {
             let ev = Event::Mispredict {
                 what: mp.kind,
@@ -345,6 +376,7 @@ impl Observer for Stats {
             };
             self.event(r.at + (r.to - r.from) as u64, &ev);
         }
+        produced
     }
 
     fn cycles(&self) -> Option<u64> {

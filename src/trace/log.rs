@@ -51,6 +51,23 @@ impl EventLog {
         self.events.is_empty()
     }
 
+    /// How many events were ever pushed (kept or dropped).
+    pub fn total(&self) -> u64 {
+        self.dropped + self.events.len() as u64
+    }
+
+    /// Events with an absolute index (0 = the first ever pushed) of at least
+    /// `from`, with their indices.
+    pub fn since(&self, from: u64) -> impl Iterator<Item = (u64, &Stamped)> {
+        let skip = from.saturating_sub(self.dropped) as usize;
+        let base = self.dropped;
+        self.events
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(move |(i, e)| (base + i as u64, e))
+    }
+
     /// How many old events fell off the front.
     pub fn dropped(&self) -> u64 {
         self.dropped

@@ -1,0 +1,124 @@
+//! The `:` command line: `break SYMBOL`, `delete SYMBOL|all`, `run N`,
+//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`.
+
+use std::rc::Rc;
+
+use super::state::AppState;
+use crate::cost::Profile;
+
+/// The commands, for the help screen.
+pub const HELP: &[(&str, &str)] = &[
+    ("break SYMBOL|0xADDR", "stop there (c continues to it)"),
+    ("delete SYMBOL|0xADDR|all", "remove breakpoints"),
+    ("run N", "run N more instructions"),
+    (
+        "core NAME|PATH.toml",
+        "estimate for another core (same position)",
+    ),
+    (
+        "variant NAME",
+        "show another variant (same iteration and event)",
+    ),
+    ("set KNOB=VALUE", "change a knob and restart"),
+    ("goto N", "go to event #N of the events pane"),
+];
+
+impl AppState {
+    pub fn command(&mut self, line: &str) {
+        let mut parts = line.split_whitespace();
+        let cmd = parts.next().unwrap_or_default();
+        let arg = parts.collect::<Vec<_>>().join(" ");
+        match (cmd, arg.as_str()) {
+            ("", _) => {}
+            ("break" | "b", a) if !a.is_empty() => match self.address(a) {
+                Some(addr) => {
+                    self.breakpoints.insert(addr);
+                    let d = self.live.program().describe(addr);
+                    self.say(format!("breakpoint at {d}"));
+                }
+                None => self.error(format!("break: no symbol or address '{a}'")),
+            },
+            ("delete" | "d", "all") => {
+                self.breakpoints.clear();
+                self.say("all breakpoints removed");
+            }
+            ("delete" | "d", a) if !a.is_empty() => match self.address(a) {
+                Some(addr) if self.breakpoints.remove(&addr) => {
+                    self.say(format!("breakpoint at {a} removed"))
+                }
+                _ => self.error(format!("delete: no breakpoint at '{a}'")),
+            },
+            ("run" | "r", n) => match n.replace('_', "").parse::<u64>() {
+                Ok(n) => {
+                    let target = self.live.executed() + n;
+                    self.moved(|l| crate::session::run_to(&mut l.m, target));
+                }
+                Err(_) => self.error("run: give a number of instructions, e.g. run 100"),
+            },
+            ("core", name) if !name.is_empty() => match Profile::find(name) {
+                Ok(p) => {
+                    self.core = Some(Rc::new(p));
+                    let at = self.live.executed();
+                    self.go_to(at);
+                    self.compute_summaries();
+                    self.say(format!("core {name}"));
+                }
+                Err(e) => self.error(e),
+            },
+            ("variant", name) if !name.is_empty() => {
+                match self.scenario.variants.iter().position(|v| v.name == name) {
+                    Some(i) => self.switch_variant(i),
+                    None => {
+                        let e = self.scenario.variant(name).err().unwrap_or_default();
+                        self.error(e);
+                    }
+                }
+            }
+            ("set", kv) if kv.contains('=') => {
+                let (k, v) = kv.split_once('=').unwrap_or_default();
+                let (k, v) = (k.trim(), v.trim().replace('_', ""));
+                let value = match v.strip_prefix("0x") {
+                    Some(h) => u64::from_str_radix(h, 16),
+                    None => v.parse(),
+                };
+                match (self.scenario.knob(k), value) {
+                    (Err(e), _) => self.error(e),
+                    (_, Err(_)) => self.error(format!("set: '{v}' is not a number")),
+                    (Ok(_), Ok(n)) => {
+                        self.set.retain(|(x, _)| x != k);
+                        self.set.push((k.to_string(), n));
+                        self.go_to(0);
+                        self.compute_summaries();
+                        self.say(format!("{k} = {n}; restarted"));
+                    }
+                }
+            }
+            ("goto" | "g", n) => match n.trim_start_matches('#').parse::<u64>() {
+                Ok(i) => {
+                    let at = self
+                        .live
+                        .stats()
+                        .log
+                        .since(i)
+                        .next()
+                        .filter(|(j, _)| *j == i)
+                        .map(|(_, e)| e.at);
+                    match at {
+                        Some(at) => self.go_to(at),
+                        None => self.error(format!("goto: no event #{i}")),
+                    }
+                }
+                Err(_) => self.error("goto: give an event number from the events pane"),
+            },
+            _ => self.error(format!("unknown command ':{line}' (? lists the commands)")),
+        }
+    }
+
+    /// A symbol or a hex address.
+    fn address(&self, a: &str) -> Option<u64> {
+        if let Some(h) = a.strip_prefix("0x") {
+            return u64::from_str_radix(h, 16).ok();
+        }
+        self.live.program().symbol(a).map(|s| s.addr)
+    }
+}

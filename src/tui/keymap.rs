@@ -1,0 +1,146 @@
+//! Keys → actions. One table with compiled-in defaults; the help screen is
+//! generated from it (CONVENTIONS.md 4).
+
+use std::fmt;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::update::Action;
+
+pub struct Binding {
+    pub key: KeyCode,
+    pub ctrl: bool,
+    pub action: Action,
+    pub label: &'static str,
+    pub help: &'static str,
+}
+
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+fn b(key: KeyCode, action: Action, label: &'static str, help: &'static str) -> Binding {
+    Binding {
+        key,
+        ctrl: false,
+        action,
+        label,
+        help,
+    }
+}
+
+impl Default for Keymap {
+    fn default() -> Keymap {
+        use KeyCode::Char as C;
+        Keymap {
+            bindings: vec![
+                b(C('s'), Action::Step, "s", "step one instruction"),
+                b(C('n'), Action::StepOver, "n", "step over a call"),
+                b(C('o'), Action::StepOut, "o", "step out of the function"),
+                b(
+                    C('c'),
+                    Action::Continue,
+                    "c",
+                    "continue to a breakpoint (or the end)",
+                ),
+                b(
+                    C('t'),
+                    Action::RunToTrap,
+                    "t",
+                    "run to the next trap or trap return",
+                ),
+                b(
+                    C('b'),
+                    Action::StepBack,
+                    "b",
+                    "step back (re-executes from the start)",
+                ),
+                b(
+                    C('B'),
+                    Action::ReverseContinue,
+                    "B",
+                    "reverse-continue to the previous breakpoint",
+                ),
+                b(C('r'), Action::Restart, "r", "restart"),
+                b(
+                    KeyCode::Tab,
+                    Action::SwitchVariant,
+                    "Tab",
+                    "switch variant, same iteration and event",
+                ),
+                b(
+                    C(' '),
+                    Action::Advance,
+                    "Space",
+                    "next lesson step (scenario script)",
+                ),
+                b(
+                    C('p'),
+                    Action::ToggleBreakpoint,
+                    "p",
+                    "toggle a breakpoint at the pc",
+                ),
+                b(C('d'), Action::ToggleDisasm, "d", "source / disassembly"),
+                b(
+                    C('f'),
+                    Action::CycleFilter,
+                    "f",
+                    "filter the events by kind",
+                ),
+                b(
+                    KeyCode::BackTab,
+                    Action::NextPane,
+                    "S-Tab",
+                    "focus the next pane",
+                ),
+                b(
+                    KeyCode::Up,
+                    Action::ScrollUp,
+                    "Up",
+                    "scroll the focused pane",
+                ),
+                b(
+                    KeyCode::Down,
+                    Action::ScrollDown,
+                    "Down",
+                    "scroll the focused pane",
+                ),
+                b(
+                    C(':'),
+                    Action::CommandStart,
+                    ":",
+                    "command line (see below)",
+                ),
+                b(C('?'), Action::Help, "?", "this help"),
+                b(C('q'), Action::Quit, "q", "quit"),
+                Binding {
+                    key: C('c'),
+                    ctrl: true,
+                    action: Action::Quit,
+                    label: "Ctrl-C",
+                    help: "quit",
+                },
+            ],
+        }
+    }
+}
+
+impl Keymap {
+    /// The action for a key in normal mode.
+    pub fn action(&self, k: KeyEvent) -> Option<Action> {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        self.bindings
+            .iter()
+            .find(|b| b.key == k.code && b.ctrl == ctrl)
+            .map(|b| b.action.clone())
+    }
+}
+
+impl fmt::Display for Keymap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in &self.bindings {
+            writeln!(f, "{:>7}  {}", b.label, b.help)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,93 @@
+//! Cycles: the total, per phase, a sparkline per iteration, and the other
+//! variants' figures per iteration with the difference.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Sparkline};
+
+use super::{dim, hot, pane_block};
+use crate::cost::MILLI;
+use crate::tui::state::{AppState, Pane};
+
+pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+    let st = s.live.stats();
+    let block = pane_block(s, Pane::Cycles, " Cycles ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let [text, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(inner);
+    let has_model = st.model.is_some();
+    let (unit, total): (&str, f64) = if has_model {
+        (
+            "cycles",
+            st.now.cycles.iter().sum::<u64>() as f64 / MILLI as f64,
+        )
+    } else {
+        ("instructions", s.live.executed() as f64)
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled("total  ", dim()),
+        Span::styled(format!("{total:.1} {unit}"), hot()),
+        Span::raw(format!("  ({} instructions)", s.live.executed())),
+    ])];
+    let per_phase: Vec<String> = st
+        .map
+        .names
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let v = if has_model {
+                st.now.cycles[i] as f64 / MILLI as f64
+            } else {
+                st.now.phase[i] as f64
+            };
+            (v > 0.0).then(|| format!("{n} {v:.0}"))
+        })
+        .collect();
+    lines.push(Line::raw(per_phase.join("  ")));
+    lines.push(Line::styled("per iteration, whole runs:", dim()));
+    let base = s.summaries.first().cloned().flatten();
+    let per_it = |r: &crate::session::VariantRun| {
+        r.estimate.as_ref().map_or(
+            r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
+            |e| e.cycles_per_iteration,
+        )
+    };
+    for (i, sum) in s.summaries.iter().enumerate() {
+        let Some(r) = sum else { continue };
+        let v = per_it(r);
+        let d = base
+            .as_ref()
+            .filter(|_| i > 0)
+            .map(|b| format!("  {:+.1}", v - per_it(b)))
+            .unwrap_or_default();
+        let name = &s.scenario.variants[i].name;
+        let mark = if i == s.live.variant { "▶" } else { " " };
+        lines.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
+    }
+    f.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+        text,
+    );
+    let marks: Vec<u64> = st
+        .iteration_marks
+        .iter()
+        .zip(st.iteration_marks.iter().skip(1))
+        .map(|(a, b)| {
+            if has_model {
+                (b.1 - a.1) / MILLI
+            } else {
+                b.0 - a.0
+            }
+        })
+        .collect();
+    let w = spark.width as usize;
+    let data: Vec<u64> = marks[marks.len().saturating_sub(w)..].to_vec();
+    let title = format!("{unit} per iteration, last {}", data.len());
+    f.render_widget(
+        Sparkline::default()
+            .data(&data)
+            .block(ratatui::widgets::Block::new().title(Line::styled(title, dim()))),
+        spark,
+    );
+}

@@ -1,0 +1,53 @@
+//! The event log, newest at the bottom, filtered by kind with `f`.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{dim, pane_block};
+use crate::report::event_text;
+use crate::trace::EventKind;
+use crate::tui::state::{AppState, Pane};
+
+pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+    let p = s.live.program();
+    let log = &s.live.stats().log;
+    let h = area.height.saturating_sub(2) as usize;
+    let shown: Vec<(u64, &crate::trace::Stamped)> = log
+        .since(0)
+        .filter(|(_, e)| match s.filter {
+            Some(k) => e.event.kind() == k,
+            None => e.event.kind() != EventKind::Retired,
+        })
+        .collect();
+    let end = shown.len().saturating_sub(s.events_scroll);
+    let start = end.saturating_sub(h);
+    let lines: Vec<Line> = shown[start..end]
+        .iter()
+        .map(|(i, e)| {
+            let style = match e.event.kind() {
+                EventKind::TrapEnter | EventKind::TrapReturn => Style::new().fg(Color::Cyan),
+                EventKind::Mispredict => Style::new().fg(Color::Yellow),
+                EventKind::GuestFault => Style::new().fg(Color::Red),
+                _ => Style::default(),
+            };
+            Line::from(vec![
+                Span::styled(format!("#{i:<5} @{:<7}", e.at), dim()),
+                Span::styled(event_text(p, &e.event), style),
+            ])
+        })
+        .collect();
+    let filter = s
+        .filter
+        .map_or("all but retired".to_string(), |k| k.name().to_string());
+    let title = format!(
+        " Events  [{filter}]  {} shown  (f: filter, :goto N) ",
+        shown.len()
+    );
+    f.render_widget(
+        Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),
+        area,
+    );
+}

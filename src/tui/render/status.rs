@@ -1,0 +1,50 @@
+//! The status line: where we are, the last message, and how long it took.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::dim;
+use crate::tui::state::{AppState, Mode};
+
+pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+    let v = &s.scenario.variants[s.live.variant];
+    let core = s
+        .core
+        .as_ref()
+        .map_or("no core".to_string(), |c| c.name.clone());
+    let first = Line::from(vec![
+        Span::styled(
+            format!(" {} ", v.name),
+            Style::new().bg(Color::Cyan).fg(Color::Black),
+        ),
+        Span::raw(format!(
+            " {} · {core} · {} instructions · iteration {} ",
+            v.label,
+            s.live.executed(),
+            s.live.stats().iteration_hits
+        )),
+        Span::styled(
+            format!(
+                "· step {:.1} ms, draw {:.1} ms",
+                s.timing.update_us as f64 / 1000.0,
+                s.timing.render_us as f64 / 1000.0
+            ),
+            dim(),
+        ),
+    ]);
+    let second = match &s.mode {
+        Mode::Command(c) => Line::raw(format!(":{c}▏")),
+        _ => match &s.message {
+            Some((m, true)) => Line::styled(format!(" {m}"), Style::new().fg(Color::Red)),
+            Some((m, false)) => Line::raw(format!(" {m}")),
+            None => Line::styled(
+                " s step · n over · o out · c continue · t trap · b back · Tab variant · Space lesson · ? help · q quit",
+                dim(),
+            ),
+        },
+    };
+    f.render_widget(Paragraph::new(vec![first, second]), area);
+}

@@ -1,0 +1,333 @@
+//! The TUI's state: the live machine of the current variant, snapshots the
+//! panes draw from, and the interface's own state. Rendering only borrows it
+//! (CONVENTIONS.md 3); `update` is the only place it changes.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use crate::cost::Profile;
+use crate::machine::{Machine, Outcome, Program};
+use crate::scenario::{Scenario, ScriptStep};
+use crate::session::stats::Stats;
+use crate::session::{self, RunOpts, VariantRun};
+use crate::trace::{Event, EventKind, Priv};
+
+/// The panes, by the names scripts use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Source,
+    Registers,
+    Csrs,
+    Privilege,
+    Ras,
+    Cycles,
+    Events,
+    Narration,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 8] = [
+        Pane::Source,
+        Pane::Registers,
+        Pane::Csrs,
+        Pane::Privilege,
+        Pane::Ras,
+        Pane::Cycles,
+        Pane::Events,
+        Pane::Narration,
+    ];
+    pub fn name(self) -> &'static str {
+        crate::scenario::PANES[self as usize]
+    }
+    pub fn parse(s: &str) -> Option<Pane> {
+        Pane::ALL.into_iter().find(|p| p.name() == s)
+    }
+}
+
+/// CSRs as the guest sees them, read after each action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CsrView {
+    pub sstatus: u64,
+    pub sepc: u64,
+    pub scause: u64,
+    pub stval: u64,
+    pub stvec: u64,
+    pub sscratch: u64,
+    pub mstatus: u64,
+    pub mepc: u64,
+    pub mcause: u64,
+    pub mtval: u64,
+    pub medeleg: u64,
+}
+
+/// A trap that has been entered and not yet returned from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrapFrame {
+    pub cause: u64,
+    pub from: Priv,
+    pub to: Priv,
+    pub epc: u64,
+    pub handler: u64,
+    pub at: u64,
+    /// Its index in the event log.
+    pub index: u64,
+}
+
+/// The machine of the variant on screen.
+pub struct Live {
+    pub variant: usize,
+    pub m: Machine<Stats>,
+    pub regs: [u64; 32],
+    /// Registers the last action wrote (bit i = x_i).
+    pub changed: u32,
+    pub csrs: CsrView,
+    /// Traps entered and not yet returned from, oldest first.
+    pub traps: Vec<TrapFrame>,
+    /// The last completed trap: its frame and how it returned.
+    pub last_return: Option<(TrapFrame, u64)>,
+    /// Events of the log already folded into `traps`.
+    cursor: u64,
+    pub outcome: Option<Outcome>,
+}
+
+/// Events kept for the TUI's log (retired blocks are not).
+pub const LOG_CAP: usize = 200_000;
+
+impl Live {
+    pub fn new(s: &Scenario, variant: usize, opts: &RunOpts) -> Result<Live, String> {
+        let m = session::build_machine(s, &s.variants[variant], opts)?;
+        let regs = m.gprs();
+        Ok(Live::from_machine(variant, m, regs))
+    }
+
+    /// Wraps a machine that may already have run (after stepping back);
+    /// `regs` are the registers shown before, to mark what changed.
+    pub fn from_machine(variant: usize, m: Machine<Stats>, regs: [u64; 32]) -> Live {
+        let mut l = Live {
+            variant,
+            regs,
+            m,
+            changed: 0,
+            csrs: CsrView::default(),
+            traps: Vec::new(),
+            last_return: None,
+            cursor: 0,
+            outcome: None,
+        };
+        l.refresh(0);
+        l
+    }
+
+    pub fn program(&self) -> &Rc<Program> {
+        &self.m.program
+    }
+
+    /// Reads what the panes show after the machine moved.
+    pub fn refresh(&mut self, changed_before: u32) {
+        let now = self.m.gprs();
+        let changed = (1..32)
+            .filter(|&i| now[i] != self.regs[i])
+            .fold(0u32, |acc, i| acc | 1 << i);
+        self.changed = if changed == 0 {
+            changed_before
+        } else {
+            changed
+        };
+        self.regs = now;
+        let mut c = |n| self.m.csr(n).unwrap_or(0);
+        self.csrs = CsrView {
+            sstatus: c(0x100),
+            sepc: c(0x141),
+            scause: c(0x142),
+            stval: c(0x143),
+            stvec: c(0x105),
+            sscratch: c(0x140),
+            mstatus: c(0x300),
+            mepc: c(0x341),
+            mcause: c(0x342),
+            mtval: c(0x343),
+            medeleg: c(0x302),
+        };
+        let log = &self.m.observer().log;
+        let mut traps = std::mem::take(&mut self.traps);
+        for (index, e) in log.since(self.cursor) {
+            match &e.event {
+                Event::TrapEnter {
+                    cause,
+                    from,
+                    to,
+                    epc,
+                    handler,
+                    ..
+                } => traps.push(TrapFrame {
+                    cause: *cause,
+                    from: *from,
+                    to: *to,
+                    epc: *epc,
+                    handler: *handler,
+                    at: e.at,
+                    index,
+                }),
+                Event::TrapReturn { target, .. } => {
+                    if let Some(f) = traps.pop() {
+                        self.last_return = Some((f, *target));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.traps = traps;
+        self.cursor = log.total();
+    }
+
+    pub fn executed(&self) -> u64 {
+        self.m.executed()
+    }
+
+    pub fn stats(&self) -> &Stats {
+        self.m.observer()
+    }
+}
+
+/// What the keyboard is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    Help,
+    /// Typing a `:` command.
+    Command(String),
+}
+
+/// A script being played (`--autoplay`).
+#[derive(Clone, Debug, Default)]
+pub struct Player {
+    pub steps: Vec<ScriptStep>,
+    /// The next step Space plays.
+    pub next: usize,
+    pub active: bool,
+}
+
+/// How long the last action and frame took, for the status line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    pub update_us: u64,
+    pub render_us: u64,
+    pub key_to_frame_us: u64,
+}
+
+pub struct AppState {
+    pub scenario: Rc<Scenario>,
+    pub core: Option<Rc<Profile>>,
+    pub set: Vec<(String, u64)>,
+    pub live: Live,
+    /// Whole runs of each variant with the current core, for the cycles pane.
+    pub summaries: Vec<Option<VariantRun>>,
+    pub breakpoints: BTreeSet<u64>,
+    pub focus: Pane,
+    /// A pane a script step points at.
+    pub highlight: Option<Pane>,
+    /// Lines scrolled back in the events pane (0: follow the newest).
+    pub events_scroll: usize,
+    /// Lines the source view is moved from centring the pc.
+    pub source_scroll: i64,
+    pub disasm: bool,
+    pub filter: Option<EventKind>,
+    pub mode: Mode,
+    /// A message for the status line, and whether it is an error.
+    pub message: Option<(String, bool)>,
+    /// The narration on screen (sticky: the last place that had one).
+    pub narration: Option<String>,
+    pub player: Player,
+    /// Source files of the program, by DWARF file index.
+    pub sources: Vec<Vec<String>>,
+    pub quit: bool,
+    pub timing: Timing,
+}
+
+impl AppState {
+    pub fn new(scenario: Rc<Scenario>, core: Option<Rc<Profile>>) -> Result<AppState, String> {
+        let core = core.or_else(|| scenario.cores.first().cloned());
+        let opts = RunOpts {
+            core: core.clone(),
+            log_events: LOG_CAP,
+            ..RunOpts::default()
+        };
+        let live = Live::new(&scenario, 0, &opts)?;
+        let sources = load_sources(live.program());
+        let mut s = AppState {
+            summaries: vec![None; scenario.variants.len()],
+            player: Player {
+                steps: scenario.script.clone(),
+                ..Player::default()
+            },
+            scenario,
+            core,
+            set: Vec::new(),
+            live,
+            breakpoints: BTreeSet::new(),
+            focus: Pane::Source,
+            highlight: None,
+            events_scroll: 0,
+            source_scroll: 0,
+            disasm: false,
+            filter: None,
+            mode: Mode::Normal,
+            message: None,
+            narration: None,
+            sources,
+            quit: false,
+            timing: Timing::default(),
+        };
+        s.compute_summaries();
+        s.update_narration();
+        Ok(s)
+    }
+
+    pub fn opts(&self) -> RunOpts {
+        RunOpts {
+            core: self.core.clone(),
+            set: self.set.clone(),
+            log_events: LOG_CAP,
+            ..RunOpts::default()
+        }
+    }
+
+    pub fn variant_name(&self) -> &str {
+        &self.scenario.variants[self.live.variant].name
+    }
+
+    /// Whole runs of every variant, for per-iteration figures and deltas.
+    pub fn compute_summaries(&mut self) {
+        let opts = RunOpts {
+            log_events: 0,
+            ..self.opts()
+        };
+        self.summaries = self
+            .scenario
+            .variants
+            .iter()
+            .map(|v| session::run_variant(&self.scenario, v, &opts).ok())
+            .collect();
+    }
+
+    /// The narration of the function the pc is in, if the scenario has one.
+    pub fn update_narration(&mut self) {
+        let p = self.live.program();
+        let pc = self.live.m.pc();
+        let here = p.symbol_at(pc).map(|(s, _)| s.name.clone());
+        if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
+            self.narration = Some(t);
+        }
+    }
+}
+
+fn load_sources(p: &Program) -> Vec<Vec<String>> {
+    let mut src = session::source::Sources::default();
+    (0..p.files.len())
+        .map(|i| {
+            src.lines(p, i as u16)
+                .map(<[String]>::to_vec)
+                .unwrap_or_default()
+        })
+        .collect()
+}

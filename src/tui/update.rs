@@ -1,0 +1,431 @@
+//! Actions and `update`, the only place the TUI's state changes
+//! (CONVENTIONS.md 4).
+
+use std::time::Instant;
+
+use super::state::{AppState, Live, Mode, Pane};
+use crate::isa::{Op, RasHint};
+use crate::machine::{Outcome, Until};
+use crate::session;
+use crate::trace::{EventKind, Priv};
+
+/// Instructions a free run may take before it gives the screen back.
+pub const RUN_BUDGET: u64 = 20_000_000;
+/// Instructions `step out` single-steps at most.
+const STEP_OUT_LIMIT: u64 = 2_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Step,
+    StepOver,
+    StepOut,
+    Continue,
+    RunToTrap,
+    StepBack,
+    ReverseContinue,
+    Restart,
+    SwitchVariant,
+    ToggleBreakpoint,
+    ToggleDisasm,
+    CycleFilter,
+    NextPane,
+    Focus(Pane),
+    ScrollUp,
+    ScrollDown,
+    Help,
+    /// Space: play the next script step.
+    Advance,
+    CommandStart,
+    Input(char),
+    Backspace,
+    Submit,
+    Cancel,
+    Quit,
+}
+
+impl AppState {
+    pub fn update(&mut self, a: Action) {
+        let t0 = Instant::now();
+        if self.mode == Mode::Help && a != Action::Quit {
+            self.mode = Mode::Normal;
+            return;
+        }
+        match a {
+            Action::Step => self.moved(|l| l.m.step()),
+            Action::StepOver => self.step_over(),
+            Action::StepOut => self.step_out(),
+            Action::Continue => {
+                let u = self.until(vec![]);
+                self.moved(|l| l.m.run(&u));
+            }
+            Action::RunToTrap => {
+                let u = self.until(vec![EventKind::TrapEnter, EventKind::TrapReturn]);
+                self.moved(|l| l.m.run(&u));
+            }
+            Action::StepBack => {
+                let n = self.live.executed().saturating_sub(1);
+                self.go_to(n);
+            }
+            Action::ReverseContinue => self.reverse_continue(),
+            Action::Restart => self.go_to(0),
+            Action::SwitchVariant => {
+                let next = (self.live.variant + 1) % self.scenario.variants.len();
+                self.switch_variant(next);
+            }
+            Action::ToggleBreakpoint => {
+                let pc = self.live.m.pc();
+                if !self.breakpoints.remove(&pc) {
+                    self.breakpoints.insert(pc);
+                }
+                let what = if self.breakpoints.contains(&pc) {
+                    "set"
+                } else {
+                    "removed"
+                };
+                self.say(format!(
+                    "breakpoint {what} at {}",
+                    self.live.program().describe(pc)
+                ));
+            }
+            Action::ToggleDisasm => self.disasm = !self.disasm,
+            Action::CycleFilter => {
+                use EventKind::*;
+                let order = [
+                    None,
+                    Some(TrapEnter),
+                    Some(TrapReturn),
+                    Some(CsrWrite),
+                    Some(Mispredict),
+                    Some(PrivChange),
+                ];
+                let i = order.iter().position(|f| *f == self.filter).unwrap_or(0);
+                self.filter = order[(i + 1) % order.len()];
+                self.events_scroll = 0;
+            }
+            Action::NextPane => {
+                let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
+                self.focus = Pane::ALL[(i + 1) % Pane::ALL.len()];
+            }
+            Action::Focus(p) => self.focus = p,
+            Action::ScrollUp => self.scroll(-1),
+            Action::ScrollDown => self.scroll(1),
+            Action::Help => self.mode = Mode::Help,
+            Action::Advance => self.advance(),
+            Action::CommandStart => self.mode = Mode::Command(String::new()),
+            Action::Input(c) => {
+                if let Mode::Command(s) = &mut self.mode {
+                    s.push(c);
+                }
+            }
+            Action::Backspace => {
+                if let Mode::Command(s) = &mut self.mode
+                    && s.pop().is_none()
+                {
+                    self.mode = Mode::Normal;
+                }
+            }
+            Action::Submit => {
+                if let Mode::Command(s) = std::mem::replace(&mut self.mode, Mode::Normal) {
+                    self.command(&s);
+                }
+            }
+            Action::Cancel => self.mode = Mode::Normal,
+            Action::Quit => self.quit = true,
+        }
+        self.timing.update_us = t0.elapsed().as_micros() as u64;
+    }
+
+    pub fn say(&mut self, msg: impl Into<String>) {
+        self.message = Some((msg.into(), false));
+    }
+
+    pub fn error(&mut self, msg: impl Into<String>) {
+        self.message = Some((msg.into(), true));
+    }
+
+    fn scroll(&mut self, d: i64) {
+        match self.focus {
+            Pane::Events => {
+                self.events_scroll = (self.events_scroll as i64 - d).max(0) as usize;
+            }
+            Pane::Source => self.source_scroll += d,
+            _ => {}
+        }
+    }
+
+    /// Stops for breakpoints and the budget, plus `kinds`.
+    pub fn until(&self, kinds: Vec<EventKind>) -> Until {
+        Until {
+            max_insns: Some(RUN_BUDGET),
+            addrs: self.breakpoints.iter().copied().collect(),
+            kinds,
+        }
+    }
+
+    /// Moves the machine forward with `f` and reads the new state.
+    pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
+        let before = self.live.changed;
+        let o = f(&mut self.live);
+        self.live.refresh(before);
+        self.source_scroll = 0;
+        self.events_scroll = 0;
+        self.describe(&o);
+        self.live.outcome = Some(o);
+        self.update_narration();
+    }
+
+    fn describe(&mut self, o: &Outcome) {
+        let p = self.live.program().clone();
+        match o {
+            Outcome::Stepped | Outcome::ReachedEvent(_) => self.message = None,
+            Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
+            Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
+            Outcome::Exited(c) => self.say(format!(
+                "the guest exited with code {c} (r restarts, b steps back)"
+            )),
+            Outcome::Budget => self.say(format!(
+                "ran {RUN_BUDGET} instructions without stopping; c goes on"
+            )),
+            Outcome::Fault(f) => self.error(f.to_string()),
+        }
+    }
+
+    /// Re-executes from the start to `n` instructions (stepping back).
+    pub fn go_to(&mut self, n: u64) {
+        let prev = self.live.regs;
+        match session::rewind(
+            &self.scenario,
+            &self.scenario.variants[self.live.variant],
+            &self.opts(),
+            n,
+        ) {
+            Ok((m, o)) => {
+                self.live = Live::from_machine(self.live.variant, m, prev);
+                self.describe(&o);
+                self.live.outcome = Some(o);
+                self.update_narration();
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn step_over(&mut self) {
+        let pc = self.live.m.pc();
+        let d = self
+            .live
+            .m
+            .read_mem(pc, 4)
+            .and_then(|b| crate::machine::decode_range(pc, &b).into_iter().next());
+        let call = d.and_then(|d| d.insn.map(|i| (i, d.len))).filter(|(i, _)| {
+            matches!(i.op, Op::Jal | Op::Jalr)
+                && matches!(i.ras_hint(), RasHint::Push | RasHint::PopThenPush)
+        });
+        match call {
+            Some((_, len)) => {
+                let mut u = self.until(vec![]);
+                u.addrs.push(pc + u64::from(len));
+                self.moved(|l| l.m.run(&u));
+            }
+            None => self.moved(|l| l.m.step()),
+        }
+    }
+
+    /// Single-steps until the current function returns: a RAS-pop jump at
+    /// the starting call depth and privilege (calls in between nest).
+    fn step_out(&mut self) {
+        let start_priv = self.live.m.priv_();
+        let bps = self.breakpoints.clone();
+        self.moved(|l| {
+            let mut depth = 0i64;
+            for _ in 0..STEP_OUT_LIMIT {
+                let pc = l.m.pc();
+                let hint =
+                    l.m.read_mem(pc, 4)
+                        .and_then(|b| crate::machine::decode_range(pc, &b).into_iter().next())
+                        .and_then(|d| d.insn)
+                        .map(|i| i.ras_hint());
+                let same = l.m.priv_() == start_priv;
+                let o = l.m.step();
+                if o != Outcome::Stepped {
+                    return o;
+                }
+                match (hint, same) {
+                    (Some(RasHint::Push), true) => depth += 1,
+                    (Some(RasHint::Pop | RasHint::PopThenPush), true) => {
+                        if depth == 0 {
+                            return Outcome::Stepped;
+                        }
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+                if bps.contains(&l.m.pc()) {
+                    return Outcome::ReachedAddr(l.m.pc());
+                }
+            }
+            Outcome::Budget
+        });
+    }
+
+    /// Back to the last time a breakpoint was reached before now.
+    fn reverse_continue(&mut self) {
+        if self.breakpoints.is_empty() {
+            self.error("no breakpoints: set one with p or :break SYMBOL");
+            return;
+        }
+        let now = self.live.executed();
+        let v = &self.scenario.variants[self.live.variant];
+        let Ok(mut m) = session::build_machine(&self.scenario, v, &self.opts()) else {
+            return;
+        };
+        let u = Until {
+            max_insns: Some(now.saturating_sub(1)),
+            ..self.until(vec![])
+        };
+        let mut last = None;
+        loop {
+            let left = now.saturating_sub(m.executed());
+            if left == 0 {
+                break;
+            }
+            match m.run(&Until {
+                max_insns: Some(left),
+                ..u.clone()
+            }) {
+                Outcome::ReachedAddr(_) if m.executed() < now => last = Some(m.executed()),
+                _ => break,
+            }
+        }
+        match last {
+            Some(n) => self.go_to(n),
+            None => self.error("no breakpoint was reached before this point"),
+        }
+    }
+
+    /// Shows another variant at the same iteration and trap event.
+    pub fn switch_variant(&mut self, to: usize) {
+        let st = self.live.stats();
+        let k = st.iteration_hits;
+        let mark = st.iteration_marks.back().map_or(0, |m| m.0);
+        let traps: Vec<u64> = st
+            .log
+            .iter()
+            .filter(|e| {
+                matches!(e.event.kind(), EventKind::TrapEnter | EventKind::TrapReturn)
+                    && e.at >= mark
+            })
+            .map(|e| e.at)
+            .collect();
+        let e = traps.len();
+        let offset = self.live.executed() - traps.last().copied().unwrap_or(mark);
+        let mut l = match Live::new(&self.scenario, to, &self.opts()) {
+            Ok(l) => l,
+            Err(err) => return self.error(err),
+        };
+        let sym = self.scenario.measure.as_ref().map(|m| m.iteration.clone());
+        let iter_addr = sym.and_then(|s| l.program().symbol(&s).map(|x| x.addr));
+        if let Some(a) = iter_addr {
+            let u = Until {
+                max_insns: Some(RUN_BUDGET),
+                addrs: vec![a],
+                kinds: vec![],
+            };
+            while l.stats().iteration_hits < k {
+                match l.m.run(&u) {
+                    Outcome::ReachedAddr(_) => {
+                        l.m.step();
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let u = Until {
+            max_insns: Some(RUN_BUDGET),
+            addrs: vec![],
+            kinds: vec![EventKind::TrapEnter, EventKind::TrapReturn],
+        };
+        for _ in 0..e {
+            if !matches!(l.m.run(&u), Outcome::ReachedEvent(_)) {
+                break;
+            }
+        }
+        // Shared code has the same addresses in every variant: go to the same
+        // pc if it comes soon; otherwise (code only this variant has) the same
+        // number of instructions past the event.
+        let event_at = l.executed();
+        let pc = self.live.m.pc();
+        let near = Until {
+            max_insns: Some(offset * 2 + 64),
+            addrs: vec![pc],
+            kinds: vec![],
+        };
+        let mut o = if offset == 0 {
+            Outcome::Stepped
+        } else {
+            l.m.run(&near)
+        };
+        if !matches!(o, Outcome::ReachedAddr(_) | Outcome::Stepped) {
+            match session::rewind(
+                &self.scenario,
+                &self.scenario.variants[to],
+                &self.opts(),
+                event_at + offset,
+            ) {
+                Ok((m, o2)) => {
+                    l = Live::from_machine(to, m, l.regs);
+                    o = o2;
+                }
+                Err(err) => return self.error(err),
+            }
+        }
+        l.regs = self.live.regs;
+        l.refresh(0);
+        self.live = l;
+        self.describe(&o);
+        self.say(format!(
+            "variant {}: iteration {k}, trap event {e}, +{offset} instructions",
+            self.variant_name()
+        ));
+        self.update_narration();
+    }
+
+    /// Plays the next script step.
+    fn advance(&mut self) {
+        let Some(step) = self.player.steps.get(self.player.next).cloned() else {
+            self.say("the lesson is over (r restarts the guest)");
+            return;
+        };
+        self.player.active = true;
+        self.player.next += 1;
+        if let Some(v) = &step.variant
+            && let Some(i) = self.scenario.variants.iter().position(|x| &x.name == v)
+            && i != self.live.variant
+        {
+            self.switch_variant(i);
+        }
+        let u = match &step.target {
+            crate::scenario::StepTarget::Symbol(s) => match self.live.program().symbol(s) {
+                Some(sym) => Until {
+                    max_insns: Some(RUN_BUDGET),
+                    addrs: vec![sym.addr],
+                    kinds: vec![],
+                },
+                None => return self.error(format!("script: no symbol {s}")),
+            },
+            crate::scenario::StepTarget::Event(k) => self.until(vec![*k]),
+        };
+        self.moved(|l| l.m.run(&u));
+        self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+        self.narration = Some(step.say.clone());
+        let n = self.player.steps.len();
+        self.say(format!(
+            "lesson step {}/{n} (Space: next)",
+            self.player.next
+        ));
+    }
+
+    /// The privilege the guest is in.
+    pub fn priv_(&self) -> Priv {
+        self.live.m.priv_()
+    }
+}

@@ -1,0 +1,233 @@
+//! The TUI, driven through actions and drawn into a test backend: what the
+//! user sees after each key (CONVENTIONS.md 6).
+
+use std::path::Path;
+use std::rc::Rc;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use trapscope::scenario::Scenario;
+use trapscope::tui::render;
+use trapscope::tui::state::{AppState, Mode, Pane, Timing};
+use trapscope::tui::update::Action;
+
+fn app() -> AppState {
+    let s = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"),
+    )
+    .unwrap();
+    AppState::new(Rc::new(s), None).unwrap()
+}
+
+/// The screen as text, with the timings (host time) blanked.
+fn screen(s: &mut AppState, w: u16, h: u16) -> String {
+    s.timing = Timing::default();
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render::draw(f, s)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn first_screen_shows_every_pane_at_the_reset_vector() {
+    let mut s = app();
+    let text = screen(&mut s, 160, 45);
+    for title in [
+        "Source",
+        "Registers",
+        "CSRs",
+        "Privilege & traps",
+        "RAS",
+        "Cycles",
+        "Events",
+    ] {
+        assert!(text.contains(title), "no {title} pane:\n{text}");
+    }
+    // The hart starts in M-mode at _start, on the first line of fw.S's code.
+    assert!(text.contains("M-mode"), "{text}");
+    assert!(text.contains("minikernel/fw.S:"), "{text}");
+    assert!(text.contains("before"), "{text}");
+}
+
+#[test]
+fn run_to_the_first_trap_shows_the_ecall_and_the_entry_code() {
+    let mut s = app();
+    // Boot: mret to S (1st trap-return event), sret to U (2nd), then the ecall.
+    s.update(Action::RunToTrap);
+    s.update(Action::RunToTrap);
+    s.update(Action::RunToTrap);
+    assert_eq!(s.live.traps.len(), 1, "one trap open");
+    let text = screen(&mut s, 160, 45);
+    assert!(text.contains("S-mode"), "{text}");
+    assert!(text.contains("ecall (U→S)"), "{text}");
+    assert!(
+        text.contains("8 ecall from U-mode"),
+        "scause decoded:\n{text}"
+    );
+    assert!(text.contains("handle_exception"), "{text}");
+    assert!(
+        text.contains("include/minikernel-entry.inc"),
+        "the entry's source:\n{text}"
+    );
+}
+
+#[test]
+fn step_marks_the_written_register_and_step_back_undoes_it() {
+    let mut s = app();
+    let pc0 = s.live.m.pc();
+    // _start: `la sp, fw_stack_top` = auipc sp + addi sp: the first step writes sp (x2).
+    s.update(Action::Step);
+    assert_eq!(s.live.changed, 1 << 2);
+    assert_eq!(s.live.executed(), 1);
+    s.update(Action::StepBack);
+    assert_eq!(s.live.executed(), 0);
+    assert_eq!(s.live.m.pc(), pc0);
+}
+
+#[test]
+fn the_ras_pane_shows_the_mispredicted_return_of_the_old_entry() {
+    let mut s = app();
+    // Stop right after `jr t0` in handle_exception (before seed 003): it pops
+    // the user's return address but goes to do_trap_ecall_u.
+    s.command("break do_trap_ecall_u");
+    s.update(Action::Continue);
+    let text = screen(&mut s, 160, 45);
+    assert!(text.contains("✗ mispredict"), "{text}");
+    // It predicted the return address `call syscall` pushed in main.
+    assert!(text.contains("predicted main+"), "{text}");
+    assert!(text.contains("went to   do_trap_ecall_u"), "{text}");
+}
+
+#[test]
+fn tab_keeps_the_iteration_and_event() {
+    let mut s = app();
+    s.command("break sys_getppid");
+    s.update(Action::Continue);
+    let pc = s.live.m.pc();
+    s.update(Action::SwitchVariant);
+    assert_eq!(s.variant_name(), "after");
+    assert_eq!(s.live.m.pc(), pc, "same place in the shared syscall code");
+    assert_eq!(s.live.traps.len(), 1);
+}
+
+#[test]
+fn commands_report_errors_in_the_status_line() {
+    let mut s = app();
+    s.command("break no_such_symbol");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("no_such_symbol")));
+    s.command("set nope=1");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("unknown knob 'nope'")));
+    s.command("core pentium");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("unknown core")));
+    s.command("frobnicate");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("unknown command")));
+    s.command("run 10");
+    assert_eq!(s.live.executed(), 10);
+}
+
+#[test]
+fn typing_a_command_goes_through_the_command_line() {
+    let mut s = app();
+    s.update(Action::CommandStart);
+    for c in "run 5".chars() {
+        s.update(Action::Input(c));
+    }
+    assert_eq!(s.mode, Mode::Command("run 5".into()));
+    let text = screen(&mut s, 160, 45);
+    assert!(text.contains(":run 5"), "{text}");
+    s.update(Action::Submit);
+    assert_eq!(s.live.executed(), 5);
+    assert_eq!(s.mode, Mode::Normal);
+}
+
+#[test]
+fn a_tiny_terminal_says_how_big_it_must_be() {
+    let mut s = app();
+    let text = screen(&mut s, 80, 24);
+    assert!(text.contains("at least 128×32"), "{text}");
+    assert!(text.contains("80×24"), "{text}");
+}
+
+#[test]
+fn help_lists_every_key_of_the_keymap() {
+    let mut s = app();
+    s.update(Action::Help);
+    let text = screen(&mut s, 160, 45);
+    for (k, what) in [
+        ("s", "step one instruction"),
+        ("Tab", "switch variant"),
+        ("B", "reverse-continue"),
+        ("q", "quit"),
+    ] {
+        assert!(text.contains(what), "help lacks {k}:\n{text}");
+    }
+    assert!(text.contains("break SYMBOL"), "{text}");
+    s.update(Action::Step); // any key closes it
+    assert_eq!(s.mode, Mode::Normal);
+    assert_eq!(
+        s.live.executed(),
+        0,
+        "the key that closes help does nothing else"
+    );
+}
+
+#[test]
+fn the_lesson_plays_step_by_step_and_highlights_panes() {
+    let mut s = app();
+    assert!(
+        !s.player.steps.is_empty(),
+        "ras-trap-entry has a [[script]]"
+    );
+    s.update(Action::Advance);
+    assert_eq!(s.player.next, 1);
+    let step = &s.player.steps[0];
+    assert_eq!(s.narration.as_deref(), Some(step.say.as_str()));
+    if let Some(h) = &step.highlight {
+        assert_eq!(s.highlight, Pane::parse(h));
+    }
+}
+
+#[test]
+fn reverse_continue_goes_back_to_the_previous_breakpoint_hit() {
+    let mut s = app();
+    s.command("break sys_getppid");
+    s.update(Action::Continue);
+    let first = s.live.executed();
+    s.update(Action::Step);
+    s.update(Action::Continue);
+    let second = s.live.executed();
+    assert!(second > first);
+    s.update(Action::ReverseContinue);
+    assert_eq!(s.live.executed(), first);
+}
+
+#[test]
+fn the_lesson_replays_headless() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--script", "scenarios/ras-trap-entry.toml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("8 passed, 0 failed"), "{text}");
+}
+
+#[test]
+fn without_a_terminal_the_tui_says_so() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the TUI needs a terminal"), "{err}");
+}
