@@ -236,6 +236,17 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                     "ratio instrumented/raw: {:.2} (best of {} runs each)",
                     b.ratio, b.repeats
                 );
+                println!("\nTUI key-to-frame (action + full draw at 160x45):");
+                for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
+                    println!(
+                        "  {:<22} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
+                        l.action,
+                        l.median_us as f64 / 1000.0,
+                        l.max_us as f64 / 1000.0,
+                        l.draw_median_us as f64 / 1000.0,
+                        l.samples
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

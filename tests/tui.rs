@@ -231,3 +231,19 @@ fn without_a_terminal_the_tui_says_so() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("the TUI needs a terminal"), "{err}");
 }
+
+#[test]
+fn tab_in_the_timed_loop_lands_in_the_same_iteration() {
+    let mut s = app();
+    s.command("break sys_getppid");
+    // 10 warm-up calls, then 3 timed ones: the 13th stop is in iteration 3.
+    for _ in 0..13 {
+        s.update(Action::Continue);
+    }
+    assert_eq!(s.live.stats().iteration_hits, 3);
+    let pc = s.live.m.pc();
+    s.update(Action::SwitchVariant);
+    assert_eq!(s.variant_name(), "after");
+    assert_eq!(s.live.stats().iteration_hits, 3);
+    assert_eq!(s.live.m.pc(), pc);
+}

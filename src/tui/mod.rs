@@ -4,6 +4,7 @@
 
 pub mod command;
 pub mod keymap;
+pub mod latency;
 pub mod render;
 pub mod script;
 pub mod state;

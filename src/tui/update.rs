@@ -330,12 +330,12 @@ impl AppState {
                 addrs: vec![a],
                 kinds: vec![],
             };
-            while l.stats().iteration_hits < k {
-                match l.m.run(&u) {
-                    Outcome::ReachedAddr(_) => {
-                        l.m.step();
-                    }
-                    _ => break,
+            // Each run passes the marker it stopped at before (and counts it),
+            // then stops before the next one; the k-th is stepped over.
+            while k > 0 && matches!(l.m.run(&u), Outcome::ReachedAddr(_)) {
+                if l.stats().iteration_hits + 1 == k {
+                    l.m.step();
+                    break;
                 }
             }
         }

@@ -42,10 +42,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let filter = s
         .filter
         .map_or("all but retired".to_string(), |k| k.name().to_string());
-    let title = format!(
-        " Events  [{filter}]  {} shown  (f: filter, :goto N) ",
-        shown.len()
-    );
+    let title = format!(" Events [{filter}] {}  (f: filter) ", shown.len());
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),
         area,

@@ -92,7 +92,7 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, loc: SrcLoc) {
     }
     let file = p.files.get(loc.file as usize).cloned().unwrap_or_default();
     let title = format!(
-        " Source  {file}:{}  {}  ({heat_title} | d: disassembly) ",
+        " {file}:{}  {}  [{heat_title}] ",
         loc.line,
         p.describe(s.live.m.pc())
     );
@@ -151,7 +151,7 @@ fn disasm(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             ])
         })
         .collect();
-    let title = format!(" Disassembly  {}  (d: source) ", p.describe(pc));
+    let title = format!(" Disassembly  {} ", p.describe(pc));
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
         area,

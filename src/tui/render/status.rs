@@ -28,7 +28,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         )),
         Span::styled(
             format!(
-                "· step {:.1} ms, draw {:.1} ms",
+                "· last key: {:.1} ms to frame (update {:.1}, draw {:.1})",
+                s.timing.key_to_frame_us as f64 / 1000.0,
                 s.timing.update_us as f64 / 1000.0,
                 s.timing.render_us as f64 / 1000.0
             ),
