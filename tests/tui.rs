@@ -40,7 +40,7 @@ fn first_screen_shows_every_pane_at_the_reset_vector() {
     let mut s = app();
     let text = screen(&mut s, 160, 45);
     for title in [
-        "Source",
+        "fw.S:",
         "Registers",
         "CSRs",
         "Privilege & traps",
