@@ -8,9 +8,5 @@ _start:
 	jr	t0
 	.size _start, .-_start
 
-	.section .tohost, "aw"
-	.balign 8
-	.globl tohost
-tohost:	.dword 0
-	.globl fromhost
-fromhost: .dword 0
+	.include "htif.inc"
+	HTIF_MAILBOX

@@ -7,9 +7,5 @@ _start:
 	j	_start
 	.size _start, .-_start
 
-	.section .tohost, "aw"
-	.balign 8
-	.globl tohost
-tohost:	.dword 0
-	.globl fromhost
-fromhost: .dword 0
+	.include "htif.inc"
+	HTIF_MAILBOX

@@ -189,25 +189,12 @@ fn param<T>(
 
 impl Profile {
     pub fn load(path: &Path) -> Result<Profile, ScenarioError> {
-        let src = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-            file: path.to_path_buf(),
-            line: 0,
-            col: 0,
-            msg: format!("cannot read core profile: {e}"),
-        })?;
-        Profile::parse(path, &src)
+        Profile::parse(path, &Locator::read(path, "core profile")?)
     }
 
     pub fn parse(path: &Path, src: &str) -> Result<Profile, ScenarioError> {
         let loc = Locator { file: path, src };
-        let dto: ProfileDto = toml::from_str(src).map_err(|e| {
-            // One line: TOML's messages may span several.
-            let msg = e.message().trim().replace('\n', "; ");
-            match e.span() {
-                Some(s) => loc.at(s.start, msg),
-                None => loc.whole(msg),
-            }
-        })?;
+        let dto: ProfileDto = loc.parse()?;
         let core = dto.core.convert(&loc)?;
         if core.issue_width.value == 0 || core.clock_ghz.value <= 0.0 {
             return Err(loc.whole("issue_width and clock_ghz must be positive"));

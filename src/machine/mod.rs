@@ -340,7 +340,12 @@ impl<O: Observer + 'static> Machine<O> {
             .ok()
             .and_then(|b| isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
             .unwrap_or(4);
-        let block = hooks::block_at(&mut self.uc, pc, u32::from(len));
+        self.set_pending(pc, u32::from(len));
+    }
+
+    /// Makes the `len` bytes at `pc` the block being executed.
+    fn set_pending(&mut self, pc: u64, len: u32) {
+        let block = hooks::block_at(&mut self.uc, pc, len);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
         hart.pending = Some(Pending {
@@ -385,19 +390,7 @@ impl<O: Observer + 'static> Machine<O> {
             return Some(Outcome::Breakpoint(pc));
         }
         // The ebreak executed (as a trapping instruction): account it.
-        if single {
-            self.prepare_step(pc);
-        } else {
-            let len = d.map_or(4, |d| u32::from(d.len));
-            let block = hooks::block_at(&mut self.uc, pc, len);
-            let hart = self.uc.get_data_mut();
-            let priv_ = hart.priv_;
-            hart.pending = Some(Pending {
-                block,
-                from: 0,
-                priv_,
-            });
-        }
+        self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
         hooks::finish(&mut self.uc, 1, None, false);
         trap::deliver(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
         if single {

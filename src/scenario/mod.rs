@@ -167,6 +167,28 @@ impl Locator<'_> {
     pub fn span<T>(&self, s: &Spanned<T>, msg: impl Into<String>) -> ScenarioError {
         self.at(s.span().start, msg)
     }
+    /// Parses the TOML source, with TOML's own errors located too.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, ScenarioError> {
+        toml::from_str(self.src).map_err(|e| {
+            // One line: TOML's messages may span several.
+            let msg = e.message().trim().replace('\n', "; ");
+            match e.span() {
+                Some(s) => self.at(s.start, msg),
+                None => self.whole(msg),
+            }
+        })
+    }
+
+    /// Reads a file, or says which one could not be read.
+    pub fn read(path: &Path, what: &str) -> Result<String, ScenarioError> {
+        std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: path.to_path_buf(),
+            line: 0,
+            col: 0,
+            msg: format!("cannot read {what}: {e}"),
+        })
+    }
+
     pub fn whole(&self, msg: impl Into<String>) -> ScenarioError {
         ScenarioError {
             file: self.file.to_path_buf(),
@@ -179,26 +201,12 @@ impl Locator<'_> {
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let src = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-            file: path.to_path_buf(),
-            line: 0,
-            col: 0,
-            msg: format!("cannot read scenario: {e}"),
-        })?;
-        Scenario::parse(path, &src)
+        Scenario::parse(path, &Locator::read(path, "scenario")?)
     }
 
     pub fn parse(path: &Path, src: &str) -> Result<Scenario, ScenarioError> {
         let loc = Locator { file: path, src };
-        let file: dto::ScenarioFile = toml::from_str(src).map_err(|e| {
-            // One line: TOML's messages may span several.
-            let msg = e.message().trim().replace('\n', "; ");
-            match e.span() {
-                Some(s) => loc.at(s.start, msg),
-                None => loc.whole(msg),
-            }
-        })?;
-        convert(path, &loc, file)
+        convert(path, &loc, loc.parse()?)
     }
 
     pub fn variant(&self, name: &str) -> Result<&Variant, String> {
