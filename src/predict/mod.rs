@@ -130,6 +130,3 @@ impl Predictors {
         })
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -7,9 +7,9 @@
 //! beside it. Every expectation comes from the spec table or from a hand
 //! simulation written beside it, never from running the code.
 
-use super::{Mispredict, PredKind, Predictors, RasOp};
-use crate::isa::{Op, RasHint, decode_word};
-use crate::machine::DecodedInsn;
+use trapscope::isa::{Op, RasHint, decode_word};
+use trapscope::machine::DecodedInsn;
+use trapscope::predict::{Mispredict, PredKind, Predictors, RasOp};
 
 /// The instruction `raw` at `pc`, decoded as the block decoder would
 /// (`machine::decode_range` keeps a compressed instruction's 16 bits in `raw`).

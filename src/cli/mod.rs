@@ -1,0 +1,269 @@
+//! The command line (DESIGN.md "The CLI"). Host errors are reported here as
+//! one line and a non-zero exit; nothing below panics on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use clap::{Parser, Subcommand};
+
+mod elf;
+mod runs;
+
+use elf::{elf, list};
+use runs::{check, compare, replay, run};
+
+use crate::cost::Profile;
+use crate::report::Format;
+use crate::scenario::Scenario;
+use crate::session::{self, RunOpts};
+
+/// Exit status when the guest did not end within its instruction budget.
+pub const EXIT_BUDGET: u8 = 124;
+/// Exit status when the guest faulted (unmapped memory, unsupported instruction).
+pub const EXIT_FAULT: u8 = 125;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "trapscope",
+    version,
+    about = "Step an emulated RISC-V guest through kernel trap entry and exit, and see where a patch saves or loses time"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+    /// Scenario to open in the TUI (default: scenarios/ras-trap-entry.toml).
+    scenario: Option<PathBuf>,
+    /// Play the scenario's lesson ([[script]]): Space advances it.
+    #[arg(long)]
+    autoplay: bool,
+    /// Core to estimate cycles for in the TUI (default: the scenario's first).
+    #[arg(long)]
+    core: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run a scenario's variants headless and report what executed.
+    Run {
+        scenario: PathBuf,
+        /// Only this variant (repeatable). Default: all.
+        #[arg(long = "variant", short = 'v')]
+        variants: Vec<String>,
+        /// All variants (the default).
+        #[arg(long, conflicts_with = "variants")]
+        all: bool,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Print the event log (traps, returns, CSR writes, privilege changes).
+        #[arg(long)]
+        events: bool,
+        /// Set a knob: NAME=VALUE (repeatable).
+        #[arg(long = "set", value_parser = parse_knob)]
+        set: Vec<(String, u64)>,
+        /// Instruction budget (default: the scenario's).
+        #[arg(long)]
+        budget: Option<u64>,
+        /// Single-step every instruction instead of running by blocks.
+        #[arg(long)]
+        step: bool,
+        /// Estimate cycles on this core (a name from `trapscope list`, or a profile .toml).
+        #[arg(long)]
+        core: Option<String>,
+        /// Replay the scenario's lesson ([[script]]) headless; exit 1 if a step
+        /// does not reach its target.
+        #[arg(long)]
+        script: bool,
+    },
+    /// Before/after cycle estimates per core, with the measured figures beside them.
+    Compare {
+        scenario: PathBuf,
+        /// Cores to compare on (repeatable). Default: the scenario's `cores`.
+        #[arg(long = "core")]
+        cores: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Set a knob: NAME=VALUE (repeatable).
+        #[arg(long = "set", value_parser = parse_knob)]
+        set: Vec<(String, u64)>,
+        /// Single-step every instruction instead of running by blocks.
+        #[arg(long)]
+        step: bool,
+    },
+    /// List the scenarios and the core profiles.
+    List,
+    /// Measure instrumented throughput against raw unicorn on the same guest loop.
+    Bench {
+        #[arg(default_value_os_t = crate::default_scenario())]
+        scenario: PathBuf,
+        #[arg(long, default_value = "before")]
+        variant: String,
+        #[arg(long, default_value = "u74")]
+        core: String,
+        /// Iterations of the guest's loop (the `iterations` knob).
+        #[arg(long, default_value_t = 100_000)]
+        iterations: u64,
+        #[arg(long, default_value_t = 3)]
+        repeats: u32,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Run your own bare-metal RV64 ELF; a write to `tohost` ends it and its code
+    /// is the exit status (124: budget ran out, 125: guest fault).
+    Elf {
+        file: PathBuf,
+        #[arg(long, default_value_t = 100_000_000)]
+        budget: u64,
+        /// Print the event log.
+        #[arg(long)]
+        events: bool,
+        /// Stop at `ebreak` (a breakpoint for you) instead of trapping the guest.
+        #[arg(long)]
+        ebreak_stops: bool,
+    },
+    /// Check the scenarios' expectations; exit 1 if any fails.
+    Check { scenarios: Vec<PathBuf> },
+}
+
+fn parse_knob(s: &str) -> Result<(String, u64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}': write NAME=VALUE"))?;
+    let v = v.trim().replace('_', "");
+    let n = if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else {
+        v.parse()
+    }
+    .map_err(|e| format!("'{s}': bad value: {e}"))?;
+    Ok((k.trim().to_string(), n))
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("trapscope: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.cmd {
+        None => {
+            let path = cli.scenario.unwrap_or_else(crate::default_scenario);
+            let s = load(&path)?;
+            let core = match cli.core {
+                Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
+                None => None,
+            };
+            crate::tui::run(s, core, cli.autoplay).map_err(anyhow::Error::msg)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Cmd::Run {
+            scenario,
+            variants,
+            all: _,
+            format,
+            events,
+            set,
+            budget,
+            step,
+            core,
+            script,
+        }) => {
+            let core = match core {
+                Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
+                None => None,
+            };
+            if script {
+                return replay(&scenario, core);
+            }
+            let opts = RunOpts {
+                core,
+                set,
+                budget,
+                log_events: 0,
+                single_step: step,
+            };
+            run(&scenario, &variants, format, events, opts)
+        }
+        Some(Cmd::Compare {
+            scenario,
+            cores,
+            format,
+            set,
+            step,
+        }) => compare(&scenario, &cores, format, set, step),
+        Some(Cmd::List) => list(),
+        Some(Cmd::Bench {
+            scenario,
+            variant,
+            core,
+            iterations,
+            repeats,
+            format,
+        }) => {
+            let s = load(&scenario)?;
+            let v = s.variant(&variant).map_err(anyhow::Error::msg)?;
+            let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
+            let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
+                .map_err(anyhow::Error::msg)?;
+            if format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&b)?);
+            } else {
+                println!(
+                    "guest loop: {} ({} variant), {} iterations, {} instructions",
+                    b.scenario, b.variant, b.iterations, b.instructions
+                );
+                println!(
+                    "raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s",
+                    b.raw_seconds, b.raw_minstr_per_s
+                );
+                println!(
+                    "instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s",
+                    b.core, b.instrumented_seconds, b.instrumented_minstr_per_s
+                );
+                println!(
+                    "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s",
+                    b.single_step_seconds, b.single_step_minstr_per_s
+                );
+                println!(
+                    "ratio instrumented/raw: {:.2} (best of {} runs each)",
+                    b.ratio, b.repeats
+                );
+                println!("\nTUI key-to-frame (action + full draw at 160x45):");
+                for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
+                    println!(
+                        "  {:<22} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
+                        l.action,
+                        l.median_us as f64 / 1000.0,
+                        l.max_us as f64 / 1000.0,
+                        l.draw_median_us as f64 / 1000.0,
+                        l.samples
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Cmd::Elf {
+            file,
+            budget,
+            events,
+            ebreak_stops,
+        }) => elf(&file, budget, events, ebreak_stops),
+        Some(Cmd::Check { scenarios }) => check(&scenarios),
+    }
+}
+
+fn load(path: &Path) -> anyhow::Result<Scenario> {
+    Scenario::load(path).map_err(|e| anyhow::anyhow!("{e}"))
+}

@@ -1,0 +1,257 @@
+//! `run`, `compare`, `check` and the headless lesson replay.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use super::{EXIT_BUDGET, EXIT_FAULT, load};
+use crate::cost::Profile;
+use crate::report::{self, Format};
+use crate::scenario::{Scenario, expect};
+use crate::session::{self, RunOpts, VariantRun};
+
+pub(super) fn run_all(
+    s: &Scenario,
+    variants: &[String],
+    opts: &RunOpts,
+) -> anyhow::Result<Vec<VariantRun>> {
+    let names: Vec<String> = if variants.is_empty() {
+        s.variants.iter().map(|v| v.name.clone()).collect()
+    } else {
+        variants.to_vec()
+    };
+    let mut runs = Vec::new();
+    for n in &names {
+        let v = s.variant(n).map_err(anyhow::Error::msg)?;
+        runs.push(session::run_variant(s, v, opts).map_err(anyhow::Error::msg)?);
+    }
+    Ok(runs)
+}
+
+pub(super) fn run(
+    path: &Path,
+    variants: &[String],
+    format: Format,
+    events: bool,
+    mut opts: RunOpts,
+) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    if events {
+        opts.log_events = 1_000_000;
+    }
+    let runs = run_all(&s, variants, &opts)?;
+    let out = match format {
+        Format::Text => report::text(&s, &runs),
+        Format::Md => report::markdown(&s, &runs),
+        Format::Json => report::json(&s, &runs),
+    };
+    print!("{out}");
+    if events && format != Format::Json {
+        for r in &runs {
+            let v = s.variant(&r.variant).map_err(anyhow::Error::msg)?;
+            println!(
+                "\nevents of {} (instruction count at the event, event)",
+                r.variant
+            );
+            for e in r
+                .log
+                .iter()
+                .filter(|e| e.event.kind() != crate::trace::EventKind::Retired)
+            {
+                println!("{}", report::event_line(&v.program, e));
+            }
+        }
+    }
+    let failed = runs.iter().find(|r| r.exit_code.is_none());
+    Ok(match failed {
+        Some(r) => {
+            eprintln!(
+                "trapscope: variant {}: {}",
+                r.variant,
+                r.error.clone().unwrap_or_default()
+            );
+            ExitCode::from(if r.outcome == "budget" {
+                EXIT_BUDGET
+            } else {
+                EXIT_FAULT
+            })
+        }
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// Each core's runs of every variant.
+pub(super) fn per_core(
+    s: &Scenario,
+    cores: &[String],
+    opts: &RunOpts,
+) -> anyhow::Result<Vec<(String, Vec<VariantRun>)>> {
+    let profiles: Vec<Rc<Profile>> = if cores.is_empty() {
+        s.cores.clone()
+    } else {
+        cores
+            .iter()
+            .map(|c| Profile::find(c).map(Rc::new))
+            .collect::<Result<_, _>>()
+            .map_err(anyhow::Error::msg)?
+    };
+    if profiles.is_empty() {
+        anyhow::bail!(
+            "{} names no cores: add `cores = [...]` or pass --core",
+            s.path.display()
+        );
+    }
+    let mut out = Vec::new();
+    for p in profiles {
+        let o = RunOpts {
+            core: Some(p.clone()),
+            ..opts.clone()
+        };
+        out.push((p.name.clone(), run_all(s, &[], &o)?));
+    }
+    Ok(out)
+}
+
+pub(super) fn compare(
+    path: &Path,
+    cores: &[String],
+    format: Format,
+    set: Vec<(String, u64)>,
+    step: bool,
+) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    let opts = RunOpts {
+        set,
+        single_step: step,
+        ..RunOpts::default()
+    };
+    let runs = per_core(&s, cores, &opts)?;
+    if let Some(r) = runs
+        .iter()
+        .flat_map(|(_, v)| v)
+        .find(|r| r.exit_code.is_none())
+    {
+        anyhow::bail!(
+            "variant {}: {}",
+            r.variant,
+            r.error.clone().unwrap_or_default()
+        );
+    }
+    let rows = report::compare::rows(&s, &runs);
+    let out = match format {
+        Format::Json => report::compare::json(&s, &rows),
+        Format::Md => report::compare::text(&s, &rows, &runs, true),
+        Format::Text => report::compare::text(&s, &rows, &runs, false),
+    };
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
+    let s = load(path)?;
+    println!(
+        "{}: {} (lesson, {} steps)",
+        path.display(),
+        s.title,
+        s.script.len()
+    );
+    let steps = crate::tui::script::replay(s, core).map_err(anyhow::Error::msg)?;
+    let mut failed = 0;
+    for r in &steps {
+        let mark = if r.ok { "ok  " } else { "FAIL" };
+        if !r.ok {
+            failed += 1;
+        }
+        println!(
+            "{mark} step {}: [{}] {} after {} instructions\n       {}",
+            r.index, r.variant, r.position, r.instructions, r.say
+        );
+    }
+    println!("{} passed, {} failed", steps.len() - failed, failed);
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub(super) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        let dir = crate::project_dir().join("scenarios");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        paths.to_vec()
+    };
+    let mut failures = 0;
+    let mut total = 0;
+    for p in &paths {
+        let s = load(p)?;
+        println!("{}: {}", p.display(), s.title);
+        // Expectations hold on every core the scenario names (or once, with
+        // no cycle model, when it names none).
+        let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
+            vec![(String::new(), run_all(&s, &[], &RunOpts::default())?)]
+        } else {
+            per_core(&s, &[], &RunOpts::default())?
+        };
+        for (core, vruns) in &runs {
+            let values: Vec<(String, serde_json::Value)> = vruns
+                .iter()
+                .map(|r| {
+                    (
+                        r.variant.clone(),
+                        serde_json::to_value(r).unwrap_or_default(),
+                    )
+                })
+                .collect();
+            let tag = if core.is_empty() {
+                String::new()
+            } else {
+                format!("[{core}] ")
+            };
+            for e in &s.expect {
+                total += 1;
+                let get = |o: &crate::scenario::Operand| -> Option<f64> {
+                    match o {
+                        crate::scenario::Operand::Number(n) => Some(*n),
+                        crate::scenario::Operand::Metric { variant, path } => values
+                            .iter()
+                            .find(|(v, _)| v == variant)
+                            .and_then(|(_, j)| expect::lookup(j, path)),
+                    }
+                };
+                let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
+                    (Some(a), Some(b)) if e.check.op.holds(a, b) => {
+                        format!("ok    {tag}{} ({a} vs {b})", e.name)
+                    }
+                    (Some(a), Some(b)) => {
+                        failures += 1;
+                        format!(
+                            "FAIL  {tag}{}: {} is false ({a} vs {b}) at {}",
+                            e.name, e.check, e.loc
+                        )
+                    }
+                    _ => {
+                        failures += 1;
+                        format!(
+                            "FAIL  {tag}{}: {} names a metric the run does not have, at {}",
+                            e.name, e.check, e.loc
+                        )
+                    }
+                };
+                println!("  {verdict}");
+            }
+        }
+    }
+    println!("{} passed, {} failed", total - failures, failures);
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

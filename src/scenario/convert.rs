@@ -1,0 +1,258 @@
+//! From the file's DTOs to the core types, checking every name against the
+//! guest ELF and the core profiles, with errors at `file:line:col`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde_spanned::Spanned;
+
+use super::{
+    Check, DEFAULT_BUDGET, Expect, Knob, Locator, Measure, Narration, PANES, Reference, Scenario,
+    ScenarioError, ScriptStep, StepTarget, Variant, dto,
+};
+use crate::cost::Profile;
+use crate::machine::Program;
+
+fn load_elf(
+    loc: &Locator<'_>,
+    base: &Path,
+    s: &Spanned<String>,
+    cache: &mut Vec<(PathBuf, Rc<Program>)>,
+) -> Result<Rc<Program>, ScenarioError> {
+    let path = base.join(s.get_ref());
+    if let Some((_, p)) = cache.iter().find(|(q, _)| *q == path) {
+        return Ok(p.clone());
+    }
+    let p = Rc::new(Program::load(&path).map_err(|e| loc.span(s, e.to_string()))?);
+    cache.push((path, p.clone()));
+    Ok(p)
+}
+
+pub(super) fn convert(
+    path: &Path,
+    loc: &Locator<'_>,
+    f: dto::ScenarioFile,
+) -> Result<Scenario, ScenarioError> {
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut elfs = Vec::new();
+    let main_elf = load_elf(loc, base, &f.elf, &mut elfs)?;
+
+    let mut knobs = Vec::new();
+    for (name, k) in &f.knobs {
+        if main_elf.symbol(k.symbol.get_ref()).is_none() {
+            return Err(loc.span(
+                &k.symbol,
+                format!(
+                    "knob '{}' names symbol '{}', which {} does not have",
+                    name.get_ref(),
+                    k.symbol.get_ref(),
+                    main_elf.path.display()
+                ),
+            ));
+        }
+        knobs.push(Knob {
+            name: name.get_ref().clone(),
+            symbol: k.symbol.get_ref().clone(),
+            default: k.default,
+            help: k.help.clone(),
+        });
+    }
+    if f.variants.is_empty() {
+        return Err(loc.whole("a scenario needs at least one [[variants]] entry"));
+    }
+    let mut variants: Vec<Variant> = Vec::new();
+    for v in &f.variants {
+        if variants.iter().any(|w| w.name == *v.name.get_ref()) {
+            return Err(loc.span(
+                &v.name,
+                format!("variant '{}' is defined twice", v.name.get_ref()),
+            ));
+        }
+        let program = match &v.elf {
+            Some(e) => load_elf(loc, base, e, &mut elfs)?,
+            None => main_elf.clone(),
+        };
+        let mut vk = BTreeMap::new();
+        for (k, val) in &v.knobs {
+            let Some(knob) = knobs.iter().find(|x| x.name == *k.get_ref()) else {
+                let known: Vec<&str> = knobs.iter().map(|k| k.name.as_str()).collect();
+                return Err(loc.span(
+                    k,
+                    format!(
+                        "unknown knob '{}' in variant '{}' (knobs: {})",
+                        k.get_ref(),
+                        v.name.get_ref(),
+                        known.join(", ")
+                    ),
+                ));
+            };
+            if program.symbol(&knob.symbol).is_none() {
+                return Err(loc.span(
+                    k,
+                    format!(
+                        "variant '{}': its ELF lacks knob symbol '{}'",
+                        v.name.get_ref(),
+                        knob.symbol
+                    ),
+                ));
+            }
+            vk.insert(k.get_ref().clone(), *val);
+        }
+        variants.push(Variant {
+            name: v.name.get_ref().clone(),
+            label: v.label.clone(),
+            program,
+            knobs: vk,
+        });
+    }
+    let need_symbol = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
+        if main_elf.symbol(s.get_ref()).is_none() {
+            return Err(loc.span(
+                s,
+                format!(
+                    "{what} '{}' is not a symbol of {}",
+                    s.get_ref(),
+                    main_elf.path.display()
+                ),
+            ));
+        }
+        Ok(s.get_ref().clone())
+    };
+    let mut phases = Vec::new();
+    for (name, syms) in &f.phases {
+        let mut list = Vec::new();
+        for s in syms {
+            list.push(need_symbol(s, "phase symbol")?);
+        }
+        phases.push((name.get_ref().clone(), list));
+    }
+    let measure = match &f.measure {
+        Some(m) => Some(Measure {
+            start: need_symbol(&m.start, "measure.start")?,
+            end: need_symbol(&m.end, "measure.end")?,
+            iteration: need_symbol(&m.iteration, "measure.iteration")?,
+        }),
+        None => None,
+    };
+    let mut narration = Vec::new();
+    for n in &f.narration {
+        narration.push(Narration {
+            at: need_symbol(&n.at, "narration point")?,
+            text: n.text.trim().to_string(),
+        });
+    }
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let mut expect = Vec::new();
+    for e in &f.expect {
+        let check = Check::parse(e.check.get_ref(), &names).map_err(|m| loc.span(&e.check, m))?;
+        let at = loc.span(&e.check, "");
+        expect.push(Expect {
+            name: e.name.clone(),
+            check,
+            loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
+        });
+    }
+    let mut cores = Vec::new();
+    for c in &f.cores {
+        let base_rel = base.join(c.get_ref());
+        let arg = if c.get_ref().ends_with(".toml") {
+            base_rel.to_string_lossy().into_owned()
+        } else {
+            c.get_ref().clone()
+        };
+        cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
+    }
+    let mut references = Vec::new();
+    for r in &f.reference {
+        if !cores.iter().any(|c| c.name == *r.core.get_ref()) {
+            return Err(loc.span(
+                &r.core,
+                format!(
+                    "reference for core '{}', which is not in `cores`",
+                    r.core.get_ref()
+                ),
+            ));
+        }
+        if !variants.iter().any(|v| v.name == *r.variant.get_ref()) {
+            return Err(loc.span(
+                &r.variant,
+                format!("reference for unknown variant '{}'", r.variant.get_ref()),
+            ));
+        }
+        references.push(Reference {
+            core: r.core.get_ref().clone(),
+            variant: r.variant.get_ref().clone(),
+            ns: r.ns,
+            what: r.what.clone(),
+            source: r.source.clone(),
+        });
+    }
+    let mut script = Vec::new();
+    for (i, st) in f.script.iter().enumerate() {
+        let target = match (&st.until, &st.event) {
+            (Some(u), None) => StepTarget::Symbol(need_symbol(u, "script `until`")?),
+            (None, Some(e)) => {
+                StepTarget::Event(crate::trace::EventKind::parse(e.get_ref()).ok_or_else(|| {
+                    let kinds: Vec<&str> = crate::trace::EventKind::ALL
+                        .iter()
+                        .map(|k| k.name())
+                        .collect();
+                    loc.span(
+                        e,
+                        format!(
+                            "unknown event kind '{}' (kinds: {})",
+                            e.get_ref(),
+                            kinds.join(", ")
+                        ),
+                    )
+                })?)
+            }
+            _ => {
+                return Err(loc.whole(format!(
+                    "script step {}: give exactly one of `until` (a symbol) or `event` (a kind)",
+                    i + 1
+                )));
+            }
+        };
+        if let Some(v) = &st.variant
+            && !variants.iter().any(|x| x.name == *v.get_ref())
+        {
+            return Err(loc.span(v, format!("unknown variant '{}' in script", v.get_ref())));
+        }
+        if let Some(h) = &st.highlight
+            && !PANES.contains(&h.get_ref().as_str())
+        {
+            return Err(loc.span(
+                h,
+                format!(
+                    "unknown pane '{}' (panes: {})",
+                    h.get_ref(),
+                    PANES.join(", ")
+                ),
+            ));
+        }
+        script.push(ScriptStep {
+            target,
+            variant: st.variant.as_ref().map(|v| v.get_ref().clone()),
+            say: st.say.trim().to_string(),
+            highlight: st.highlight.as_ref().map(|h| h.get_ref().clone()),
+        });
+    }
+    Ok(Scenario {
+        script,
+        cores,
+        references,
+        path: path.to_path_buf(),
+        title: f.title,
+        patch: f.patch,
+        summary: f.summary.trim().to_string(),
+        budget: f.budget.unwrap_or(DEFAULT_BUDGET),
+        knobs,
+        variants,
+        phases,
+        measure,
+        narration,
+        expect,
+    })
+}
