@@ -16,6 +16,7 @@ pub mod scenario;
 pub mod session;
 pub mod trace;
 pub mod tui;
+pub mod vector;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 pub mod model;
 pub mod profile;
 
-pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI};
+pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS};
 pub use profile::{Basis, Param, Profile};
 
 #[cfg(test)]

@@ -33,10 +33,15 @@ pub enum Cat {
     IndirectMispredicts,
     TrapEntries,
     TrapReturns,
+    /// Vector instructions: the unit's occupancy.
+    VectorUnit,
 }
 
+/// How many categories there are.
+pub const N_CATS: usize = 12;
+
 impl Cat {
-    pub const ALL: [Cat; 11] = [
+    pub const ALL: [Cat; N_CATS] = [
         Cat::Instructions,
         Cat::CsrReads,
         Cat::CsrWrites,
@@ -48,6 +53,7 @@ impl Cat {
         Cat::IndirectMispredicts,
         Cat::TrapEntries,
         Cat::TrapReturns,
+        Cat::VectorUnit,
     ];
 
     /// The JSON key (and `check` metric name).
@@ -64,6 +70,7 @@ impl Cat {
             Cat::IndirectMispredicts => "indirect_mispredicts",
             Cat::TrapEntries => "traps",
             Cat::TrapReturns => "trap_returns",
+            Cat::VectorUnit => "vector",
         }
     }
 
@@ -81,6 +88,7 @@ impl Cat {
             Cat::IndirectMispredicts => "indirect-jump mispredicts",
             Cat::TrapEntries => "trap entries",
             Cat::TrapReturns => "trap returns",
+            Cat::VectorUnit => "vector unit",
         }
     }
 
@@ -92,8 +100,8 @@ impl Cat {
 /// Counts and cycles by category.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ledger {
-    pub count: [u64; 11],
-    pub milli: [u64; 11],
+    pub count: [u64; N_CATS],
+    pub milli: [u64; N_CATS],
 }
 
 impl Ledger {
@@ -170,17 +178,18 @@ pub struct At {
 
 pub struct CostModel {
     /// Cycles (milli) of one event of each category, where it has one unit.
-    pub unit: [u64; 11],
+    pub unit: [u64; N_CATS],
     issue: u64,
     stall: u64,
     costs: super::profile::Costs,
+    vector: super::profile::Vector,
 }
 
 impl CostModel {
     pub fn new(p: &Profile) -> CostModel {
         let c = &p.core;
         let k = &p.cost;
-        let mut unit = [0u64; 11];
+        let mut unit = [0u64; N_CATS];
         let m = |v: u32| u64::from(v) * MILLI;
         unit[Cat::CsrReads.index()] = m(k.csr_read.value);
         unit[Cat::CsrWrites.index()] = m(k.csr_write.value);
@@ -201,6 +210,7 @@ impl CostModel {
             issue: u64::from(c.issue_width.value.max(1)),
             stall: unit[Cat::LoadUseStalls.index()],
             costs: k.clone(),
+            vector: p.vector.clone(),
         }
     }
 
@@ -241,8 +251,9 @@ impl CostModel {
                 full(k.system.value)
             }
             Op::Fp => full(k.fp.value),
-            // The vector unit's costs come with the vector model.
-            Op::Vector => paired(k.alu.value),
+            // Charged when the V unit reports what it ran (`vector_cost`):
+            // the occupancy depends on vtype at run time.
+            Op::Vector => 0,
         };
         (Cat::Instructions, v)
     }
@@ -298,6 +309,31 @@ impl CostModel {
     /// The register instruction `i` loads (0: not a load).
     pub fn load_rd(t: &BlockCost, i: usize) -> u8 {
         t.load_rd[i]
+    }
+
+    /// The vector unit's occupancy for one instruction (milli), from the
+    /// profile: LMUL·VLEN/DLEN cycles for arithmetic (X280: 2·LMUL, per the
+    /// LLVM SiFive7 model), `vsetvl` for configuration, base + per_reg·n for
+    /// whole-register moves, and one DLEN-wide beat per cycle for unit-stride
+    /// accesses (an assumption).
+    pub fn vector_cost(&self, class: &crate::vector::VClass) -> u64 {
+        use crate::vector::VClass;
+        let v = &self.vector;
+        let (vlen, dlen) = (
+            u64::from(v.vlen.value.max(1)),
+            u64::from(v.dlen.value.max(1)),
+        );
+        let cycles = match *class {
+            VClass::Config => u64::from(v.vsetvl.value),
+            VClass::Arith { lmul_x8 } => (u64::from(lmul_x8) * vlen / (8 * dlen)).max(1),
+            VClass::UnitStride { eew, vl, .. } => (vl * u64::from(eew)).div_ceil(dlen).max(1),
+            VClass::WholeReg { nregs, .. } => {
+                u64::from(v.whole_reg_base.value)
+                    + u64::from(v.whole_reg_per_reg.value) * u64::from(nregs)
+            }
+            VClass::Scalar => u64::from(self.costs.alu.value),
+        };
+        cycles.max(1) * MILLI
     }
 
     /// The cost of taking a trap (milli).

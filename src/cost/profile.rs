@@ -141,9 +141,16 @@ struct ProfileDto {
     title: String,
     #[serde(default)]
     board: String,
+    /// "v1.0" (the default) or "xtheadvector" (RVV 0.7.1, not run).
+    #[serde(default = "v10")]
+    vector_isa: String,
     core: CoreDto,
     cost: CostsDto,
     vector: VectorDto,
+}
+
+fn v10() -> String {
+    "v1.0".into()
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,6 +158,8 @@ pub struct Profile {
     pub name: String,
     pub title: String,
     pub board: String,
+    /// Which vector ISA the unit implements: "v1.0" or "xtheadvector".
+    pub vector_isa: String,
     pub path: PathBuf,
     pub core: Core,
     pub cost: Costs,
@@ -196,6 +205,12 @@ impl Profile {
         let loc = Locator { file: path, src };
         let dto: ProfileDto = loc.parse()?;
         let core = dto.core.convert(&loc)?;
+        if !matches!(dto.vector_isa.as_str(), "v1.0" | "xtheadvector") {
+            return Err(loc.whole(format!(
+                "vector_isa '{}': write \"v1.0\" or \"xtheadvector\"",
+                dto.vector_isa
+            )));
+        }
         if core.issue_width.value == 0 || core.clock_ghz.value <= 0.0 {
             return Err(loc.whole("issue_width and clock_ghz must be positive"));
         }
@@ -203,6 +218,7 @@ impl Profile {
             name: dto.name,
             title: dto.title,
             board: dto.board,
+            vector_isa: dto.vector_isa,
             path: path.to_path_buf(),
             core,
             cost: dto.cost.convert(&loc)?,

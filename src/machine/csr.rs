@@ -74,7 +74,14 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 regs::write_csr(uc, csr, new & !(status::VS | status::SD));
                 let raw_after = regs::read_csr(uc, csr).unwrap_or(0);
                 let hart = uc.get_data_mut();
-                hart.vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
+                let vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
+                let name = if csr == SSTATUS { "sstatus" } else { "mstatus" };
+                super::vec::set_vs(
+                    hart,
+                    vs,
+                    pc,
+                    format!("{} writes {name}", crate::isa::disasm(insn, pc)),
+                );
                 let shown = status::compose(raw_after, hart.vs);
                 hart.csr_shadow.insert(csr, shown);
                 hart.emit(Event::CsrWrite {

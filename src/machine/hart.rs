@@ -65,6 +65,8 @@ pub struct Hart<O: Observer> {
     pub(super) last_trap: Option<(u64, u64)>,
     /// Whether blocks are accounted (false: `Machine::new_raw`).
     pub(super) account: bool,
+    /// The software V unit, when the core has one.
+    pub(super) vunit: Option<crate::vector::VUnit>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -91,6 +93,7 @@ impl<O: Observer> Hart<O> {
             instret_offset: 0,
             last_trap: None,
             account: true,
+            vunit: None,
         }
     }
 

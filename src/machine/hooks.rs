@@ -11,6 +11,7 @@ use super::hart::{Hart, Outcome, Pending};
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
+use super::vec;
 use crate::isa::Op;
 use crate::trace::{Access, Event, GuestFault, XRet};
 
@@ -241,7 +242,9 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
 /// they are reported as unsupported rather than delivered as illegal.
 fn unsupported_reason(insn: Option<&crate::isa::Insn>) -> Option<&'static str> {
     match insn?.op {
-        Op::Vector => Some("the V extension is not modelled yet"),
+        // Reached only if the instruction escaped interception (e.g. code
+        // the scan did not see): say so rather than trap the guest.
+        Op::Vector => Some("a vector instruction outside the scanned text"),
         _ => None,
     }
 }
@@ -275,7 +278,24 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         // Execution goes on normally into the intercepted instruction.
         finish(uc, i, Some(pc), true);
     }
-    match csr::emulate(uc, pc, &insn) {
+    let vec = if matches!(insn.op, Op::Vector) {
+        Some(vec::run_vector(uc, pc, &insn))
+    } else if vec::is_vector_csr(&insn) {
+        Some(vec::run_vector_csr(uc, pc, &insn))
+    } else {
+        None
+    };
+    let result = match vec {
+        Some(vec::VResult::Done) => CsrResult::Done,
+        Some(vec::VResult::Illegal) => CsrResult::Illegal,
+        Some(vec::VResult::Fault(f)) => {
+            finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            fault(uc, f);
+            return;
+        }
+        None => csr::emulate(uc, pc, &insn),
+    };
+    match result {
         CsrResult::Done => {
             finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
             let _ = uc.reg_write(R::PC, pc + 4);

@@ -11,6 +11,7 @@ mod observe;
 pub mod program;
 pub mod regs;
 mod trap;
+mod vec;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -132,7 +133,9 @@ impl<O: Observer + 'static> Machine<O> {
         for seg in self.program.segments.iter().filter(|s| s.exec) {
             for d in decode_range(seg.vaddr, &seg.data) {
                 if let Some(i) = d.insn
-                    && (csr::must_intercept(&i) || matches!(i.op, Op::Sc { .. }))
+                    && (csr::must_intercept(&i)
+                        || vec::is_vector_csr(&i)
+                        || matches!(i.op, Op::Sc { .. } | Op::Vector))
                 {
                     found.push((d.pc, i));
                 }
@@ -144,6 +147,21 @@ impl<O: Observer + 'static> Machine<O> {
             uc.get_data_mut().intercepts.insert(pc, insn);
         }
         Ok(())
+    }
+
+    /// Gives the hart a V unit of `vlen` bits (0: none; vector instructions
+    /// then stop the run as unsupported).
+    pub fn enable_vector(&mut self, vlen: u32) {
+        self.uc.get_data_mut().vunit = vec::unit(vlen);
+    }
+
+    pub fn vunit(&self) -> Option<&crate::vector::VUnit> {
+        self.uc.get_data().vunit.as_ref()
+    }
+
+    /// sstatus.VS: 0 Off, 1 Initial, 2 Clean, 3 Dirty.
+    pub fn vs(&self) -> u8 {
+        self.uc.get_data().vs
     }
 
     /// Writes a 64-bit little-endian value into guest memory (knobs).

@@ -223,6 +223,11 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
     o
 }
 
+/// The VS/FS field values (priv spec §3.1.6.6).
+pub fn vs_name(v: u8) -> &'static str {
+    ["Off", "Initial", "Clean", "Dirty"][(v & 3) as usize]
+}
+
 /// One event as a line, with symbols.
 pub fn event_line(p: &Program, e: &Stamped) -> String {
     format!("{:>10}  {}", e.at, event_text(p, &e.event))
@@ -278,6 +283,15 @@ pub fn event_text(p: &Program, e: &Event) -> String {
             format!("csr       {name} {old} -> {new:#x} at {}", sym(*pc))
         }
         Event::Breakpoint { pc } => format!("breakpoint at {}", sym(*pc)),
+        Event::VsChange { from, to, pc, why } => format!(
+            "vs        {} -> {} at {}: {why}",
+            vs_name(*from),
+            vs_name(*to),
+            sym(*pc)
+        ),
+        Event::Vector { pc, class, written } => {
+            format!("vector    {class:?} at {} (writes {written:#x})", sym(*pc))
+        }
         Event::GuestFault { fault } => format!("fault     {fault}"),
         Event::BudgetExhausted { executed } => format!("budget    exhausted after {executed}"),
         Event::Exit { code, pc } => format!("exit      code {code} at {}", sym(*pc)),

@@ -110,6 +110,13 @@ pub fn build_machine(
     let model = opts.core.clone().map(CoreModel::new);
     let stats = Stats::new(map, program.clone(), model, markers, log);
     let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
+    // The V unit takes the core's VLEN; without a core, the scenario's first.
+    if let Some(p) = opts.core.as_ref().or(scenario.cores.first())
+        && p.vector.present.value
+        && p.vector_isa == "v1.0"
+    {
+        m.enable_vector(p.vector.vlen.value);
+    }
     for (knob, value) in scenario.knob_values(variant, &opts.set) {
         let sym = program
             .symbol(&knob.symbol)

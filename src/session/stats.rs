@@ -159,6 +159,8 @@ pub struct Stats {
     pub iteration_hits: u64,
     /// Instructions retired so far (for stamping marks).
     executed: u64,
+    /// The privilege of the last retired range (events between ranges run there).
+    last_priv: Priv,
 }
 
 impl Stats {
@@ -192,6 +194,7 @@ impl Stats {
             iteration_marks: Default::default(),
             iteration_hits: 0,
             executed: 0,
+            last_priv: Priv::M,
         }
     }
 
@@ -300,6 +303,7 @@ impl Observer for Stats {
 
     fn retired(&mut self, r: &Retire<'_, BlockInfo>) -> u32 {
         let info = r.data;
+        self.last_priv = r.priv_;
         let fallback = PhaseMap::default_for(r.priv_);
         // Control transfers first: each learns where it went from the next
         // instruction, or from `next` for the last one.
@@ -392,6 +396,24 @@ impl Observer for Stats {
             return;
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
+        if let Event::Vector { pc, class, .. } = ev
+            && let Some(m) = self.model.as_ref()
+        {
+            let v = m.cost.vector_cost(class);
+            let p = self
+                .map
+                .phase_of(*pc)
+                .unwrap_or(PhaseMap::default_for(self.last_priv)) as usize;
+            self.now.cycles[p] += v;
+            self.now.ledger.add(Cat::VectorUnit, v);
+            if let Some(id) = self
+                .program
+                .loc(*pc)
+                .and_then(|l| self.line_ids.get(&Some(l)))
+            {
+                self.lines[*id as usize] += v;
+            }
+        }
         if let Event::TrapEnter { handler, to, .. } = ev {
             self.now.traps += 1;
             if let Some(m) = self.model.as_mut() {

@@ -156,6 +156,20 @@ pub enum Event {
         code: u64,
         pc: u64,
     },
+    /// sstatus.VS changed (priv spec §3.1.6.6), and what changed it.
+    VsChange {
+        from: u8,
+        to: u8,
+        pc: u64,
+        why: String,
+    },
+    /// The V unit ran an instruction (for its cost).
+    Vector {
+        pc: u64,
+        #[serde(skip)]
+        class: crate::vector::VClass,
+        written: u32,
+    },
     /// A predictor got a control transfer wrong (reported by the prediction
     /// observer, not the machine).
     Mispredict {
@@ -208,6 +222,8 @@ pub enum EventKind {
     BudgetExhausted,
     Exit,
     Mispredict,
+    VsChange,
+    Vector,
 }
 
 impl Event {
@@ -223,12 +239,14 @@ impl Event {
             Event::BudgetExhausted { .. } => EventKind::BudgetExhausted,
             Event::Exit { .. } => EventKind::Exit,
             Event::Mispredict { .. } => EventKind::Mispredict,
+            Event::VsChange { .. } => EventKind::VsChange,
+            Event::Vector { .. } => EventKind::Vector,
         }
     }
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 12] = [
         EventKind::Retired,
         EventKind::TrapEnter,
         EventKind::TrapReturn,
@@ -239,6 +257,8 @@ impl EventKind {
         EventKind::BudgetExhausted,
         EventKind::Exit,
         EventKind::Mispredict,
+        EventKind::VsChange,
+        EventKind::Vector,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -252,6 +272,8 @@ impl EventKind {
             EventKind::BudgetExhausted => "budget",
             EventKind::Exit => "exit",
             EventKind::Mispredict => "mispredict",
+            EventKind::VsChange => "vs",
+            EventKind::Vector => "vector",
         }
     }
     pub fn parse(s: &str) -> Option<EventKind> {

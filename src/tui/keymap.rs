@@ -82,6 +82,12 @@ impl Default for Keymap {
                 ),
                 b(C('d'), Action::ToggleDisasm, "d", "source / disassembly"),
                 b(
+                    C('v'),
+                    Action::ToggleVector,
+                    "v",
+                    "vector panes / RAS (cores with V)",
+                ),
+                b(
                     C('f'),
                     Action::CycleFilter,
                     "f",

@@ -23,10 +23,12 @@ pub enum Pane {
     Cycles,
     Events,
     Narration,
+    Vector,
+    Vs,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 8] = [
+    pub const ALL: [Pane; 10] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -35,6 +37,8 @@ impl Pane {
         Pane::Cycles,
         Pane::Events,
         Pane::Narration,
+        Pane::Vector,
+        Pane::Vs,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -80,6 +84,9 @@ pub struct Live {
     pub regs: [u64; 32],
     /// Registers the last action wrote (bit i = x_i).
     pub changed: u32,
+    /// Vector registers the last action wrote (bit i = v_i).
+    pub vchanged: u32,
+    vregs: Vec<u8>,
     pub csrs: CsrView,
     /// Traps entered and not yet returned from, oldest first.
     pub traps: Vec<TrapFrame>,
@@ -106,8 +113,10 @@ impl Live {
         let mut l = Live {
             variant,
             regs,
+            vregs: m.vunit().map(|u| u.regs.clone()).unwrap_or_default(),
             m,
             changed: 0,
+            vchanged: 0,
             csrs: CsrView::default(),
             traps: Vec::new(),
             last_return: None,
@@ -134,6 +143,13 @@ impl Live {
             changed
         };
         self.regs = now;
+        if let Some(u) = self.m.vunit() {
+            let n = u.vlen as usize / 8;
+            self.vchanged = (0..32)
+                .filter(|&i| self.vregs.get(i * n..(i + 1) * n) != Some(u.reg(i)))
+                .fold(0u32, |acc, i| acc | 1 << i);
+            self.vregs = u.regs.clone();
+        }
         let mut c = |n| self.m.csr(n).unwrap_or(0);
         self.csrs = CsrView {
             sstatus: c(0x100),
@@ -242,6 +258,8 @@ pub struct AppState {
     pub sources: Vec<Vec<String>>,
     pub quit: bool,
     pub timing: Timing,
+    /// With a vector unit, show the RAS instead of the vector panes.
+    pub ras_over_vector: bool,
 }
 
 impl AppState {
@@ -277,6 +295,7 @@ impl AppState {
             sources,
             quit: false,
             timing: Timing::default(),
+            ras_over_vector: false,
         };
         s.compute_summaries();
         s.update_narration();
@@ -290,6 +309,11 @@ impl AppState {
             log_events: LOG_CAP,
             ..RunOpts::default()
         }
+    }
+
+    /// Whether the vector panes take the RAS's place (`v` toggles).
+    pub fn show_vector(&self) -> bool {
+        self.live.m.vunit().is_some() && !self.ras_over_vector
     }
 
     pub fn variant_name(&self) -> &str {

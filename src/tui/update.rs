@@ -27,6 +27,7 @@ pub enum Action {
     SwitchVariant,
     ToggleBreakpoint,
     ToggleDisasm,
+    ToggleVector,
     CycleFilter,
     NextPane,
     Focus(Pane),
@@ -88,6 +89,7 @@ impl AppState {
                 ));
             }
             Action::ToggleDisasm => self.disasm = !self.disasm,
+            Action::ToggleVector => self.ras_over_vector = !self.ras_over_vector,
             Action::CycleFilter => {
                 use EventKind::*;
                 let order = [

@@ -25,6 +25,8 @@ mod regs;
 mod source;
 mod status;
 mod timeline;
+mod vector;
+mod vs;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -50,6 +52,8 @@ const LEFT: [Constraint; 3] = [
     Constraint::Min(5),
 ];
 const MIDDLE: [Constraint; 2] = [Constraint::Length(18), Constraint::Min(6)];
+/// With a vector unit, the RAS's place holds the VS state and the registers.
+const VECTOR: [Constraint; 2] = [Constraint::Length(5), Constraint::Min(4)];
 const RIGHT: [Constraint; 3] = [
     Constraint::Length(13),
     Constraint::Length(8),
@@ -57,22 +61,29 @@ const RIGHT: [Constraint; 3] = [
 ];
 
 /// Where each pane is, for mouse clicks.
-pub fn areas(area: Rect) -> Vec<(Pane, Rect)> {
+pub fn areas(area: Rect, vector: bool) -> Vec<(Pane, Rect)> {
     let [main, _] = Layout::vertical(ROWS).areas(area);
     let [l, m, r] = Layout::horizontal(COLUMNS).areas(main);
     let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
     let [regs, ras] = Layout::vertical(MIDDLE).areas(m);
     let [csrs, prv, cyc] = Layout::vertical(RIGHT).areas(r);
-    vec![
+    let mut v = vec![
         (Pane::Source, src),
         (Pane::Narration, narr),
         (Pane::Events, ev),
         (Pane::Registers, regs),
-        (Pane::Ras, ras),
         (Pane::Csrs, csrs),
         (Pane::Privilege, prv),
         (Pane::Cycles, cyc),
-    ]
+    ];
+    if vector {
+        let [vs, vregs] = Layout::vertical(VECTOR).areas(ras);
+        v.push((Pane::Vs, vs));
+        v.push((Pane::Vector, vregs));
+    } else {
+        v.push((Pane::Ras, ras));
+    }
+    v
 }
 
 pub fn draw(f: &mut Frame<'_>, s: &AppState) {
@@ -81,7 +92,7 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         too_small(f, area);
         return;
     }
-    for (pane, r) in areas(area) {
+    for (pane, r) in areas(area, s.show_vector()) {
         match pane {
             Pane::Source => source::render(f, r, s),
             Pane::Narration => narration::render(f, r, s),
@@ -91,6 +102,8 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
             Pane::Csrs => csrs::render(f, r, s),
             Pane::Privilege => timeline::render(f, r, s),
             Pane::Cycles => cycles::render(f, r, s),
+            Pane::Vector => vector::render(f, r, s),
+            Pane::Vs => vs::render(f, r, s),
         }
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);
