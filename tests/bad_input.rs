@@ -136,9 +136,9 @@ fn guest_that_never_ends_stops_at_the_budget() {
 fn unsupported_instruction_reports_pc_and_encoding() {
     let out = trapscope(&["elf", "assets/guest/bad/unsupported.elf"]);
     // unsupported.S: li (1 insn at 0x80000000), csrs (0x80000004), then
-    // vadd.vv v1,v2,v3 at 0x80000008 = funct6 0, vm 1, vs2 2, vs1 3, OPIVV, vd 1,
-    // opcode 0x57: 0x022180d7.
-    fails(&out, 125, &["pc 0x80000008", "0x022180d7"]);
+    // vrgather.vv v1,v2,v3 at 0x80000008 = funct6 0b001100, vm 1, vs2 2,
+    // vs1 3, OPIVV, vd 1, opcode 0x57: 0x322180d7.
+    fails(&out, 125, &["pc 0x80000008", "0x322180d7"]);
 }
 
 #[test]

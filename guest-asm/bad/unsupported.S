@@ -1,5 +1,6 @@
-# A guest that runs an instruction trapscope cannot run yet (a vector add):
-# it must be reported with its pc and encoding, not delivered as illegal.
+# A guest that runs an instruction trapscope cannot run (a vector gather,
+# valid V 1.0 that the software V unit does not implement): it must be
+# reported with its pc and encoding, not delivered as illegal.
 	.section .text, "ax"
 	.globl _start
 	.type _start, @function
@@ -8,7 +9,7 @@ _start:
 	csrs	mstatus, t0
 	.option push
 	.option arch, +v
-	vadd.vv	v1, v2, v3
+	vrgather.vv v1, v2, v3
 	.option pop
 	li	t0, 1
 	la	t1, tohost

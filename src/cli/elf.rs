@@ -86,11 +86,16 @@ pub(super) fn elf(
     budget: u64,
     events: bool,
     ebreak_stops: bool,
+    vlen: u32,
 ) -> anyhow::Result<ExitCode> {
     let program = Rc::new(Program::load(file)?);
     let cap = if events { 1_000_000 } else { 0 };
     let mut m = Machine::new(program.clone(), LogOnly(EventLog::new(cap.max(1), false)))?;
     m.ebreak_stops = ebreak_stops;
+    if vlen != 0 && (!(64..=65536).contains(&vlen) || !vlen.is_power_of_two()) {
+        anyhow::bail!("--vlen {vlen}: give a power of two from 64 to 65536 (or 0 for none)");
+    }
+    m.enable_vector(vlen);
     let o = m.run(&Until {
         max_insns: Some(budget),
         ..Until::default()

@@ -120,6 +120,9 @@ enum Cmd {
         /// Stop at `ebreak` (a breakpoint for you) instead of trapping the guest.
         #[arg(long)]
         ebreak_stops: bool,
+        /// VLEN of the V unit in bits (0: no vector unit).
+        #[arg(long, default_value_t = 128)]
+        vlen: u32,
     },
     /// Check the scenarios' expectations; exit 1 if any fails.
     Check { scenarios: Vec<PathBuf> },
@@ -259,7 +262,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             budget,
             events,
             ebreak_stops,
-        }) => elf(&file, budget, events, ebreak_stops),
+            vlen,
+        }) => elf(&file, budget, events, ebreak_stops, vlen),
         Some(Cmd::Check { scenarios }) => check(&scenarios),
     }
 }

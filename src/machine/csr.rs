@@ -80,7 +80,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                     hart,
                     vs,
                     pc,
-                    format!("{} writes {name}", crate::isa::disasm(insn, pc)),
+                    format!("{} writes {name}", super::vec::describe(insn, pc)),
                 );
                 let shown = status::compose(raw_after, hart.vs);
                 hart.csr_shadow.insert(csr, shown);

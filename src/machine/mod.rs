@@ -13,6 +13,8 @@ pub mod regs;
 mod trap;
 mod vec;
 
+pub use vec::describe as disasm;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;

@@ -56,8 +56,15 @@ pub fn set_vs<O: Observer>(hart: &mut Hart<O>, to: u8, pc: u64, why: String) {
     }
 }
 
-fn describe(insn: &Insn, pc: u64) -> String {
-    crate::isa::disasm(insn, pc)
+/// Disassembly, vector instructions included.
+pub fn describe(insn: &Insn, pc: u64) -> String {
+    match insn.op {
+        Op::Vector => vector::decode(insn.raw).map_or_else(
+            |_| format!(".insn 4, {:#010x}", insn.raw),
+            |v| v.to_string(),
+        ),
+        _ => crate::isa::disasm(insn, pc),
+    }
 }
 
 /// Runs a vector instruction.

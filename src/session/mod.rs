@@ -50,6 +50,10 @@ pub struct VariantRun {
     /// Instructions per phase per iteration of the measured window (and "total").
     pub insns_per_iteration: BTreeMap<String, f64>,
     pub traps_per_iteration: f64,
+    /// Vector instructions per iteration, per phase (phases that ran any).
+    pub vector_per_iteration: BTreeMap<String, f64>,
+    /// Events per iteration of the window, by kind.
+    pub events_per_iteration: BTreeMap<String, f64>,
     /// Events by kind over the whole run.
     pub events: BTreeMap<String, u64>,
     /// The cycle estimate, when a core was given.
@@ -252,6 +256,17 @@ pub fn run_variant(
         iterations: iters,
         insns_per_iteration: ipi,
         traps_per_iteration: per(w.traps),
+        vector_per_iteration: names
+            .iter()
+            .zip(&w.vector)
+            .filter(|(_, v)| **v > 0)
+            .map(|(n, v)| (n.clone(), per(*v)))
+            .collect(),
+        events_per_iteration: w
+            .events
+            .iter()
+            .map(|(k, v)| (k.to_string(), per(*v)))
+            .collect(),
         events: stats
             .now
             .events

@@ -133,6 +133,8 @@ pub struct Counters {
     pub ledger: Ledger,
     /// RAS mispredicts of returns in user code (the cascade after a trap).
     pub user_ras_mispredicts: u64,
+    /// Vector instructions run, per phase.
+    pub vector: Vec<u64>,
 }
 
 pub struct Stats {
@@ -183,6 +185,7 @@ impl Stats {
             now: Counters {
                 phase: vec![0; n],
                 cycles: vec![0; n],
+                vector: vec![0; n],
                 ..Counters::default()
             },
             window_start: None,
@@ -247,6 +250,7 @@ impl Stats {
                 cycles: b.cycles.iter().zip(&a.cycles).map(|(x, y)| x - y).collect(),
                 ledger: b.ledger.minus(&a.ledger),
                 user_ras_mispredicts: b.user_ras_mispredicts - a.user_ras_mispredicts,
+                vector: b.vector.iter().zip(&a.vector).map(|(x, y)| x - y).collect(),
                 traps: b.traps - a.traps,
                 events: b
                     .events
@@ -396,6 +400,13 @@ impl Observer for Stats {
             return;
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
+        if let Event::Vector { pc, .. } = ev {
+            let p = self
+                .map
+                .phase_of(*pc)
+                .unwrap_or(PhaseMap::default_for(self.last_priv));
+            self.now.vector[p as usize] += 1;
+        }
         if let Event::Vector { pc, class, .. } = ev
             && let Some(m) = self.model.as_ref()
         {

@@ -1,5 +1,155 @@
-//! PLACEHOLDER (being written by the V-unit helper; overwrite freely).
-use super::{Effect, VHost, VInsn, VTrap, VUnit};
-pub fn execute(_: &mut VUnit, _: &VInsn, _: &mut impl VHost) -> Result<Effect, VTrap> {
-    Err(VTrap::Unsupported("the V unit is being written".into()))
+//! Execution of decoded vector instructions on a [`VUnit`].
+//!
+//! Policies trapscope picks where V spec 1.0 leaves a choice:
+//! - tail and masked-off elements are left undisturbed, which is allowed
+//!   whatever vta/vma say (§3.4.3), so tails never change under the guest;
+//! - every element loop starts at vstart (§3.7) and vstart is reset to 0
+//!   after each instruction that completes; an illegal-instruction trap
+//!   leaves it alone, a memory fault sets it to the faulting element (§17.1);
+//! - `Effect::written` holds the registers that received at least one byte,
+//!   so a short vl highlights only the registers it reached.
+
+mod arith;
+mod config;
+mod mem;
+
+use super::decode::{AluOp, Operand, VOp};
+use super::{Effect, VClass, VHost, VInsn, VTrap, VUnit};
+
+/// vtype.vill, bit XLEN-1 (§3.4.4).
+const VILL: u64 = 1 << 63;
+
+/// The widest element the unit supports: ELEN = 64, as RV64 "V" requires
+/// (§18.3).
+const ELEN: u32 = 64;
+
+/// A vtype the unit supports: SEW in bits and LMUL in eighths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Vtype {
+    sew: u32,
+    lmul_x8: u32,
+}
+
+impl Vtype {
+    /// Parses a vtype value; `None` for anything that must set vill (§3.4.4):
+    /// the vill bit itself, non-zero reserved bits 8..=62, vsew beyond e64,
+    /// the reserved vlmul 100, and a fractional LMUL too small for the SEW
+    /// (SEW > LMUL·ELEN, which §3.4.2 lets an implementation refuse).
+    fn parse(vtype: u64, vlen: u32) -> Option<Vtype> {
+        if vtype >> 8 != 0 {
+            return None;
+        }
+        let vsew = (vtype >> 3) & 7;
+        let sew = if vsew <= 3 { 8 << vsew } else { return None };
+        let lmul_x8 = match vtype & 7 {
+            0 => 8,
+            1 => 16,
+            2 => 32,
+            3 => 64,
+            5 => 1,
+            6 => 2,
+            7 => 4,
+            _ => return None,
+        };
+        let t = Vtype { sew, lmul_x8 };
+        (sew * 8 <= ELEN * lmul_x8 && t.vlmax(vlen) > 0).then_some(t)
+    }
+
+    /// VLMAX = LMUL·VLEN/SEW (§3.4.2).
+    fn vlmax(self, vlen: u32) -> u64 {
+        u64::from(self.lmul_x8) * u64::from(vlen) / (8 * u64::from(self.sew))
+    }
+
+    fn bytes(self) -> usize {
+        self.sew as usize / 8
+    }
+
+    /// Registers in a group: LMUL, or 1 for a fractional LMUL.
+    fn regs(self) -> u32 {
+        (self.lmul_x8 / 8).max(1)
+    }
+}
+
+/// A group of `nregs` registers must start at a multiple of `nregs`; other
+/// register numbers are reserved (§3.4.2, §7.9), and trapscope traps on them.
+fn check_group(reg: u8, nregs: u32) -> Result<(), VTrap> {
+    if u32::from(reg) % nregs != 0 || u32::from(reg) + nregs > 32 {
+        return Err(VTrap::Illegal("vector register group misaligned for LMUL"));
+    }
+    Ok(())
+}
+
+impl VUnit {
+    /// The current vtype, or the illegal-instruction exception that any
+    /// instruction depending on vtype raises while vill is set (§3.4.4).
+    fn valid_vtype(&self) -> Result<Vtype, VTrap> {
+        Vtype::parse(self.vtype, self.vlen).ok_or(VTrap::Illegal("vtype.vill is set"))
+    }
+
+    /// Byte offset of element `i` of the group starting at `reg`: groups are
+    /// consecutive registers and elements are packed little-endian (§4).
+    fn offset(&self, reg: u8, i: u64, bytes: usize) -> usize {
+        usize::from(reg) * (self.vlen as usize / 8) + i as usize * bytes
+    }
+
+    fn elem(&self, reg: u8, i: u64, bytes: usize) -> u64 {
+        let o = self.offset(reg, i, bytes);
+        let mut le = [0u8; 8];
+        le[..bytes].copy_from_slice(&self.regs[o..o + bytes]);
+        u64::from_le_bytes(le)
+    }
+
+    /// Stores the low `bytes` bytes of `v`.
+    fn set_elem(&mut self, reg: u8, i: u64, bytes: usize, v: u64) {
+        let o = self.offset(reg, i, bytes);
+        self.regs[o..o + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
+    }
+
+    /// The registers holding elements `start..end` of the group at `reg`.
+    fn span(&self, reg: u8, start: u64, end: u64, bytes: usize) -> u32 {
+        if start >= end {
+            return 0;
+        }
+        let (vlenb, bytes) = (self.vlenb(), bytes as u64);
+        let (first, last) = (start * bytes / vlenb, (end * bytes - 1) / vlenb);
+        (first..=last)
+            .map(|k| u64::from(reg) + k)
+            .filter(|r| *r < 32)
+            .fold(0, |m, r| m | 1 << r)
+    }
+}
+
+pub(super) fn execute(u: &mut VUnit, insn: &VInsn, host: &mut impl VHost) -> Result<Effect, VTrap> {
+    let resumed = u.vstart != 0;
+    let mut effect = match insn.op {
+        VOp::Vsetvli { rd, rs1, vtypei } => {
+            config::vsetvl(u, host, rd, config::Avl::Reg(rs1), u64::from(vtypei))
+        }
+        VOp::Vsetivli { rd, uimm, vtypei } => {
+            config::vsetvl(u, host, rd, config::Avl::Imm(uimm), u64::from(vtypei))
+        }
+        VOp::Vsetvl { rd, rs1, rs2 } => {
+            let vtype = host.x(rs2);
+            config::vsetvl(u, host, rd, config::Avl::Reg(rs1), vtype)
+        }
+        VOp::Mv { vd, src } => arith::mv(u, host, vd, src)?,
+        VOp::Alu { op, vd, vs2, src } => arith::alu(u, host, op, vd, vs2, src)?,
+        VOp::Id { vd } => arith::id(u, vd)?,
+        VOp::MvXS { rd, vs2 } => arith::mv_x_s(u, host, rd, vs2)?,
+        VOp::MvSX { vd, rs1 } => arith::mv_s_x(u, host, vd, rs1)?,
+        VOp::Load { eew, vd, rs1 } => mem::unit_stride(u, host, eew, vd, rs1, false)?,
+        VOp::Store { eew, vs3, rs1 } => mem::unit_stride(u, host, eew, vs3, rs1, true)?,
+        VOp::LoadWhole {
+            nregs,
+            eew,
+            vd,
+            rs1,
+        } => mem::whole(u, host, nregs, eew, vd, rs1, false)?,
+        VOp::StoreWhole { nregs, vs3, rs1 } => mem::whole(u, host, nregs, 8, vs3, rs1, true)?,
+    };
+    // §3.7: all vector instructions, vset{i}vl{i} included, end by resetting
+    // vstart; after a resumed instruction that write alone changes state.
+    u.vstart = 0;
+    effect.dirties |= resumed;
+    Ok(effect)
 }

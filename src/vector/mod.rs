@@ -13,7 +13,7 @@ mod exec;
 #[cfg(test)]
 mod tests;
 
-pub use decode::{VInsn, VOp, decode};
+pub use decode::{AluOp, Operand, VInsn, VOp, decode};
 
 /// What the V unit needs from the hart.
 pub trait VHost {

@@ -8,7 +8,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
-use crate::isa;
 use crate::machine::{SrcLoc, decode_range};
 use crate::tui::state::{AppState, Pane};
 
@@ -129,9 +128,10 @@ fn disasm(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .skip(first)
         .take(h)
         .map(|d| {
-            let text = d
-                .insn
-                .map_or_else(|| format!(".insn {:#x}", d.raw), |i| isa::disasm(&i, d.pc));
+            let text = d.insn.map_or_else(
+                || format!(".insn {:#x}", d.raw),
+                |i| crate::machine::disasm(&i, d.pc),
+            );
             let mark = if s.breakpoints.contains(&d.pc) {
                 "●"
             } else if d.pc == pc {
