@@ -1,7 +1,8 @@
 # entry.S: the S-mode trap entry and the return to the interrupted context.
 #
 # Models Linux's arch/riscv/kernel/entry.S by function: handle_exception
-# (phase "entry") and ret_from_exception (phase "exit"). The entry exists in
+# (phase "entry"), ret_from_exception (phase "exit"), and for the
+# context-switch benchmark __switch_to and ret_from_fork. The entry exists in
 # the two forms of seed 003 ("riscv: Improve exception and system call
 # latency"), both assembled from one template so they differ only in the
 # dispatch tail:
@@ -90,3 +91,68 @@ ret_from_exception:
 	ld	sp,  PT_SP(sp)
 	sret
 	.size ret_from_exception, .-ret_from_exception
+
+# __switch_to(prev, next) -> prev: park the running task's kernel context in
+# prev->thread and take up next's. Only what a C caller expects to survive a
+# call needs keeping: ra, sp and s0..s11; the caller-saved registers are dead
+# across the call from schedule(). tp, the current task, becomes next, and
+# the `ret` goes wherever next last called __switch_to from (schedule()), or
+# to ret_from_fork for a task that has never run.
+	.globl __switch_to
+	.type __switch_to, @function
+__switch_to:
+	sd	ra, TASK_THREAD_RA(a0)
+	sd	sp, TASK_THREAD_SP(a0)
+	sd	s0, TASK_THREAD_S0 + 0 * 8(a0)
+	sd	s1, TASK_THREAD_S0 + 1 * 8(a0)
+	sd	s2, TASK_THREAD_S0 + 2 * 8(a0)
+	sd	s3, TASK_THREAD_S0 + 3 * 8(a0)
+	sd	s4, TASK_THREAD_S0 + 4 * 8(a0)
+	sd	s5, TASK_THREAD_S0 + 5 * 8(a0)
+	sd	s6, TASK_THREAD_S0 + 6 * 8(a0)
+	sd	s7, TASK_THREAD_S0 + 7 * 8(a0)
+	sd	s8, TASK_THREAD_S0 + 8 * 8(a0)
+	sd	s9, TASK_THREAD_S0 + 9 * 8(a0)
+	sd	s10, TASK_THREAD_S0 + 10 * 8(a0)
+	sd	s11, TASK_THREAD_S0 + 11 * 8(a0)
+	ld	ra, TASK_THREAD_RA(a1)
+	ld	sp, TASK_THREAD_SP(a1)
+	ld	s0, TASK_THREAD_S0 + 0 * 8(a1)
+	ld	s1, TASK_THREAD_S0 + 1 * 8(a1)
+	ld	s2, TASK_THREAD_S0 + 2 * 8(a1)
+	ld	s3, TASK_THREAD_S0 + 3 * 8(a1)
+	ld	s4, TASK_THREAD_S0 + 4 * 8(a1)
+	ld	s5, TASK_THREAD_S0 + 5 * 8(a1)
+	ld	s6, TASK_THREAD_S0 + 6 * 8(a1)
+	ld	s7, TASK_THREAD_S0 + 7 * 8(a1)
+	ld	s8, TASK_THREAD_S0 + 8 * 8(a1)
+	ld	s9, TASK_THREAD_S0 + 9 * 8(a1)
+	ld	s10, TASK_THREAD_S0 + 10 * 8(a1)
+	ld	s11, TASK_THREAD_S0 + 11 * 8(a1)
+	mv	tp, a1
+	ret
+	.size __switch_to, .-__switch_to
+
+# ret_from_fork: a task made by sys_clone starts here, on a kernel stack that
+# holds nothing but its pt_regs (a copy of its parent's at the clone() call).
+# It leaves that syscall as its parent does: the syscall exit work (through
+# syscall_exit_fn, which names the copy of syscall_exit_to_user_mode the boot
+# chose), then ret_from_exception.
+	.globl ret_from_fork
+	.type ret_from_fork, @function
+ret_from_fork:
+	move	a0, sp
+	ld	a5, syscall_exit_fn
+	jalr	a5				# syscall_exit_to_user_mode*(regs)
+	j	ret_from_exception
+	.size ret_from_fork, .-ret_from_fork
+
+	.section .kernel.data, "aw", @progbits
+	.balign 8
+# The syscall exit a new task takes: riscv_v_setup (vector.S) points it at
+# the vector-enabled copy when the hart has V. Read-only after boot.
+	.globl syscall_exit_fn
+	.type syscall_exit_fn, @object
+syscall_exit_fn:
+	.dword syscall_exit_to_user_mode
+	.size syscall_exit_fn, .-syscall_exit_fn

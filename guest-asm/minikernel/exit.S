@@ -42,8 +42,10 @@ syscall_exit_to_user_mode:
 	andi	a5, a1, EXIT_TO_USER_MODE_WORK
 	bnez	a5, 4f
 2:
-	# Hook point: arch_exit_to_user_mode_prepare() belongs here; the vector
-	# work tests _TIF_RISCV_V_DEFER_RESTORE and restores the user's V state.
+	# arch_exit_to_user_mode_prepare() would go here; a kernel built
+	# without vector support has nothing to do. The vector-enabled copies
+	# (syscall_exit_to_user_mode_v*, vector-syscall.S) test
+	# _TIF_RISCV_V_DEFER_RESTORE at this point.
 	ld	ra, 24(sp)
 	ld	s0, 16(sp)
 	ld	s1, 8(sp)
@@ -120,24 +122,48 @@ exit_to_user_mode_loop:
 	ret
 	.size exit_to_user_mode_loop, .-exit_to_user_mode_loop
 
-# schedule(): the scheduler would pick the next task; with one runnable task
-# it comes straight back. Clearing need-resched is its job.
+# schedule(): clear need-resched and pick the next task: a round robin over
+# the ring of runnable tasks (TASK_RQ_NEXT). A task alone on the ring comes
+# straight back. Otherwise this is context_switch(): hand the vector unit
+# over (only on a kernel that found V at boot) and __switch_to, which
+# returns here only when a later schedule() switches back to this task.
 	.globl schedule
 	.type schedule, @function
 schedule:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
+	addi	sp, sp, -32
+	sd	ra, 24(sp)
+	sd	s0, 16(sp)
+	sd	s1, 8(sp)
+	addi	s0, sp, 32
 	li	a5, ~_TIF_NEED_RESCHED
 	amoand.d zero, a5, (tp)			# clear_thread_flag()
 	la	a5, stat_schedule
 	ld	a4, 0(a5)
 	addi	a4, a4, 1
 	sd	a4, 0(a5)
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
+	ld	s1, TASK_RQ_NEXT(tp)		# pick_next_task()
+	beq	s1, tp, 1f			# nobody else wants the hart
+	la	a5, stat_context_switch		# (the run queue's nr_switches)
+	ld	a4, 0(a5)
+	addi	a4, a4, 1
+	sd	a4, 0(a5)
+	# switch_to(prev, next). Linux tests has_vector() with a static branch;
+	# here riscv_v_switch_hook is 0 (no V) or the __switch_to_vector
+	# variant that riscv_v_setup chose at boot.
+	ld	a5, riscv_v_switch_hook
+	beqz	a5, 2f
+	mv	a0, tp
+	mv	a1, s1
+	jalr	a5				# __switch_to_vector*(prev, next)
+2:
+	mv	a0, tp
+	mv	a1, s1
+	call	__switch_to			# (prev, next): tp becomes next
+1:
+	ld	ra, 24(sp)
+	ld	s0, 16(sp)
+	ld	s1, 8(sp)
+	addi	sp, sp, 32
 	ret
 	.size schedule, .-schedule
 

@@ -5,10 +5,16 @@
 # trap path to follow a getppid() call through it: handle_exception
 # (entry.S), do_trap_ecall_u and the syscall (syscall.S),
 # syscall_exit_to_user_mode (exit.S) and ret_from_exception (entry.S).
+# Optionally (knobs below) the kernel has the vector unit (vector.S,
+# vector-syscall.S), and the process clone()s a second task to yield to
+# (userctx.S; sched_yield, clone, schedule, __switch_to).
 #
 # Files: fw.S (M-mode firmware, SBI), kernel.S (this), entry.S (trap entry and
-# return), syscall.S, exit.S, traps.S (vector table, fatal traps, SBI call),
-# user.S (U-mode benchmark). Shared constants: include/minikernel-*.inc.
+# return, __switch_to, ret_from_fork), syscall.S, exit.S (syscall exit,
+# schedule), traps.S (vector table, illegal instruction, fatal traps, SBI
+# call), vector.S (user vector state), vector-syscall.S (the vector-enabled
+# copies of the syscall path), user.S (U-mode benchmark), userctx.S (U-mode
+# context-switch benchmark). Shared constants: include/minikernel-*.inc.
 #
 # ---------------------------------------------------------------------------
 # Knobs (8-byte little-endian, written by a scenario before the run)
@@ -26,13 +32,43 @@
 #                            _AUDIT (2) send *every* syscall through
 #                            syscall_trace_enter and syscall_exit_work, as a
 #                            ptrace'd or audited task would.
+#   knob_has_vector          kernel, default 0. 0: built without vector
+#                            support; the code is exactly what it was before
+#                            vector support existed. 1: the hart has V; boot
+#                            (riscv_v_setup) installs the vector-enabled
+#                            syscall path. See vector.S.
+#   knob_riscv_v_vstate_discard_ctl
+#                            kernel, default 1: seed 000's sysctl
+#                            abi.riscv_v_vstate_discard (0: the mainline
+#                            syscall entry does not null the registers).
+#   knob_vstate_v3           kernel, default 0: 0 mainline, 1 seed 001's v3,
+#                            2 v3 + the __riscv_v_vstate_check_gt fix.
 #   knob_iterations          user.S, default 100: timed getppid() calls.
-#   knob_warmup              user.S, default 10: untimed calls before them.
+#   knob_warmup              user.S, default 10: untimed calls before them
+#                            (with knob_ctx_switches: untimed yields per task).
+#   knob_use_vector          user.S, default 0. 1: before the warm-up, run
+#                            seed 001's `vsetivli x0, 1, e32, m1, ta, ma;
+#                            vmv.v.i v0, 1` once (its use_v = 1).
+#   knob_vsetvli             user.S, default 0. 1: before the warm-up, run one
+#                            vsetvli (seed 000's null_syscall --vsetvli).
+#   knob_ctx_switches        user.S, default 0: the getppid benchmark. N > 0:
+#                            instead, clone a second task; both run
+#                            vector_touch (the two knobs above), then yield to
+#                            each other knob_warmup times untimed and N times
+#                            timed (userctx.S).
 #
 # Results (user.S): bench_start_cycle, bench_end_cycle, bench_start_instret,
 # bench_end_instret, bench_last_ppid. Counters (kernel, 8 bytes each):
 # stat_syscall_trace_enter, stat_syscall_trace_exit, stat_schedule,
-# stat_signal, stat_notify_resume, stat_spurious_irq.
+# stat_signal, stat_notify_resume, stat_spurious_irq, stat_context_switch
+# (schedule() switching to another task), stat_v_first_use (first-use traps
+# handled).
+#
+# Measured windows: the getppid benchmark runs from the first pass through
+# bench_timed_loop to bench_timed_done, one iteration per bench_timed_loop
+# pass; the context-switch benchmark from the first ctx_timed_loop to
+# ctx_timed_done, one iteration (one sched_yield and the switch it makes) per
+# ctx_timed_loop pass by either task, 2 * knob_ctx_switches in all.
 #
 # ---------------------------------------------------------------------------
 # Phases (trapscope attributes each pc to the symbol that contains it)
@@ -50,6 +86,22 @@
 #   other kernel symbols (kernel_start, do_irq, do_trap_unknown and the
 #   do_trap_* / do_page_fault stubs, sbi_system_reset) are off the syscall
 #   path; count them as "syscall" (kernel work) if a phase is needed.
+#
+# With knob_has_vector = 1 (vector.S, vector-syscall.S):
+#   syscall   do_trap_ecall_u_v, do_trap_ecall_u_v3, do_trap_ecall_u_v3fix
+#             (one of them, chosen at boot, replaces do_trap_ecall_u)
+#   exit      syscall_exit_to_user_mode_v, syscall_exit_to_user_mode_v3
+#   vector    (suggested phase for the vector work, wherever it runs)
+#             __riscv_v_vstate_discard (the sysctl test),
+#             __riscv_v_vstate_null (the nulling), riscv_v_vstate_restore,
+#             riscv_v_vstate_restore_v3, __riscv_v_vstate_restore,
+#             __riscv_v_vstate_save, __switch_to_vector, __switch_to_vector_v3
+#   first use (once per task, before any timed loop) do_trap_insn_illegal,
+#             riscv_v_first_use_handler, insn_is_vector,
+#             irqentry_exit_to_user_mode; user code: vector_touch
+# Context-switch benchmark: sys_sched_yield, sys_clone (syscall); schedule,
+# __switch_to (a "switch" phase, or exit as schedule already is);
+# ret_from_fork (exit, once); user code: lat_ctx_main, ctx_child, ctx_task.
 #
 # Note that in handle_exception_ras the `j ret_from_exception` after the
 # handler returns is still inside handle_exception_ras, so it is "entry".
@@ -113,6 +165,39 @@
 # These figures were checked by tracing every executed pc of this ELF under
 # QEMU (user region relinked higher, as QEMU has no RAM at 0x10000).
 #
+# With knob_has_vector = 1, per timed getppid call (entry column (0); the
+# RAS-friendly entry is one less). user and entry never change (16, 64/63),
+# nor do syscall_enter_from_user_mode (13), sys_getppid (10) and
+# ret_from_exception (43). What changes ("V=1": knob_use_vector or
+# knob_vsetvli; the vector VS states behind each line are in vector.S):
+#
+#                                   ecall_u  vector  exit_um  syscall exit total
+#   mainline, V=1, discard_ctl 1       41      15      20        79    63   222
+#   mainline, V=1, discard_ctl 0       41       4      20        68    63   211
+#   mainline, V=0                      37       -      20        60    63   203
+#   v3, V=1                            43      18      25        66    86   232
+#   v3, V=0                            37       -      20        60    63   203
+#   v3+fix, V=1 (second call on)       38       -      20        61    63   204
+#   v3+fix, V=0                        38       -      20        61    63   204
+# (ecall_u: do_trap_ecall_u_*; exit_um: syscall_exit_to_user_mode_*; vector:
+# the helpers, counted in the phase of their caller: the entry's in
+# "syscall", the exit's in "exit".)
+#   do_trap_ecall_u_*: the 35 of do_trap_ecall_u (the user_mode test reuses
+#     its status load for the VS test, so it stays 3), plus
+#       mainline: andi, beqz (VS Off: 2; taken) or andi, beqz, jal, then the
+#                 Dirty mark ld, ori, sd (6);
+#       v3:       andi, beqz (2), or with state: andi, beqz, li, amoor.d,
+#                 then ld, andi, ori, sd setting Initial (8);
+#       v3+fix:   andi, li, bleu (3; taken while VS <= Initial), or 9.
+#   __riscv_v_vstate_discard: auipc+ld of the sysctl, bnez: 3, then
+#     __riscv_v_vstate_null 12 (li, csrs, vsetvli, 4 x vmv.v.i, li, slli,
+#     vsetvl, csrc, ret); with the sysctl 0: auipc, ld, bnez, ret = 4.
+#   syscall_exit_to_user_mode_*: the 18 of syscall_exit_to_user_mode plus
+#     andi, bnez on _TIF_RISCV_V_DEFER_RESTORE (20); with the flag set (v3,
+#     V=1) also li, amoand.d, mv, jal, j (25), then riscv_v_vstate_restore_v3
+#     6 (ld, andi, beqz, li, bne, j) and __riscv_v_vstate_null 12.
+# Checked the same way, under QEMU 7.2 with V 1.0 at VLEN 512.
+#
 
 	.include "minikernel-defs.inc"
 	.include "minikernel-abi.inc"
@@ -153,6 +238,15 @@ kernel_start:
 1:
 	csrw	stvec, t1			# direct mode
 
+	# A kernel built with vector support finds out at boot whether the
+	# hart has V (Linux: has_vector(), a static branch fixed at boot).
+	# Without it nothing below changes; with it, riscv_v_setup (vector.S)
+	# sizes the vector context and installs the vector-enabled copies of
+	# the syscall path, the way alternatives would patch the text.
+	ld	t0, knob_has_vector
+	beqz	t0, 2f
+	call	riscv_v_setup
+2:
 	# sret target: U-mode (SPP = 0) with interrupts enabled there (SPIE),
 	# FP Initial and vector Off, as start_thread() sets up a new process.
 	li	t0, SR_SPP | SR_SIE | SR_SUM | SR_FS | SR_VS
@@ -195,6 +289,10 @@ kernel_gp:
 	KNOB knob_ras_friendly_entry, 0
 	KNOB knob_thread_work_flags, 0
 	KNOB knob_syscall_work, 0
+	# The vector knobs (vector.S and vector-syscall.S say what each one changes).
+	KNOB knob_has_vector, 0
+	KNOB knob_riscv_v_vstate_discard_ctl, 1
+	KNOB knob_vstate_v3, 0
 
 # Event counters for the slow paths; trapscope or a test may read them.
 .macro COUNTER name
@@ -211,11 +309,15 @@ kernel_gp:
 	COUNTER stat_signal
 	COUNTER stat_notify_resume
 	COUNTER stat_spurious_irq
+	COUNTER stat_context_switch
+	COUNTER stat_v_first_use
 
-# TASK name, pid, parent, stack, comm: a task_struct (layout in
-# minikernel-defs.inc). The flags words start at 0; kernel_start copies the
-# knobs into the running task.
-.macro TASK name, pid, parent, stack, comm
+# TASK name, pid, parent, stack, comm, rq_next, vbuf: a task_struct (layout
+# in minikernel-defs.inc). The flags words start at 0; kernel_start copies
+# the knobs into the running task. rq_next links the runnable tasks into a
+# ring; vbuf is the vector save area the task is given on its first vector
+# instruction (0: none). thread and vstate start zeroed.
+.macro TASK name, pid, parent, stack, comm, rq_next, vbuf
 	.balign 8
 	.globl \name
 	.type \name, @object
@@ -229,14 +331,22 @@ kernel_gp:
 	.dword \parent				# real_parent
 	.dword \stack				# stack
 	.ascii "\comm"				# comm[16], NUL padded
-	.org \name + TASK_STRUCT_SIZE		# (errors if the name is too long)
+	.org \name + TASK_RQ_NEXT		# (errors if the name is too long)
+	.dword \rq_next				# run queue link
+	.org \name + TASK_V_BUFFER		# thread, vstate: zero
+	.dword \vbuf				# vector save area
+	.org \name + TASK_STRUCT_SIZE
 	.size \name, .-\name
 .endm
 
 	# init never runs here; it only has to exist as the benchmark's parent.
 	# Its own parent would be the idle task (pid 0); it points to itself.
-	TASK task_init, INIT_PID, task_init, 0, "init"
-	TASK task_bench, BENCH_PID, task_init, bench_stack, "null_syscall"
+	TASK task_init, INIT_PID, task_init, 0, "init", 0, 0
+	# The benchmark is the only runnable task: its ring is itself.
+	TASK task_bench, BENCH_PID, task_init, bench_stack, "null_syscall", task_bench, bench_vstate_area
+	# The second task of the context-switch benchmark: not runnable until
+	# the benchmark clone()s it (sys_clone fills it in).
+	TASK task_ctx, CTX_PID, task_bench, ctx_stack, "lat_ctx", 0, ctx_vstate_area
 
 	.section .kernel.bss, "aw", @nobits
 	.balign 16
@@ -246,3 +356,23 @@ bench_stack:
 	.skip THREAD_SIZE
 	.size bench_stack, .-bench_stack
 bench_stack_top:
+
+	.globl ctx_stack
+	.type ctx_stack, @object
+ctx_stack:
+	.skip THREAD_SIZE
+	.size ctx_stack, .-ctx_stack
+
+# Vector save areas, one per task that can run user code: 32 registers of up
+# to 64 bytes (VLEN 512). Aligned like a cache line, as a slab object would be.
+	.balign 64
+	.globl bench_vstate_area
+	.type bench_vstate_area, @object
+bench_vstate_area:
+	.skip RISCV_V_MAX_VSIZE
+	.size bench_vstate_area, .-bench_vstate_area
+	.globl ctx_vstate_area
+	.type ctx_vstate_area, @object
+ctx_vstate_area:
+	.skip RISCV_V_MAX_VSIZE
+	.size ctx_vstate_area, .-ctx_vstate_area

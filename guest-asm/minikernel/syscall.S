@@ -38,9 +38,9 @@ do_trap_ecall_u:
 	sd	a4, PT_EPC(a0)
 	sd	a3, PT_ORIG_A0(a0)		# a0 is both 1st argument and result
 	sd	a5, PT_A0(a0)
-	# Hook point: riscv_v_vstate_discard(regs) belongs here (seed 000/001:
-	# clobber or re-mark the user's vector state on every syscall). The
-	# vector work adds it; without V there is nothing to discard.
+	# riscv_v_vstate_discard(regs) would go here; a kernel built without
+	# vector support has nothing to discard. The vector-enabled copies of
+	# this function (do_trap_ecall_u_v*, vector-syscall.S) do it at this point.
 	call	syscall_enter_from_user_mode	# may change nr (tracer)
 	li	a5, NR_syscalls - 1
 	bgtu	a0, a5, 1f			# also catches nr = -1 (skip)
@@ -161,6 +161,86 @@ sys_ni_syscall:
 	ret
 	.size sys_ni_syscall, .-sys_ni_syscall
 
+# sys_sched_yield(regs) -> 0: give the hart to the next runnable task, if
+# any (Linux's do_sched_yield() reduced to its schedule() call).
+	.globl sys_sched_yield
+	.type sys_sched_yield, @function
+sys_sched_yield:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	call	schedule
+	li	a0, 0
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size sys_sched_yield, .-sys_sched_yield
+
+# sys_clone(regs) -> child pid, or -EAGAIN: start task_ctx as a copy of the
+# caller, for the context-switch benchmark. The minikernel has one address
+# space and one spare task_struct, so the flags are not looked at and a
+# second clone() fails. What copy_process() and copy_thread() would do:
+#   - the child's pt_regs, at the top of its kernel stack, are the caller's,
+#     except a0 = 0 (clone() returns 0 in the child), sp = newsp (regs->a1;
+#     0 keeps the caller's) and VS = Off: a new task has no vector state
+#     until its own first vector instruction traps;
+#   - its thread_info flags and vector context start empty;
+#   - its first __switch_to lands in ret_from_fork on that pt_regs;
+#   - wake_up_new_task(): it joins the run queue right after the caller.
+	.globl sys_clone
+	.type sys_clone, @function
+sys_clone:
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	la	a5, task_ctx
+	ld	a4, TASK_RQ_NEXT(a5)
+	bnez	a4, 3f				# already running
+	ld	a3, TASK_STACK(a5)
+	li	a4, THREAD_SIZE - PT_SIZE_ON_STACK
+	add	a3, a3, a4			# childregs = task_pt_regs(child)
+	mv	a2, a0
+	mv	a4, a3
+	addi	a6, a0, PT_SIZE
+1:
+	ld	a7, 0(a2)			# *childregs = *regs
+	sd	a7, 0(a4)
+	addi	a2, a2, 8
+	addi	a4, a4, 8
+	bltu	a2, a6, 1b
+	sd	zero, PT_A0(a3)
+	ld	a4, PT_A1(a0)			# newsp
+	beqz	a4, 2f
+	sd	a4, PT_SP(a3)
+2:
+	ld	a4, PT_STATUS(a3)
+	andi	a4, a4, ~SR_VS			# riscv_v_vstate_off(childregs)
+	sd	a4, PT_STATUS(a3)
+	la	a4, ret_from_fork
+	sd	a4, TASK_THREAD_RA(a5)
+	sd	a3, TASK_THREAD_SP(a5)
+	sd	zero, TASK_THREAD_S0(a5)	# no caller frame
+	sd	zero, TASK_TI_FLAGS(a5)
+	sd	zero, TASK_TI_SYSCALL_WORK(a5)
+	sd	zero, TASK_VSTATE_DATAP(a5)
+	sd	tp, TASK_REAL_PARENT(a5)
+	ld	a4, TASK_RQ_NEXT(tp)		# wake_up_new_task()
+	sd	a4, TASK_RQ_NEXT(a5)
+	sd	a5, TASK_RQ_NEXT(tp)
+	lw	a0, TASK_PID(a5)
+	j	4f
+3:
+	li	a0, -EAGAIN
+4:
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+	.size sys_clone, .-sys_clone
+
 	.section .kernel.rodata, "a", @progbits
 	.balign 8
 # sys_call_table[nr] -> handler(struct pt_regs *), NR_syscalls entries.
@@ -171,11 +251,19 @@ sys_call_table:
 	.dword sys_ni_syscall
 	.endr
 	.dword sys_exit				# 93
-	.rept SYS_getppid - SYS_exit - 1
+	.rept SYS_sched_yield - SYS_exit - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_sched_yield			# 124
+	.rept SYS_getppid - SYS_sched_yield - 1
 	.dword sys_ni_syscall
 	.endr
 	.dword sys_getppid			# 173
-	.rept NR_syscalls - SYS_getppid - 1
+	.rept SYS_clone - SYS_getppid - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_clone			# 220
+	.rept NR_syscalls - SYS_clone - 1
 	.dword sys_ni_syscall
 	.endr
 	.size sys_call_table, .-sys_call_table

@@ -1,11 +1,11 @@
 # traps.S: the exception vector table, the handlers for traps the benchmark
 # never takes, and the kernel's SBI call.
 #
-# Every handler except do_trap_ecall_u (syscall.S) ends the run: the
-# minikernel has one process and no fault handling, so an unexpected trap is
-# a bug in the guest and should be loud. The per-cause handlers keep Linux's
-# names so a trace of a stray trap reads like a kernel's, and so later work
-# (e.g. vector first-use in do_trap_insn_illegal) has its place.
+# Every handler except do_trap_ecall_u (syscall.S) and the vector first-use
+# case of do_trap_insn_illegal ends the run: the minikernel has no fault
+# handling, so an unexpected trap is a bug in the guest and should be loud.
+# The per-cause handlers keep Linux's names so a trace of a stray trap reads
+# like a kernel's.
 #
 # Kernel functions here are written as compiled C with frame pointers would
 # be (CONFIG_FRAME_POINTER, which the stack walker in seed 003 relies on):
@@ -14,10 +14,12 @@
 	.include "minikernel-defs.inc"
 	.include "minikernel-abi.inc"
 
-	.section .kernel.rodata, "a", @progbits
+	.section .kernel.data, "aw", @progbits
 	.balign 8
 # excp_vect_table[scause] -> handler(struct pt_regs *). Causes past the end
-# go to do_trap_unknown (checked in handle_exception).
+# go to do_trap_unknown (checked in handle_exception). Read-only once the
+# kernel runs (Linux would say __ro_after_init): riscv_v_setup (vector.S)
+# rewrites the ecall-from-U slot at boot when the hart has V.
 	.globl excp_vect_table
 	.type excp_vect_table, @object
 excp_vect_table:
@@ -58,7 +60,6 @@ excp_vect_table_end:
 
 	FATAL_TRAP do_trap_insn_misaligned
 	FATAL_TRAP do_trap_insn_fault
-	FATAL_TRAP do_trap_insn_illegal
 	FATAL_TRAP do_trap_break
 	FATAL_TRAP do_trap_load_misaligned
 	FATAL_TRAP do_trap_load_fault
@@ -67,6 +68,40 @@ excp_vect_table_end:
 	FATAL_TRAP do_trap_ecall_s
 	FATAL_TRAP do_trap_ecall_m
 	FATAL_TRAP do_page_fault
+
+# do_trap_insn_illegal(regs): an illegal instruction. From U-mode it may be
+# a program's first vector instruction, which traps because its sstatus.VS
+# is still Off: riscv_v_first_use_handler (vector.S) then gives the task a
+# vector context and the instruction runs again after the return. Anything
+# else is fatal, as before (Linux would send SIGILL; with one process that
+# ends the run the same way).
+	.globl do_trap_insn_illegal
+	.type do_trap_insn_illegal, @function
+do_trap_insn_illegal:
+	addi	sp, sp, -32
+	sd	ra, 24(sp)
+	sd	s0, 16(sp)
+	sd	s1, 8(sp)
+	addi	s0, sp, 32
+	mv	s1, a0
+	ld	a5, PT_STATUS(a0)
+	andi	a5, a5, SR_SPP
+	bnez	a5, 1f				# from the kernel: an oops
+	csrsi	sstatus, SR_SIE			# local_irq_enable()
+	call	riscv_v_first_use_handler	# (regs) -> handled?
+	csrci	sstatus, SR_SIE			# local_irq_disable()
+	beqz	a0, 1f
+	mv	a0, s1
+	call	irqentry_exit_to_user_mode	# (regs): exit work, V restore
+	ld	ra, 24(sp)
+	ld	s0, 16(sp)
+	ld	s1, 8(sp)
+	addi	sp, sp, 32
+	ret
+1:
+	mv	a0, s1
+	j	do_trap_unknown			# does not return
+	.size do_trap_insn_illegal, .-do_trap_insn_illegal
 
 # do_trap_unknown(regs): end the run with EXIT_USER_FAULT | cause for a trap
 # from U-mode, EXIT_KERNEL_FAULT | cause for one taken in the kernel.

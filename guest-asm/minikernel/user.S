@@ -24,6 +24,12 @@
 # The per-call check is the one addition to the benchmark loop (one
 # not-taken branch per iteration); it makes a broken getppid end the run
 # with exit code 1 instead of a plausible-looking time.
+#
+# Before the warm-up main calls vector_touch(), which uses the vector unit
+# once if a knob asks for it (seed 001's use_v, seed 000's --vsetvli): the
+# loop itself never runs a vector instruction, so the kernel sees a process
+# that has vector state but does not keep using it. With knob_ctx_switches
+# > 0 main runs the context-switch benchmark of userctx.S instead.
 
 	.include "minikernel-abi.inc"
 
@@ -52,6 +58,10 @@ main:
 	sd	s2, 16(sp)
 	sd	s3, 8(sp)
 	li	s3, EXPECTED_PPID
+
+	ld	a5, knob_ctx_switches
+	bnez	a5, 6f				# the lat_ctx-like benchmark instead
+	call	vector_touch			# per knob_use_vector / knob_vsetvli
 
 	# Warm-up: untimed calls, so the timed loop starts warm.
 	ld	s0, knob_warmup
@@ -93,6 +103,10 @@ bench_timed_done:
 	sd	s2, bench_last_ppid, t0
 	li	s1, 0				# exit status
 	j	9f
+6:
+	call	lat_ctx_main			# -> exit status
+	mv	s1, a0
+	j	9f
 8:
 	sd	a0, bench_last_ppid, t0		# the unexpected ppid
 	li	s1, 1
@@ -109,6 +123,36 @@ bench_timed_done:
 	addi	sp, sp, 48
 	ret
 	.size main, .-main
+
+# vector_touch(): use the vector unit once, as the knobs say.
+#   knob_use_vector = 1: what seed 001's microbenchmark does with use_v = 1,
+#       vsetivli x0, 1, e32, m1, ta, ma, then vmv.v.i v0, 1.
+#   knob_vsetvli = 1: seed 000's `null_syscall --vsetvli`, which runs a
+#       vsetvli once before its getppid loop. The mail does not give the
+#       operands; any vsetvli has the same effect on the kernel (the
+#       first-use trap, then VS Dirty).
+# The first vector instruction of the process traps (VS is Off); the kernel
+# turns V on for the process and the instruction runs again.
+	.globl vector_touch
+	.type vector_touch, @function
+vector_touch:
+	ld	a5, knob_use_vector
+	beqz	a5, 1f
+	.option push
+	.option arch, +v
+	vsetivli zero, 1, e32, m1, ta, ma
+	vmv.v.i	v0, 1
+	.option pop
+1:
+	ld	a5, knob_vsetvli
+	beqz	a5, 2f
+	.option push
+	.option arch, +v
+	vsetvli	a5, zero, e32, m1, ta, ma
+	.option pop
+2:
+	ret
+	.size vector_touch, .-vector_touch
 
 # long syscall(long nr, long a1, ..., long a6): libc's generic wrapper. The
 # kernel takes nr in a7 and arguments in a0-a5, so everything shifts down by
@@ -147,6 +191,9 @@ syscall:
 
 	UDWORD knob_iterations, 100
 	UDWORD knob_warmup, 10
+	UDWORD knob_use_vector, 0		# seed 001's use_v (vector_touch)
+	UDWORD knob_vsetvli, 0			# seed 000's --vsetvli (vector_touch)
+	UDWORD knob_ctx_switches, 0		# > 0: userctx.S, yields per task
 	UDWORD bench_start_cycle, 0
 	UDWORD bench_end_cycle, 0
 	UDWORD bench_start_instret, 0
