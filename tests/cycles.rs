@@ -193,3 +193,39 @@ fn check_passes_on_the_shipped_scenarios() {
         "{text}"
     );
 }
+
+#[test]
+fn block_mode_equals_single_step_on_every_scenario() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let s = Scenario::load(&path).unwrap();
+        let core = s.cores.first().cloned();
+        for v in &s.variants {
+            let opts = |step| RunOpts {
+                core: core.clone(),
+                single_step: step,
+                ..RunOpts::default()
+            };
+            let block = session::run_variant(&s, v, &opts(false)).unwrap();
+            let step = session::run_variant(&s, v, &opts(true)).unwrap();
+            let name = format!("{} {}", path.display(), v.name);
+            assert_eq!(block.exit_code, Some(0), "{name}");
+            assert_eq!(block.instructions, step.instructions, "{name}");
+            assert_eq!(block.events, step.events, "{name}");
+            assert_eq!(
+                block.insns_per_iteration, step.insns_per_iteration,
+                "{name}"
+            );
+            let (eb, es) = (block.estimate.unwrap(), step.estimate.unwrap());
+            assert_eq!(eb.cycles_total, es.cycles_total, "{name}");
+            assert_eq!(eb.breakdown, es.breakdown, "{name}");
+            n += 1;
+        }
+    }
+    assert!(n >= 14, "every variant of every scenario ({n})");
+}

@@ -244,20 +244,27 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
         if (n1 - n0).abs() < 0.004 && dc.abs() < 0.004 {
             continue;
         }
-        let unit = e1.unit_cycles.get(k).copied().unwrap_or(0.0);
-        out.push(format!(
-            "{:<28} {} → {} ({} × {} cycles = {:+.2})",
-            c.label(),
-            fmt(n0),
-            fmt(n1),
-            if n1 >= n0 {
-                format!("+{}", fmt(n1 - n0))
-            } else {
-                format!("-{}", fmt(n0 - n1))
-            },
-            fmt(unit),
-            dc
-        ));
+        let delta = if n1 >= n0 {
+            format!("+{}", fmt(n1 - n0))
+        } else {
+            format!("-{}", fmt(n0 - n1))
+        };
+        match e1.unit_cycles.get(k) {
+            Some(unit) => out.push(format!(
+                "{:<28} {} → {} ({delta} × {} cycles = {dc:+.2})",
+                c.label(),
+                fmt(n0),
+                fmt(n1),
+                fmt(*unit)
+            )),
+            // Vector occupancy has no single unit: it follows LMUL and vl.
+            None => out.push(format!(
+                "{:<28} {} → {} instructions ({dc:+.2} cycles)",
+                c.label(),
+                fmt(n0),
+                fmt(n1)
+            )),
+        }
     }
     let u0 = e0
         .events

@@ -261,6 +261,7 @@ pub fn run_variant(
             .zip(&w.vector)
             .filter(|(_, v)| **v > 0)
             .map(|(n, v)| (n.clone(), per(*v)))
+            .chain([("total".to_string(), per(w.vector.iter().sum()))])
             .collect(),
         events_per_iteration: w
             .events

@@ -45,6 +45,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         })
         .collect();
     lines.push(Line::raw(per_phase.join("  ")));
+    let vec_milli = st.now.ledger.milli(crate::cost::Cat::VectorUnit);
+    if vec_milli > 0 {
+        lines.push(Line::from(vec![
+            Span::styled("vector unit  ", dim()),
+            Span::raw(format!(
+                "{:.0} cycles in {} instructions",
+                vec_milli as f64 / MILLI as f64,
+                st.now.ledger.count(crate::cost::Cat::VectorUnit)
+            )),
+        ]));
+    }
     lines.push(Line::styled("per iteration, whole runs:", dim()));
     let base = s.summaries.first().cloned().flatten();
     let per_it = |r: &crate::session::VariantRun| {
