@@ -12,6 +12,7 @@ use crate::machine::Program;
 use crate::scenario::Scenario;
 use crate::session::VariantRun;
 use crate::trace::{Event, Stamped, cause_name};
+use crate::vector::VClass;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -223,6 +224,36 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
     o
 }
 
+fn lmul_name(x8: u32) -> &'static str {
+    match x8 {
+        1 => "mf8",
+        2 => "mf4",
+        4 => "mf2",
+        8 => "m1",
+        16 => "m2",
+        32 => "m4",
+        _ => "m8",
+    }
+}
+
+/// `v0-v7` style ranges of a register bitmask.
+fn vregs(mask: u32) -> String {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < 32 {
+        if mask & (1 << i) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < 32 && mask & (1 << i) != 0 {
+            i += 1;
+        }
+        out.push(if i - start == 1 { format!("v{start}") } else { format!("v{start}-v{}", i - 1) });
+    }
+    out.join(",")
+}
+
 /// The VS/FS field values (priv spec §3.1.6.6).
 pub fn vs_name(v: u8) -> &'static str {
     ["Off", "Initial", "Clean", "Dirty"][(v & 3) as usize]
@@ -290,7 +321,24 @@ pub fn event_text(p: &Program, e: &Event) -> String {
             sym(*pc)
         ),
         Event::Vector { pc, class, written } => {
-            format!("vector    {class:?} at {} (writes {written:#x})", sym(*pc))
+            let text = p
+                .text_bytes(*pc, 4)
+                .filter(|b| b.len() == 4)
+                .and_then(|b| crate::vector::decode(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok())
+                .map_or_else(|| "?".to_string(), |v| v.to_string());
+            let what = match class {
+                VClass::Config => "configures vl/vtype".to_string(),
+                VClass::Arith { lmul_x8 } => format!("LMUL {}", lmul_name(*lmul_x8)),
+                VClass::UnitStride { store, eew, vl } => {
+                    format!("{} {vl} x e{eew}", if *store { "stores" } else { "loads" })
+                }
+                VClass::WholeReg { store, nregs } => {
+                    format!("{} {nregs} registers", if *store { "stores" } else { "loads" })
+                }
+                VClass::Scalar => "scalar move".to_string(),
+            };
+            let regs = if *written == 0 { String::new() } else { format!(", writes {}", vregs(*written)) };
+            format!("vector    {text} at {} ({what}{regs})", sym(*pc))
         }
         Event::GuestFault { fault } => format!("fault     {fault}"),
         Event::BudgetExhausted { executed } => format!("budget    exhausted after {executed}"),
