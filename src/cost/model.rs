@@ -109,6 +109,10 @@ impl Ledger {
         self.count[c.index()] += 1;
         self.milli[c.index()] += milli;
     }
+    /// Cycles without an event of their own (a wait for earlier work).
+    pub fn add_cycles(&mut self, c: Cat, milli: u64) {
+        self.milli[c.index()] += milli;
+    }
     pub fn count(&self, c: Cat) -> u64 {
         self.count[c.index()]
     }

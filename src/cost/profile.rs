@@ -131,6 +131,10 @@ profile_struct!(
         /// Whole-register load/store of n registers: base + per_reg · n.
         whole_reg_base: u32,
         whole_reg_per_reg: u32,
+        /// true: the scalar pipeline waits for every vector instruction.
+        /// false: vector work overlaps scalar code until a sstatus/mstatus
+        /// write, a vsetvl* or a vmv.x.s, which wait for it.
+        scalar_waits: bool,
     }
 );
 

@@ -48,6 +48,7 @@ dlen = { value = 0, assumption = "test" }
 vsetvl = { value = 0, assumption = "test" }
 whole_reg_base = { value = 0, assumption = "test" }
 whole_reg_per_reg = { value = 0, assumption = "test" }
+scalar_waits = { value = true, assumption = "test" }
 "#;
 
 fn profile() -> Profile {

@@ -249,7 +249,11 @@ fn vregs(mask: u32) -> String {
         while i < 32 && mask & (1 << i) != 0 {
             i += 1;
         }
-        out.push(if i - start == 1 { format!("v{start}") } else { format!("v{start}-v{}", i - 1) });
+        out.push(if i - start == 1 {
+            format!("v{start}")
+        } else {
+            format!("v{start}-v{}", i - 1)
+        });
     }
     out.join(",")
 }
@@ -324,7 +328,9 @@ pub fn event_text(p: &Program, e: &Event) -> String {
             let text = p
                 .text_bytes(*pc, 4)
                 .filter(|b| b.len() == 4)
-                .and_then(|b| crate::vector::decode(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok())
+                .and_then(|b| {
+                    crate::vector::decode(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
+                })
                 .map_or_else(|| "?".to_string(), |v| v.to_string());
             let what = match class {
                 VClass::Config => "configures vl/vtype".to_string(),
@@ -333,11 +339,18 @@ pub fn event_text(p: &Program, e: &Event) -> String {
                     format!("{} {vl} x e{eew}", if *store { "stores" } else { "loads" })
                 }
                 VClass::WholeReg { store, nregs } => {
-                    format!("{} {nregs} registers", if *store { "stores" } else { "loads" })
+                    format!(
+                        "{} {nregs} registers",
+                        if *store { "stores" } else { "loads" }
+                    )
                 }
                 VClass::Scalar => "scalar move".to_string(),
             };
-            let regs = if *written == 0 { String::new() } else { format!(", writes {}", vregs(*written)) };
+            let regs = if *written == 0 {
+                String::new()
+            } else {
+                format!(", writes {}", vregs(*written))
+            };
             format!("vector    {text} at {} ({what}{regs})", sym(*pc))
         }
         Event::GuestFault { fault } => format!("fault     {fault}"),

@@ -102,6 +102,9 @@ pub struct CoreModel {
     pub cost: CostModel,
     /// The register the last retired instruction loaded (0: none).
     last_load: u8,
+    /// Vector occupancy not yet waited for (milli), when vector work
+    /// overlaps scalar code (`vector.scalar_waits = false`).
+    vec_pending: u64,
 }
 
 impl CoreModel {
@@ -116,6 +119,7 @@ impl CoreModel {
             cost: CostModel::new(&profile),
             profile,
             last_load: 0,
+            vec_pending: 0,
         }
     }
 }
@@ -356,14 +360,27 @@ impl Observer for Stats {
                 completed,
                 misp: kind,
             };
+            let mut spent = 0;
+            let mut syncs = false;
             m.cost.charge(t, &r.insns[i], at, |cat, v| {
                 now.cycles[p] += v;
                 now.ledger.add(cat, v);
                 *line += v;
+                spent += v;
+                syncs |= cat == Cat::StatusWrites;
                 if cat == Cat::RasMispredicts && p == USER as usize {
                     now.user_ras_mispredicts += 1;
                 }
             });
+            // Overlapped vector work runs down while scalar code runs; a
+            // status write waits for what is left.
+            m.vec_pending -= m.vec_pending.min(spent);
+            if syncs && m.vec_pending > 0 {
+                let v = std::mem::take(&mut m.vec_pending);
+                now.cycles[p] += v;
+                now.ledger.add_cycles(Cat::VectorUnit, v);
+                *line += v;
+            }
             m.last_load = if completed {
                 CostModel::load_rd(t, i)
             } else {
@@ -408,9 +425,21 @@ impl Observer for Stats {
             self.now.vector[p as usize] += 1;
         }
         if let Event::Vector { pc, class, .. } = ev
-            && let Some(m) = self.model.as_ref()
+            && let Some(m) = self.model.as_mut()
         {
-            let v = m.cost.vector_cost(class);
+            let cost = m.cost.vector_cost(class);
+            let v = if m.profile.vector.scalar_waits.value {
+                cost
+            } else if matches!(
+                class,
+                crate::vector::VClass::Config | crate::vector::VClass::Scalar
+            ) {
+                // vsetvl* and moves to/from x registers wait for the unit.
+                std::mem::take(&mut m.vec_pending) + cost
+            } else {
+                m.vec_pending += cost;
+                0
+            };
             let p = self
                 .map
                 .phase_of(*pc)
