@@ -209,15 +209,20 @@ fn reverse_continue_goes_back_to_the_previous_breakpoint_hit() {
 }
 
 #[test]
-fn the_lesson_replays_headless() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", "--script", "scenarios/ras-trap-entry.toml"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("8 passed, 0 failed"), "{text}");
+fn every_lesson_replays_headless() {
+    for scenario in [
+        "scenarios/ras-trap-entry.toml",
+        "scenarios/vstate-initial.toml",
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["run", "--script", scenario])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{scenario}: {text}");
+        assert!(text.contains(" 0 failed"), "{text}");
+    }
 }
 
 #[test]

@@ -101,7 +101,7 @@ pub struct ScriptStep {
 }
 
 /// Panes a script may highlight (the TUI's names).
-pub const PANES: [&str; 8] = [
+pub const PANES: [&str; 10] = [
     "source",
     "registers",
     "csrs",
@@ -110,6 +110,8 @@ pub const PANES: [&str; 8] = [
     "cycles",
     "events",
     "narration",
+    "vector",
+    "vs",
 ];
 
 /// A figure measured on hardware (never an input to the estimate).
