@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod atomics;
 pub mod cli;
 pub mod cost;
 pub mod isa;

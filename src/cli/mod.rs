@@ -196,6 +196,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 budget,
                 log_events: 0,
                 single_step: step,
+                probes: Vec::new(),
             };
             run(&scenario, &variants, format, events, opts)
         }

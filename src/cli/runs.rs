@@ -95,6 +95,10 @@ pub(super) fn per_core(
             .collect::<Result<_, _>>()
             .map_err(anyhow::Error::msg)?
     };
+    if profiles.is_empty() && s.variants.iter().any(|v| v.core.is_some()) {
+        // The variants are the cores.
+        return Ok(vec![(String::new(), run_all(s, &[], opts)?)]);
+    }
     if profiles.is_empty() {
         anyhow::bail!(
             "{} names no cores: add `cores = [...]` or pass --core",

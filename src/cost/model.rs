@@ -187,6 +187,7 @@ pub struct CostModel {
     stall: u64,
     costs: super::profile::Costs,
     vector: super::profile::Vector,
+    monitor: u32,
 }
 
 impl CostModel {
@@ -215,6 +216,7 @@ impl CostModel {
             stall: unit[Cat::LoadUseStalls.index()],
             costs: k.clone(),
             vector: p.vector.clone(),
+            monitor: p.atomics.monitor_cycles.value,
         }
     }
 
@@ -250,7 +252,7 @@ impl CostModel {
             Op::FenceI => full(k.fence_i.value),
             Op::Amo { .. } => full(k.amo.value),
             Op::Lr { .. } => full(k.lr.value),
-            Op::Sc { .. } => full(k.sc.value),
+            Op::Sc { .. } => full(k.sc.value) + u64::from(self.monitor) * MILLI,
             Op::Ecall | Op::Ebreak | Op::Wfi | Op::Sret | Op::Mret | Op::SfenceVma => {
                 full(k.system.value)
             }

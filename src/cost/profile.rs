@@ -138,6 +138,17 @@ profile_struct!(
     }
 );
 
+profile_struct!(
+    /// Atomics (seed 004).
+    Atomics, AtomicsDto {
+        /// AMOs raise illegal-instruction to M-mode firmware, which emulates them.
+        amo_traps: bool,
+        /// Cycles an SC spends at the reservation monitor, beyond `sc`
+        /// (L1 monitor: 6-12; L2 / point of coherence: about 40).
+        monitor_cycles: u32,
+    }
+);
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProfileDto {
@@ -151,6 +162,7 @@ struct ProfileDto {
     core: CoreDto,
     cost: CostsDto,
     vector: VectorDto,
+    atomics: AtomicsDto,
 }
 
 fn v10() -> String {
@@ -168,6 +180,7 @@ pub struct Profile {
     pub core: Core,
     pub cost: Costs,
     pub vector: Vector,
+    pub atomics: Atomics,
 }
 
 fn param<T>(
@@ -227,6 +240,7 @@ impl Profile {
             core,
             cost: dto.cost.convert(&loc)?,
             vector: dto.vector.convert(&loc)?,
+            atomics: dto.atomics.convert(&loc)?,
         })
     }
 
@@ -235,6 +249,7 @@ impl Profile {
         let mut v = self.core.rows();
         v.extend(self.cost.rows());
         v.extend(self.vector.rows());
+        v.extend(self.atomics.rows());
         v
     }
 

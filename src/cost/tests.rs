@@ -49,6 +49,9 @@ vsetvl = { value = 0, assumption = "test" }
 whole_reg_base = { value = 0, assumption = "test" }
 whole_reg_per_reg = { value = 0, assumption = "test" }
 scalar_waits = { value = true, assumption = "test" }
+[atomics]
+amo_traps = { value = false, assumption = "test" }
+monitor_cycles = { value = 0, assumption = "test" }
 "#;
 
 fn profile() -> Profile {

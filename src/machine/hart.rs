@@ -67,6 +67,17 @@ pub struct Hart<O: Observer> {
     pub(super) account: bool,
     /// The software V unit, when the core has one.
     pub(super) vunit: Option<crate::vector::VUnit>,
+    /// The LR/SC reservation and the outcome of every SC.
+    pub(super) lrsc: crate::atomics::Tracker,
+    /// The core traps AMOs to M-mode as illegal instructions.
+    pub(super) amo_traps: bool,
+    /// xRET drops the reservation (the priv spec allows it, §3.3.2).
+    pub(super) xret_clears: bool,
+    /// Stop after this many consecutive failures of one SC (0: never).
+    pub(super) livelock_after: u32,
+    /// Probed addresses, and the one whose instruction runs next unprobed.
+    pub(super) probes: HashSet<u64>,
+    pub(super) probe_resume: Option<u64>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -94,6 +105,12 @@ impl<O: Observer> Hart<O> {
             last_trap: None,
             account: true,
             vunit: None,
+            lrsc: Default::default(),
+            amo_traps: false,
+            xret_clears: false,
+            livelock_after: 10_000,
+            probes: HashSet::new(),
+            probe_resume: None,
         }
     }
 

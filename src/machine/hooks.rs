@@ -8,6 +8,7 @@ use unicorn_engine::{RegisterRISCV as R, Unicorn};
 use super::block::{Block, decode_range};
 use super::csr::{self, CsrResult};
 use super::hart::{Hart, Outcome, Pending};
+use super::lrsc;
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
@@ -111,6 +112,9 @@ fn post_retire<O: Observer>(
     let hart = uc.get_data_mut();
     let from = p.priv_;
     hart.priv_ = to_priv;
+    if hart.xret_clears {
+        hart.lrsc.clear(last.pc);
+    }
     hart.emit(Event::TrapReturn {
         via,
         from,
@@ -264,19 +268,35 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     };
     let idx = pending_index(uc.get_data(), pc);
-    if let Op::Sc { width } = insn.op {
-        // QEMU 5.0 fails a misaligned SC without trapping; the A extension
-        // (unpriv spec §8.2) requires an address-misaligned exception.
-        let addr = regs::read_gpr(uc, insn.rs1);
-        if addr % u64::from(width) != 0 {
-            finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::deliver(uc, trap::CAUSE_STORE_MISALIGNED, pc, addr);
-        }
-        return;
+    if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
+        return; // runs natively
     }
     if let Some(i) = idx {
         // Execution goes on normally into the intercepted instruction.
         finish(uc, i, Some(pc), true);
+    }
+    if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {
+        let done = match insn.op {
+            Op::Lr { .. } => lrsc::lr(uc, pc, &insn),
+            Op::Sc { .. } => lrsc::sc(uc, pc, &insn),
+            // The core traps AMOs: firmware emulates them (seed 004).
+            _ => lrsc::Done::Trap(trap::CAUSE_ILLEGAL, u64::from(insn.raw)),
+        };
+        match done {
+            lrsc::Done::Next => {
+                finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
+                let _ = uc.reg_write(R::PC, pc + 4);
+            }
+            lrsc::Done::Trap(cause, tval) => {
+                finish(uc, idx.map_or(0, |i| i + 1), None, false);
+                trap::deliver(uc, cause, pc, tval);
+            }
+            lrsc::Done::Fault(f) => {
+                finish(uc, idx.map_or(0, |i| i + 1), None, false);
+                fault(uc, f);
+            }
+        }
+        return;
     }
     let vec = if matches!(insn.op, Op::Vector) {
         Some(vec::run_vector(uc, pc, &insn))
@@ -323,6 +343,23 @@ pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     hart.pending = None;
     hart.outcome = Some(Outcome::ReachedAddr(pc));
     let _ = uc.emu_stop();
+}
+
+/// A probe: a breakpoint exception before the instruction runs, then the
+/// instruction itself once the handler returns to it (as a kprobe does).
+pub(super) fn on_probe<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let hart = uc.get_data_mut();
+    if !hart.probes.contains(&pc) {
+        return;
+    }
+    if hart.probe_resume == Some(pc) {
+        hart.probe_resume = None;
+        return;
+    }
+    hart.probe_resume = Some(pc);
+    let idx = pending_index(uc.get_data(), pc);
+    finish(uc, idx.unwrap_or(0), None, false);
+    trap::deliver(uc, trap::CAUSE_BREAKPOINT, pc, pc);
 }
 
 /// A write to `tohost` (HTIF): `(code << 1) | 1` ends the run.

@@ -7,6 +7,7 @@ mod csr;
 mod dwarf;
 mod hart;
 mod hooks;
+mod lrsc;
 mod observe;
 pub mod program;
 pub mod regs;
@@ -137,7 +138,10 @@ impl<O: Observer + 'static> Machine<O> {
                 if let Some(i) = d.insn
                     && (csr::must_intercept(&i)
                         || vec::is_vector_csr(&i)
-                        || matches!(i.op, Op::Sc { .. } | Op::Vector))
+                        || matches!(
+                            i.op,
+                            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
+                        ))
                 {
                     found.push((d.pc, i));
                 }
@@ -155,6 +159,39 @@ impl<O: Observer + 'static> Machine<O> {
     /// then stop the run as unsupported).
     pub fn enable_vector(&mut self, vlen: u32) {
         self.uc.get_data_mut().vunit = vec::unit(vlen);
+    }
+
+    /// The core traps AMOs to M-mode firmware (MIPS P8700, seed 004).
+    pub fn set_amo_traps(&mut self, on: bool) {
+        self.uc.get_data_mut().amo_traps = on;
+    }
+
+    /// LR/SC behaviour: xRET drops the reservation; a second hart stores to
+    /// the reserved address after every `remote_every`-th LR (0: never); a
+    /// run stops as a livelock after `livelock_after` failures of one SC.
+    pub fn set_lrsc(&mut self, xret_clears: bool, remote_every: u64, livelock_after: u32) {
+        let hart = self.uc.get_data_mut();
+        hart.xret_clears = xret_clears;
+        hart.lrsc.remote_every = remote_every;
+        hart.livelock_after = livelock_after;
+    }
+
+    /// The reservation state and SC statistics.
+    pub fn lrsc(&self) -> &crate::atomics::Tracker {
+        &self.uc.get_data().lrsc
+    }
+
+    /// Places probes: a breakpoint trap to the guest before each address
+    /// runs (kprobe-like). The caller checks them against LR/SC sequences.
+    pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), LoadError> {
+        for &a in addrs {
+            self.uc
+                .add_code_hook(a, a, |uc, addr, _| hooks::on_probe(uc, addr))
+                .map_err(emu)?;
+            let _ = self.uc.ctl_remove_cache(a, a + 4);
+            self.uc.get_data_mut().probes.insert(a);
+        }
+        Ok(())
     }
 
     pub fn vunit(&self) -> Option<&crate::vector::VUnit> {

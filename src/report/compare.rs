@@ -45,7 +45,11 @@ pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
         for r in runs {
             let Some(e) = &r.estimate else { continue };
             out.push(Row {
-                core: core.clone(),
+                core: if core.is_empty() {
+                    e.core.clone()
+                } else {
+                    core.clone()
+                },
                 variant: r.variant.clone(),
                 cycles_per_iteration: e.cycles_per_iteration,
                 ns_per_iteration: e.ns_per_iteration,
@@ -136,7 +140,11 @@ pub fn text(
         );
     }
     for (core, _) in per_core {
-        let mine: Vec<&Row> = rows.iter().filter(|r| &r.core == core).collect();
+        // An empty core name: the variants are the cores.
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| core.is_empty() || &r.core == core)
+            .collect();
         let first = mine.first().copied();
         for r in &mine {
             let diff = match first {
@@ -146,7 +154,8 @@ pub fn text(
                 }
                 _ => String::new(),
             };
-            let refc = reference_cell(s, core, &r.variant, first);
+            let refc = reference_cell(s, &r.core, &r.variant, first);
+            let core = &r.core;
             if md {
                 let _ = writeln!(
                     o,

@@ -81,6 +81,12 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
     let _ = writeln!(o, "{}", s.title);
     let _ = writeln!(o, "patch: {}", s.patch);
     let _ = writeln!(o, "scenario: {}", s.path.display());
+    for (p, why) in s.probes.iter().zip(&s.probe_rejections) {
+        let _ = writeln!(
+            o,
+            "probe {p}: the LR/SC checker rejects it (placed anyway): {why}"
+        );
+    }
     for r in runs {
         let _ = writeln!(o);
         let label = if r.label.is_empty() {
@@ -156,6 +162,32 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
                     h.cycles_per_iteration, h.loc, h.text
                 );
             }
+        }
+        if r.lrsc.get("sc_success").copied().unwrap_or(0.0)
+            + r.lrsc.get("sc_fail").copied().unwrap_or(0.0)
+            > 0.0
+        {
+            let g = |k: &str| r.lrsc.get(k).copied().unwrap_or(0.0);
+            let _ = writeln!(
+                o,
+                "  lr/sc         {} SCs succeeded, {} failed (longest run of failures of one SC: {}){}",
+                g("sc_success"),
+                g("sc_fail"),
+                g("max_retries"),
+                if g("livelock") > 0.0 {
+                    "; LIVELOCK"
+                } else {
+                    ""
+                }
+            );
+        }
+        for (k, v) in &r.results {
+            let name = r
+                .result_names
+                .get(k)
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            let _ = writeln!(o, "  result        {k} = {v}{name}");
         }
         let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  events        {}", ev.join(", "));
@@ -258,6 +290,25 @@ fn vregs(mask: u32) -> String {
     out.join(",")
 }
 
+/// Why an SC succeeded or failed, in words.
+pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
+    use crate::atomics::ScOutcome::*;
+    match o {
+        Success => "succeeds".into(),
+        NoReservation => "fails: no reservation".into(),
+        OtherAddress { reserved } => format!("fails: the reservation is for {reserved:#x}"),
+        ClearedByTrap { pc } => format!(
+            "fails: a trap or xRET at {} dropped the reservation",
+            p.describe(*pc)
+        ),
+        ClearedBySc { pc } => format!(
+            "fails: the sc at {} used up the reservation",
+            p.describe(*pc)
+        ),
+        RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
+    }
+}
+
 /// The VS/FS field values (priv spec §3.1.6.6).
 pub fn vs_name(v: u8) -> &'static str {
     ["Off", "Initial", "Clean", "Dirty"][(v & 3) as usize]
@@ -318,6 +369,26 @@ pub fn event_text(p: &Program, e: &Event) -> String {
             format!("csr       {name} {old} -> {new:#x} at {}", sym(*pc))
         }
         Event::Breakpoint { pc } => format!("breakpoint at {}", sym(*pc)),
+        Event::Lr { pc, addr, size } => format!(
+            "lr        reserves {addr:#x} ({size} bytes) at {}",
+            sym(*pc)
+        ),
+        Event::Sc {
+            pc,
+            addr,
+            outcome,
+            retries,
+        } => format!(
+            "sc        {} at {} to {addr:#x}{}",
+            sc_text(p, outcome),
+            sym(*pc),
+            if *retries > 0 {
+                format!(" ({retries} failures in a row)")
+            } else {
+                String::new()
+            }
+        ),
+        Event::RemoteStore { addr } => format!("remote    the second hart stores to {addr:#x}"),
         Event::VsChange { from, to, pc, why } => format!(
             "vs        {} -> {} at {}: {why}",
             vs_name(*from),

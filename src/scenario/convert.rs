@@ -8,8 +8,8 @@ use std::rc::Rc;
 use serde_spanned::Spanned;
 
 use super::{
-    Check, DEFAULT_BUDGET, Expect, Knob, Locator, Measure, Narration, PANES, Reference, Scenario,
-    ScenarioError, ScriptStep, StepTarget, Variant, dto,
+    Check, DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, Reference,
+    ResultSpec, Scenario, ScenarioError, ScriptStep, StepTarget, Variant, dto,
 };
 use crate::cost::Profile;
 use crate::machine::Program;
@@ -99,11 +99,18 @@ pub(super) fn convert(
             }
             vk.insert(k.get_ref().clone(), *val);
         }
+        let core = match &v.core {
+            Some(c) => Some(Rc::new(
+                Profile::find(c.get_ref()).map_err(|m| loc.span(c, m))?,
+            )),
+            None => None,
+        };
         variants.push(Variant {
             name: v.name.get_ref().clone(),
             label: v.label.clone(),
             program,
             knobs: vk,
+            core,
         });
     }
     let need_symbol = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
@@ -239,7 +246,45 @@ pub(super) fn convert(
             highlight: st.highlight.as_ref().map(|h| h.get_ref().clone()),
         });
     }
+    let mut probe_rejections = Vec::new();
+    for p in &f.probes {
+        let name = need_symbol(p, "probe")?;
+        let addr = main_elf.symbol(&name).map_or(0, |s| s.addr);
+        if let Err(why) = crate::atomics::checker::probe_allowed(&main_elf, addr) {
+            if !f.probes_anyway {
+                return Err(loc.span(
+                    p,
+                    format!("probe rejected: {why} (set probes_anyway = true to place it and see)"),
+                ));
+            }
+            probe_rejections.push(why);
+        }
+    }
+    let mut results = Vec::new();
+    for (name, r) in &f.results {
+        let symbol = need_symbol(&r.symbol, "result")?;
+        let mut names = BTreeMap::new();
+        for (k, v) in &r.names {
+            let n = k.parse::<u64>().map_err(|_| {
+                loc.span(&r.symbol, format!("result '{name}': '{k}' is not a number"))
+            })?;
+            names.insert(n, v.clone());
+        }
+        results.push(ResultSpec {
+            name: name.clone(),
+            symbol,
+            names,
+        });
+    }
     Ok(Scenario {
+        lrsc: Lrsc {
+            xret_clears: f.lrsc.xret_clears,
+            remote_store_every: f.lrsc.remote_store_every,
+            livelock_after: f.lrsc.livelock_after,
+        },
+        probes: f.probes.iter().map(|p| p.get_ref().clone()).collect(),
+        probe_rejections,
+        results,
         script,
         cores,
         references,

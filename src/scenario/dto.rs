@@ -37,6 +37,52 @@ pub struct ScenarioFile {
     /// A lesson: steps the TUI plays with `--autoplay`.
     #[serde(default)]
     pub script: Vec<ScriptDto>,
+    /// LR/SC behaviour of the machine.
+    #[serde(default)]
+    pub lrsc: LrscDto,
+    /// Probes: symbols where the guest takes a breakpoint trap (kprobe-like).
+    #[serde(default)]
+    pub probes: Vec<Spanned<String>>,
+    /// Place probes the LR/SC checker rejects anyway (to show the livelock).
+    #[serde(default)]
+    pub probes_anyway: bool,
+    /// Guest values to read at the end of a run, by name.
+    #[serde(default)]
+    pub results: BTreeMap<String, ResultDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LrscDto {
+    #[serde(default)]
+    pub xret_clears: bool,
+    #[serde(default)]
+    pub remote_store_every: u64,
+    #[serde(default = "default_livelock")]
+    pub livelock_after: u32,
+}
+
+fn default_livelock() -> u32 {
+    10_000
+}
+
+impl Default for LrscDto {
+    fn default() -> LrscDto {
+        LrscDto {
+            xret_clears: false,
+            remote_store_every: 0,
+            livelock_after: default_livelock(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultDto {
+    pub symbol: Spanned<String>,
+    /// Names for values, e.g. { 1 = "fast", 2 = "slow" }.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -85,6 +131,8 @@ pub struct VariantDto {
     pub elf: Option<Spanned<String>>,
     #[serde(default)]
     pub knobs: BTreeMap<Spanned<String>, u64>,
+    /// The core this variant runs on (a variant per core).
+    pub core: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

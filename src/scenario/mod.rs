@@ -61,6 +61,24 @@ pub struct Variant {
     pub program: Rc<Program>,
     /// Knob values that differ from the defaults.
     pub knobs: BTreeMap<String, u64>,
+    /// The core it runs on, when variants are cores.
+    pub core: Option<Rc<Profile>>,
+}
+
+/// LR/SC behaviour of the machine (see `Machine::set_lrsc`).
+#[derive(Debug, Clone)]
+pub struct Lrsc {
+    pub xret_clears: bool,
+    pub remote_store_every: u64,
+    pub livelock_after: u32,
+}
+
+/// A guest value read at the end of a run.
+#[derive(Debug, Clone)]
+pub struct ResultSpec {
+    pub name: String,
+    pub symbol: String,
+    pub names: BTreeMap<u64, String>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,7 +119,7 @@ pub struct ScriptStep {
 }
 
 /// Panes a script may highlight (the TUI's names).
-pub const PANES: [&str; 10] = [
+pub const PANES: [&str; 11] = [
     "source",
     "registers",
     "csrs",
@@ -112,6 +130,7 @@ pub const PANES: [&str; 10] = [
     "narration",
     "vector",
     "vs",
+    "reservation",
 ];
 
 /// A figure measured on hardware (never an input to the estimate).
@@ -141,6 +160,11 @@ pub struct Scenario {
     pub cores: Vec<Rc<Profile>>,
     pub references: Vec<Reference>,
     pub script: Vec<ScriptStep>,
+    pub lrsc: Lrsc,
+    pub probes: Vec<String>,
+    /// Why the LR/SC checker rejects each probe placed anyway.
+    pub probe_rejections: Vec<String>,
+    pub results: Vec<ResultSpec>,
 }
 
 /// Default instruction budget per run.

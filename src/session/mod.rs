@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::cost::{Cat, Profile};
 use crate::machine::{Machine, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
-use crate::trace::{EventLog, Stamped};
+use crate::trace::{EventLog, GuestFault, Stamped};
 use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
@@ -29,6 +29,8 @@ pub struct RunOpts {
     pub single_step: bool,
     /// The core whose cycles to estimate (none: instructions only).
     pub core: Option<Rc<Profile>>,
+    /// Probes placed besides the scenario's (addresses).
+    pub probes: Vec<u64>,
 }
 
 /// What one variant's run produced (the JSON shape of `run --format json`).
@@ -59,6 +61,13 @@ pub struct VariantRun {
     /// The cycle estimate, when a core was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
+    /// LR/SC: successes, failures, the longest run of failures of one SC,
+    /// and 1 if the run stopped as a livelock.
+    pub lrsc: BTreeMap<String, f64>,
+    /// The scenario's `[results]`: guest values read at the end.
+    pub results: BTreeMap<String, f64>,
+    /// Their names, where the scenario gives them (e.g. "fast").
+    pub result_names: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Stamped>,
 }
@@ -111,11 +120,27 @@ pub fn build_machine(
         None => Markers::default(),
     };
     let log = EventLog::new(opts.log_events.max(1), true);
-    let model = opts.core.clone().map(CoreModel::new);
+    let core = opts.core.clone().or_else(|| variant.core.clone());
+    let model = core.clone().map(CoreModel::new);
     let stats = Stats::new(map, program.clone(), model, markers, log);
     let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
+    let core = core.or_else(|| scenario.cores.first().cloned());
+    if let Some(p) = core.as_ref() {
+        m.set_amo_traps(p.atomics.amo_traps.value);
+    }
+    let l = &scenario.lrsc;
+    m.set_lrsc(l.xret_clears, l.remote_store_every, l.livelock_after);
+    let mut probes: Vec<u64> = scenario
+        .probes
+        .iter()
+        .filter_map(|p| program.symbol(p).map(|s| s.addr))
+        .collect();
+    probes.extend(&opts.probes);
+    if !probes.is_empty() {
+        m.set_probes(&probes).map_err(|e| e.to_string())?;
+    }
     // The V unit takes the core's VLEN; without a core, the scenario's first.
-    if let Some(p) = opts.core.as_ref().or(scenario.cores.first())
+    if let Some(p) = core.as_ref()
         && p.vector.present.value
         && p.vector_isa == "v1.0"
     {
@@ -234,6 +259,35 @@ pub fn run_variant(
             hot_lines: hot_lines(stats, iters, 8),
         }
     });
+    let t = m.lrsc();
+    let lrsc: BTreeMap<String, f64> = [
+        ("sc_success", t.successes as f64),
+        ("sc_fail", t.fails as f64),
+        ("max_retries", f64::from(t.max_retries)),
+        (
+            "livelock",
+            f64::from(u8::from(matches!(
+                outcome,
+                Outcome::Fault(GuestFault::Livelock { .. })
+            ))),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let mut results = BTreeMap::new();
+    let mut result_names = BTreeMap::new();
+    for r in &scenario.results {
+        let v = variant
+            .program
+            .symbol(&r.symbol)
+            .and_then(|s| m.read_u64(s.addr))
+            .unwrap_or(0);
+        results.insert(r.name.clone(), v as f64);
+        if let Some(n) = r.names.get(&v) {
+            result_names.insert(r.name.clone(), n.clone());
+        }
+    }
     let log = if opts.log_events > 0 {
         stats.log.iter().cloned().collect()
     } else {
@@ -275,6 +329,9 @@ pub fn run_variant(
             .map(|(k, v)| (k.to_string(), *v))
             .collect(),
         estimate,
+        lrsc,
+        results,
+        result_names,
         log,
     })
 }

@@ -48,6 +48,8 @@ pub enum GuestFault {
     Protection { pc: u64, addr: u64, access: Access },
     /// An instruction trapscope cannot run.
     Unsupported { pc: u64, encoding: u32, why: String },
+    /// An SC failed this many times in a row: the loop will not finish.
+    Livelock { pc: u64, failures: u32, why: String },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },
 }
@@ -76,6 +78,10 @@ impl std::fmt::Display for GuestFault {
             GuestFault::Unsupported { pc, encoding, why } => write!(
                 f,
                 "unsupported instruction at pc {pc:#x}: encoding {encoding:#010x} ({why})"
+            ),
+            GuestFault::Livelock { pc, failures, why } => write!(
+                f,
+                "livelock at pc {pc:#x}: the SC failed {failures} times in a row (last: {why})"
             ),
             GuestFault::Emulator { pc, error } => {
                 write!(f, "emulator stopped at pc {pc:#x}: {error}")
@@ -163,6 +169,24 @@ pub enum Event {
         pc: u64,
         why: String,
     },
+    /// An LR took a reservation.
+    Lr {
+        pc: u64,
+        addr: u64,
+        size: u8,
+    },
+    /// An SC and why it succeeded or failed; `retries`: consecutive failures
+    /// of this SC so far.
+    Sc {
+        pc: u64,
+        addr: u64,
+        outcome: crate::atomics::ScOutcome,
+        retries: u32,
+    },
+    /// The simulated second hart stored to the reserved address.
+    RemoteStore {
+        addr: u64,
+    },
     /// The V unit ran an instruction (for its cost).
     Vector {
         pc: u64,
@@ -224,6 +248,9 @@ pub enum EventKind {
     Mispredict,
     VsChange,
     Vector,
+    Lr,
+    Sc,
+    RemoteStore,
 }
 
 impl Event {
@@ -241,12 +268,15 @@ impl Event {
             Event::Mispredict { .. } => EventKind::Mispredict,
             Event::VsChange { .. } => EventKind::VsChange,
             Event::Vector { .. } => EventKind::Vector,
+            Event::Lr { .. } => EventKind::Lr,
+            Event::Sc { .. } => EventKind::Sc,
+            Event::RemoteStore { .. } => EventKind::RemoteStore,
         }
     }
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 12] = [
+    pub const ALL: [EventKind; 15] = [
         EventKind::Retired,
         EventKind::TrapEnter,
         EventKind::TrapReturn,
@@ -259,6 +289,9 @@ impl EventKind {
         EventKind::Mispredict,
         EventKind::VsChange,
         EventKind::Vector,
+        EventKind::Lr,
+        EventKind::Sc,
+        EventKind::RemoteStore,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -274,6 +307,9 @@ impl EventKind {
             EventKind::Mispredict => "mispredict",
             EventKind::VsChange => "vs",
             EventKind::Vector => "vector",
+            EventKind::Lr => "lr",
+            EventKind::Sc => "sc",
+            EventKind::RemoteStore => "remote-store",
         }
     }
     pub fn parse(s: &str) -> Option<EventKind> {

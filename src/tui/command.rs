@@ -9,6 +9,14 @@ use crate::cost::Profile;
 /// The commands, for the help screen.
 pub const HELP: &[(&str, &str)] = &[
     ("break SYMBOL|0xADDR", "stop there (c continues to it)"),
+    (
+        "probe SYMBOL|0xADDR",
+        "a guest-visible probe (a breakpoint trap, kprobe-like)",
+    ),
+    (
+        "probe! SYMBOL|0xADDR",
+        "place it even inside an LR/SC sequence",
+    ),
     ("delete SYMBOL|0xADDR|all", "remove breakpoints"),
     ("run N", "run N more instructions"),
     (
@@ -34,9 +42,36 @@ impl AppState {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
                     let d = self.live.program().describe(addr);
-                    self.say(format!("breakpoint at {d}"));
+                    match crate::atomics::checker::probe_allowed(self.live.program(), addr) {
+                        Ok(()) => self.say(format!("breakpoint at {d}")),
+                        // trapscope's own breakpoints do not trap the guest,
+                        // but a kernel's would: say what it would do.
+                        Err(why) => self.error(format!(
+                            "breakpoint at {d}, but note: {why}. `:probe! {a}` places a guest probe there to show it"
+                        )),
+                    }
                 }
                 None => self.error(format!("break: no symbol or address '{a}'")),
+            },
+            ("probe" | "probe!", a) if !a.is_empty() => match self.address(a) {
+                Some(addr) => {
+                    let check = crate::atomics::checker::probe_allowed(self.live.program(), addr);
+                    match (check, cmd == "probe!") {
+                        (Err(why), false) => self.error(format!(
+                            "probe rejected: {why} (`:probe! {a}` to place it anyway)"
+                        )),
+                        (_, _) => {
+                            self.probes.push(addr);
+                            let at = self.live.executed();
+                            self.go_to(at);
+                            let d = self.live.program().describe(addr);
+                            self.say(format!(
+                                "probe at {d}: the guest traps there before the instruction"
+                            ));
+                        }
+                    }
+                }
+                None => self.error(format!("probe: no symbol or address '{a}'")),
             },
             ("delete" | "d", "all") => {
                 self.breakpoints.clear();

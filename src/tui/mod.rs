@@ -95,7 +95,7 @@ pub fn run(scenario: Scenario, core: Option<Rc<Profile>>, autoplay: bool) -> Res
         let action = match ev {
             Event::Key(k) if k.kind == KeyEventKind::Press => key_action(&keys, &s.mode, k),
             Event::Mouse(m) => {
-                let hit = render::areas(area, s.show_vector())
+                let hit = render::areas(area, s.lower)
                     .into_iter()
                     .find(|(_, r)| r.contains((m.column, m.row).into()))
                     .map(|(p, _)| p);

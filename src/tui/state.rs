@@ -25,10 +25,19 @@ pub enum Pane {
     Narration,
     Vector,
     Vs,
+    Reservation,
+}
+
+/// What the middle column's lower part shows (`v` cycles through).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lower {
+    Ras,
+    Vector,
+    Reservation,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 10] = [
+    pub const ALL: [Pane; 11] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -39,6 +48,7 @@ impl Pane {
         Pane::Narration,
         Pane::Vector,
         Pane::Vs,
+        Pane::Reservation,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -258,8 +268,10 @@ pub struct AppState {
     pub sources: Vec<Vec<String>>,
     pub quit: bool,
     pub timing: Timing,
-    /// With a vector unit, show the RAS instead of the vector panes.
-    pub ras_over_vector: bool,
+    /// What the middle column's lower part shows.
+    pub lower: Lower,
+    /// Probes placed from the command line (`:probe`).
+    pub probes: Vec<u64>,
 }
 
 impl AppState {
@@ -295,8 +307,10 @@ impl AppState {
             sources,
             quit: false,
             timing: Timing::default(),
-            ras_over_vector: false,
+            lower: Lower::Ras,
+            probes: Vec::new(),
         };
+        s.lower = s.default_lower();
         s.compute_summaries();
         s.update_narration();
         Ok(s)
@@ -307,13 +321,39 @@ impl AppState {
             core: self.core.clone(),
             set: self.set.clone(),
             log_events: LOG_CAP,
+            probes: self.probes.clone(),
             ..RunOpts::default()
         }
     }
 
-    /// Whether the vector panes take the RAS's place (`v` toggles).
-    pub fn show_vector(&self) -> bool {
-        self.live.m.vunit().is_some() && !self.ras_over_vector
+    /// The panes that can take the RAS's place, in `v` order.
+    pub fn lowers(&self) -> Vec<Lower> {
+        let mut v = vec![Lower::Ras];
+        if self.live.m.vunit().is_some() {
+            v.push(Lower::Vector);
+        }
+        v.push(Lower::Reservation);
+        v
+    }
+
+    /// Atomics scenarios open on the reservation, vector ones on the vector
+    /// panes, the rest on the RAS.
+    fn default_lower(&self) -> Lower {
+        let sc = &self.scenario;
+        let atomics = !sc.probes.is_empty()
+            || sc.lrsc.remote_store_every > 0
+            || sc
+                .cores
+                .iter()
+                .chain(sc.variants.iter().filter_map(|v| v.core.as_ref()))
+                .any(|c| c.atomics.amo_traps.value);
+        if atomics {
+            Lower::Reservation
+        } else if self.live.m.vunit().is_some() {
+            Lower::Vector
+        } else {
+            Lower::Ras
+        }
     }
 
     pub fn variant_name(&self) -> &str {

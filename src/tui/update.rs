@@ -89,7 +89,11 @@ impl AppState {
                 ));
             }
             Action::ToggleDisasm => self.disasm = !self.disasm,
-            Action::ToggleVector => self.ras_over_vector = !self.ras_over_vector,
+            Action::ToggleVector => {
+                let all = self.lowers();
+                let i = all.iter().position(|l| *l == self.lower).unwrap_or(0);
+                self.lower = all[(i + 1) % all.len()];
+            }
             Action::CycleFilter => {
                 use EventKind::*;
                 let order = [

@@ -22,6 +22,7 @@ mod help;
 mod narration;
 mod ras;
 mod regs;
+mod reservation;
 mod source;
 mod status;
 mod timeline;
@@ -34,7 +35,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
-use super::state::{AppState, Mode, Pane};
+use super::state::{AppState, Lower, Mode, Pane};
 
 /// Below this the panes cannot be drawn legibly.
 pub const MIN_WIDTH: u16 = 128;
@@ -61,7 +62,7 @@ const RIGHT: [Constraint; 3] = [
 ];
 
 /// Where each pane is, for mouse clicks.
-pub fn areas(area: Rect, vector: bool) -> Vec<(Pane, Rect)> {
+pub fn areas(area: Rect, lower: Lower) -> Vec<(Pane, Rect)> {
     let [main, _] = Layout::vertical(ROWS).areas(area);
     let [l, m, r] = Layout::horizontal(COLUMNS).areas(main);
     let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
@@ -76,12 +77,14 @@ pub fn areas(area: Rect, vector: bool) -> Vec<(Pane, Rect)> {
         (Pane::Privilege, prv),
         (Pane::Cycles, cyc),
     ];
-    if vector {
-        let [vs, vregs] = Layout::vertical(VECTOR).areas(ras);
-        v.push((Pane::Vs, vs));
-        v.push((Pane::Vector, vregs));
-    } else {
-        v.push((Pane::Ras, ras));
+    match lower {
+        Lower::Vector => {
+            let [vs, vregs] = Layout::vertical(VECTOR).areas(ras);
+            v.push((Pane::Vs, vs));
+            v.push((Pane::Vector, vregs));
+        }
+        Lower::Reservation => v.push((Pane::Reservation, ras)),
+        Lower::Ras => v.push((Pane::Ras, ras)),
     }
     v
 }
@@ -92,7 +95,7 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         too_small(f, area);
         return;
     }
-    for (pane, r) in areas(area, s.show_vector()) {
+    for (pane, r) in areas(area, s.lower) {
         match pane {
             Pane::Source => source::render(f, r, s),
             Pane::Narration => narration::render(f, r, s),
@@ -104,6 +107,7 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
             Pane::Cycles => cycles::render(f, r, s),
             Pane::Vector => vector::render(f, r, s),
             Pane::Vs => vs::render(f, r, s),
+            Pane::Reservation => reservation::render(f, r, s),
         }
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);

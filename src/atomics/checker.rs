@@ -1,0 +1,121 @@
+//! Constrained LR/SC sequences (unpriv spec §8.3, "Eventual Success of
+//! Store-Conditional Instructions"): the loop is at most 16 instructions
+//! placed sequentially; between the LR and the SC only base-I instructions
+//! run, with no loads, stores, backward jumps or taken backward branches,
+//! JALR, FENCE, FENCE.I or SYSTEM instructions; the SC goes to the LR's
+//! address with the LR's size. A probe (a trap) inside such a sequence makes
+//! every attempt fail, which is why the kernel rejects probes there
+//! (seed 004, patch 1).
+
+use crate::isa::{Op, RasHint};
+use crate::machine::{DecodedInsn, Program, decode_range};
+
+/// The LR/SC sequence around an address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    pub lr: u64,
+    pub sc: u64,
+    /// Why it is not a constrained sequence (empty: it is).
+    pub violations: Vec<String>,
+}
+
+/// Instructions the §8.3 rules allow between the LR and the SC.
+fn allowed(d: &DecodedInsn) -> Result<(), String> {
+    let Some(i) = d.insn else {
+        return Err(format!("{:#x}: an instruction outside base I", d.pc));
+    };
+    let bad = match i.op {
+        Op::Lui | Op::Auipc | Op::AluImm(_) | Op::Alu(_) => None,
+        Op::Branch(_) if i.imm > 0 => None,
+        Op::Branch(_) => Some("a backward branch"),
+        Op::Jal if i.imm > 0 && i.ras_hint() == RasHint::None => None,
+        Op::Jal => Some("a backward jump or a call"),
+        Op::Jalr => Some("JALR"),
+        Op::Load { .. } | Op::FpLoad { .. } => Some("a load"),
+        Op::Store { .. } | Op::FpStore { .. } => Some("a store"),
+        Op::Fence => Some("FENCE"),
+        Op::FenceI => Some("FENCE.I"),
+        Op::Ecall | Op::Ebreak | Op::Sret | Op::Mret | Op::Wfi | Op::SfenceVma | Op::Csr(_) => {
+            Some("a SYSTEM instruction")
+        }
+        Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } => Some("another atomic"),
+        Op::Mul(_) | Op::Div(_) | Op::Fp | Op::Vector => Some("an instruction outside base I"),
+    };
+    match bad {
+        None => Ok(()),
+        Some(what) => Err(format!("{:#x}: {what}", d.pc)),
+    }
+}
+
+/// The sequence (if any) whose LR..SC span contains `pc`, in `insns`.
+pub fn sequence_in(insns: &[DecodedInsn], pc: u64) -> Option<Sequence> {
+    let at = insns.iter().position(|d| d.pc == pc)?;
+    // Back to the LR, at most 16 instructions, not past an SC.
+    let lr = (at.saturating_sub(15)..=at).rev().find_map(|i| {
+        let op = insns[i].insn.map(|x| x.op);
+        match op {
+            Some(Op::Lr { .. }) => Some(Some(i)),
+            Some(Op::Sc { .. }) if i != at => Some(None),
+            _ => None,
+        }
+    })??;
+    let sc = (lr + 1..(lr + 16).min(insns.len()))
+        .find(|&i| matches!(insns[i].insn.map(|x| x.op), Some(Op::Sc { .. })))?;
+    if at > sc {
+        return None;
+    }
+    let mut violations: Vec<String> = insns[lr + 1..sc]
+        .iter()
+        .filter_map(|d| allowed(d).err())
+        .collect();
+    let (l, s) = (insns[lr].insn?, insns[sc].insn?);
+    let width = |o: Op| match o {
+        Op::Lr { width } | Op::Sc { width } => width,
+        _ => 0,
+    };
+    if width(l.op) != width(s.op) {
+        violations.push("the SC's size differs from the LR's".into());
+    }
+    if l.rs1 != s.rs1
+        || insns[lr + 1..sc]
+            .iter()
+            .any(|d| d.insn.is_some_and(|i| i.rd == l.rs1 && l.rs1 != 0))
+    {
+        violations.push("the SC may not address the LR's reservation".into());
+    }
+    if sc - lr + 2 > 16 {
+        violations.push(format!("{} instructions: more than 16", sc - lr + 2));
+    }
+    Some(Sequence {
+        lr: insns[lr].pc,
+        sc: insns[sc].pc,
+        violations,
+    })
+}
+
+/// The sequence around `pc` in a program's code (decoded from the start of
+/// the function holding it, since compressed code cannot be read backwards).
+pub fn sequence_at(p: &Program, pc: u64) -> Option<Sequence> {
+    let (sym, _) = p.symbol_at(pc)?;
+    let len = if sym.size > 0 {
+        sym.size
+    } else {
+        (pc - sym.addr) + 64
+    };
+    let bytes = p.text_bytes(sym.addr, len as usize)?;
+    sequence_in(&decode_range(sym.addr, bytes), pc)
+}
+
+/// Whether a probe (a trap taken before the instruction runs) may sit at
+/// `pc`: not between an LR and its SC, where every attempt would then fail.
+pub fn probe_allowed(p: &Program, pc: u64) -> Result<(), String> {
+    match sequence_at(p, pc) {
+        Some(s) if pc > s.lr => Err(format!(
+            "{} is inside the LR/SC sequence {} .. {}: a probe there traps on every attempt, the trap path's sc drops the reservation, and the SC can never succeed",
+            p.describe(pc),
+            p.describe(s.lr),
+            p.describe(s.sc)
+        )),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,159 @@
+//! LR/SC and AMOs (unprivileged spec chapter 8, "A" extension): the
+//! reservation a hart holds and why each SC succeeds or fails, and the
+//! checker for constrained LR/SC sequences (§8.3).
+
+pub mod checker;
+
+use serde::Serialize;
+
+/// A reservation set by an LR (unpriv spec §8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Reservation {
+    pub addr: u64,
+    pub size: u8,
+    /// The LR that took it.
+    pub pc: u64,
+}
+
+/// Why an SC failed, or that it succeeded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ScOutcome {
+    Success,
+    /// No LR before it (or its reservation was already used).
+    NoReservation,
+    /// The reservation is for another address or size.
+    OtherAddress {
+        reserved: u64,
+    },
+    /// A trap or an xRET dropped it (only when the run says they do).
+    ClearedByTrap {
+        pc: u64,
+    },
+    /// An earlier SC used it up: e.g. the dummy `sc` in ret_from_exception.
+    ClearedBySc {
+        pc: u64,
+    },
+    /// The simulated second hart stored to the reserved address.
+    RemoteStore {
+        addr: u64,
+    },
+}
+
+impl ScOutcome {
+    pub fn ok(&self) -> bool {
+        matches!(self, ScOutcome::Success)
+    }
+}
+
+/// What the hart's reservation went through since the last LR.
+#[derive(Clone, Debug, Default)]
+pub struct Tracker {
+    pub current: Option<Reservation>,
+    /// Why the last reservation went away, if it did.
+    pub lost: Option<ScOutcome>,
+    /// Consecutive failures of each SC (by pc).
+    pub failures: std::collections::HashMap<u64, u32>,
+    /// Every how many LRs the second hart stores to the reserved address (0: never).
+    pub remote_every: u64,
+    lrs: u64,
+    pub successes: u64,
+    pub fails: u64,
+    pub max_retries: u32,
+}
+
+impl Tracker {
+    /// An LR at `pc` reserved `addr`. Returns the address the second hart
+    /// stores to right after, if it is its turn.
+    pub fn lr(&mut self, pc: u64, addr: u64, size: u8) -> Option<u64> {
+        self.current = Some(Reservation { addr, size, pc });
+        self.lost = None;
+        self.lrs += 1;
+        if self.remote_every > 0 && self.lrs.is_multiple_of(self.remote_every) {
+            self.current = None;
+            self.lost = Some(ScOutcome::RemoteStore { addr });
+            return Some(addr);
+        }
+        None
+    }
+
+    /// An SC at `pc` to `addr`: its outcome. Any SC ends the reservation
+    /// (unpriv spec §8.2: "regardless of success or failure").
+    pub fn sc(&mut self, pc: u64, addr: u64, size: u8) -> (ScOutcome, u32) {
+        let out = match (self.current.take(), &self.lost) {
+            (Some(r), _) if r.addr == addr && r.size == size => ScOutcome::Success,
+            (Some(r), _) => ScOutcome::OtherAddress { reserved: r.addr },
+            (None, Some(why)) => why.clone(),
+            (None, None) => ScOutcome::NoReservation,
+        };
+        self.lost = Some(ScOutcome::ClearedBySc { pc });
+        let n = self.failures.entry(pc).or_default();
+        if out.ok() {
+            *n = 0;
+            self.successes += 1;
+        } else {
+            *n += 1;
+            self.fails += 1;
+            self.max_retries = self.max_retries.max(*n);
+        }
+        (out, *n)
+    }
+
+    /// A trap or xRET that drops the reservation.
+    pub fn clear(&mut self, pc: u64) {
+        if self.current.take().is_some() {
+            self.lost = Some(ScOutcome::ClearedByTrap { pc });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sc_succeeds_only_on_the_reserved_address_and_only_once() {
+        let mut t = Tracker::default();
+        t.lr(0x10, 0x1000, 8);
+        assert_eq!(t.sc(0x14, 0x1000, 8).0, ScOutcome::Success);
+        // The reservation is gone after any SC (§8.2).
+        assert_eq!(t.sc(0x14, 0x1000, 8).0, ScOutcome::ClearedBySc { pc: 0x14 });
+        t.lr(0x10, 0x1000, 8);
+        assert_eq!(
+            t.sc(0x14, 0x2000, 8).0,
+            ScOutcome::OtherAddress { reserved: 0x1000 }
+        );
+        assert_eq!(
+            Tracker::default().sc(0x14, 0x1000, 8).0,
+            ScOutcome::NoReservation
+        );
+    }
+
+    #[test]
+    fn a_dummy_sc_in_between_breaks_the_reservation() {
+        let mut t = Tracker::default();
+        t.lr(0x10, 0x1000, 4);
+        t.sc(0x900, 0x5000, 8); // ret_from_exception's sc to its own slot
+        let (o, n) = t.sc(0x14, 0x1000, 4);
+        assert_eq!(o, ScOutcome::ClearedBySc { pc: 0x900 });
+        assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn the_second_hart_breaks_every_nth_reservation_and_retries_are_counted() {
+        let mut t = Tracker {
+            remote_every: 2,
+            ..Tracker::default()
+        };
+        assert_eq!(t.lr(0x10, 0x1000, 4), None);
+        assert!(t.sc(0x14, 0x1000, 4).0.ok());
+        assert_eq!(t.lr(0x10, 0x1000, 4), Some(0x1000));
+        assert_eq!(
+            t.sc(0x14, 0x1000, 4),
+            (ScOutcome::RemoteStore { addr: 0x1000 }, 1)
+        );
+        t.lr(0x10, 0x1000, 4);
+        assert_eq!(t.sc(0x14, 0x1000, 4), (ScOutcome::Success, 0));
+        assert_eq!(t.max_retries, 1);
+    }
+}

@@ -1,0 +1,107 @@
+//! LR, SC and AMOs, run or redirected by trapscope: LR/SC are emulated so
+//! that every SC's outcome has a reason (unpriv spec §8.2); AMOs run natively
+//! unless the core traps them to M-mode firmware (the MIPS P8700, seed 004).
+
+use unicorn_engine::Unicorn;
+
+use super::hart::Hart;
+use super::observe::Observer;
+use super::regs;
+use crate::isa::{Insn, Op};
+use crate::trace::{Access, Event, GuestFault};
+
+/// What the hook must do after an LR or SC.
+pub enum Done {
+    /// Go on at pc + 4.
+    Next,
+    /// Raise this exception (cause, tval).
+    Trap(u64, u64),
+    Fault(GuestFault),
+}
+
+fn read<O: Observer>(uc: &Unicorn<'_, Hart<O>>, addr: u64, width: u8) -> Option<u64> {
+    let mut b = [0u8; 8];
+    uc.mem_read(addr, &mut b[..width as usize]).ok()?;
+    let v = u64::from_le_bytes(b);
+    // LR.W sign-extends (unpriv spec §8.2).
+    Some(if width == 4 {
+        v as u32 as i32 as i64 as u64
+    } else {
+        v
+    })
+}
+
+pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> Done {
+    let Op::Lr { width } = insn.op else {
+        return Done::Next;
+    };
+    let addr = regs::read_gpr(uc, insn.rs1);
+    if !addr.is_multiple_of(u64::from(width)) {
+        return Done::Trap(super::trap::CAUSE_LOAD_MISALIGNED, addr);
+    }
+    let Some(v) = read(uc, addr, width) else {
+        return Done::Fault(GuestFault::Unmapped {
+            pc,
+            addr,
+            access: Access::Read,
+        });
+    };
+    regs::write_gpr(uc, insn.rd, v);
+    let hart = uc.get_data_mut();
+    let remote = hart.lrsc.lr(pc, addr, width);
+    hart.emit(Event::Lr {
+        pc,
+        addr,
+        size: width,
+    });
+    if let Some(a) = remote {
+        // The second hart stores the value it read back: the data stays,
+        // the reservation does not.
+        let hart = uc.get_data_mut();
+        hart.emit(Event::RemoteStore { addr: a });
+    }
+    Done::Next
+}
+
+pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> Done {
+    let Op::Sc { width } = insn.op else {
+        return Done::Next;
+    };
+    let addr = regs::read_gpr(uc, insn.rs1);
+    if !addr.is_multiple_of(u64::from(width)) {
+        return Done::Trap(super::trap::CAUSE_STORE_MISALIGNED, addr);
+    }
+    let (outcome, retries) = uc.get_data_mut().lrsc.sc(pc, addr, width);
+    if outcome.ok() {
+        let v = regs::read_gpr(uc, insn.rs2).to_le_bytes();
+        if uc.mem_write(addr, &v[..width as usize]).is_err() {
+            return Done::Fault(GuestFault::Unmapped {
+                pc,
+                addr,
+                access: Access::Write,
+            });
+        }
+    }
+    regs::write_gpr(uc, insn.rd, u64::from(!outcome.ok()));
+    let hart = uc.get_data_mut();
+    let limit = hart.livelock_after;
+    hart.emit(Event::Sc {
+        pc,
+        addr,
+        outcome: outcome.clone(),
+        retries,
+    });
+    if limit > 0 && retries >= limit {
+        return Done::Fault(GuestFault::Livelock {
+            pc,
+            failures: retries,
+            why: format!("{outcome:?}"),
+        });
+    }
+    Done::Next
+}
+
+/// Whether the core traps this AMO to M-mode (illegal instruction).
+pub fn amo_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>, insn: &Insn) -> bool {
+    matches!(insn.op, Op::Amo { .. }) && uc.get_data().amo_traps
+}
