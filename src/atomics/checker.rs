@@ -119,3 +119,45 @@ pub fn probe_allowed(p: &Program, pc: u64) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From riscv64-linux-gnu-as -march=rv64gc (.option norvc), at 0:
+    ///   good: 1: lr.w.aq a5,(a0); bne a5,a1,2f; sc.w.rl a6,a2,(a0); bnez a6,1b; 2: ret
+    ///   bad:  1: lr.w a5,(a0); lw t0,0(a1); addi a5,a5,1; sc.w a6,a5,(a0); bnez a6,1b; ret
+    const CODE: [u32; 11] = [
+        0x140527af, 0x00b79663, 0x1ac5282f, 0xfe081ae3, 0x00008067, // good, 0x00..0x10
+        0x100527af, 0x0005a283, 0x00178793, 0x18f5282f, 0xfe0818e3, 0x00008067, // bad, 0x14..0x28
+    ];
+
+    fn insns() -> Vec<DecodedInsn> {
+        let bytes: Vec<u8> = CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
+        decode_range(0, &bytes)
+    }
+
+    #[test]
+    fn a_cmpxchg_loop_is_a_constrained_sequence() {
+        // The bne between lr and sc is a forward branch: allowed (§8.3).
+        let s = sequence_in(&insns(), 0x4).unwrap();
+        assert_eq!((s.lr, s.sc), (0x0, 0x8));
+        assert!(s.violations.is_empty(), "{:?}", s.violations);
+        // The sc itself is inside; the retry branch after it is not.
+        assert!(sequence_in(&insns(), 0x8).is_some());
+        assert_eq!(sequence_in(&insns(), 0xc), None);
+    }
+
+    #[test]
+    fn a_load_between_lr_and_sc_breaks_the_rules() {
+        let s = sequence_in(&insns(), 0x1c).unwrap();
+        assert_eq!((s.lr, s.sc), (0x14, 0x20));
+        assert_eq!(s.violations, vec!["0x18: a load".to_string()]);
+    }
+
+    #[test]
+    fn code_outside_any_sequence_has_none() {
+        assert_eq!(sequence_in(&insns(), 0x10), None);
+        assert_eq!(sequence_in(&insns(), 0x28), None);
+    }
+}
