@@ -129,7 +129,8 @@ mod tests {
     ///   bad:  1: lr.w a5,(a0); lw t0,0(a1); addi a5,a5,1; sc.w a6,a5,(a0); bnez a6,1b; ret
     const CODE: [u32; 11] = [
         0x140527af, 0x00b79663, 0x1ac5282f, 0xfe081ae3, 0x00008067, // good, 0x00..0x10
-        0x100527af, 0x0005a283, 0x00178793, 0x18f5282f, 0xfe0818e3, 0x00008067, // bad, 0x14..0x28
+        0x100527af, 0x0005a283, 0x00178793, 0x18f5282f, 0xfe0818e3,
+        0x00008067, // bad, 0x14..0x28
     ];
 
     fn insns() -> Vec<DecodedInsn> {

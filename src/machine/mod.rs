@@ -11,6 +11,7 @@ mod lrsc;
 mod observe;
 pub mod program;
 pub mod regs;
+mod run;
 mod trap;
 mod vec;
 
@@ -28,9 +29,8 @@ pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
 pub use program::{Program, SrcLoc, Symbol};
 
-use crate::isa::{self, Op};
-use crate::trace::{Access, EventKind, GuestFault, Priv};
-use hart::Pending;
+use crate::isa::Op;
+use crate::trace::{EventKind, Priv};
 
 /// Why a guest could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -272,189 +272,6 @@ impl<O: Observer + 'static> Machine<O> {
 
     pub fn observer_mut(&mut self) -> &mut O {
         &mut self.uc.get_data_mut().obs
-    }
-
-    fn sync_stop_addrs(&mut self, addrs: &[u64]) -> Result<(), GuestFault> {
-        for &a in addrs {
-            if self.stop_hooks.contains_key(&a) {
-                continue;
-            }
-            let id = self
-                .uc
-                .add_code_hook(a, a, |uc, addr, _| hooks::on_stop_addr(uc, addr))
-                .map_err(|e| GuestFault::Emulator {
-                    pc: a,
-                    error: format!("cannot stop at {a:#x}: {e:?}"),
-                })?;
-            self.stop_hooks.insert(a, id);
-            // Code already translated does not call hooks added after it.
-            let _ = self.uc.ctl_remove_cache(a, a + 4);
-        }
-        let hart = self.uc.get_data_mut();
-        hart.stop_addrs = addrs.iter().copied().collect();
-        Ok(())
-    }
-
-    /// Runs until the guest ends, faults, or reaches something in `until`.
-    pub fn run(&mut self, until: &Until) -> Outcome {
-        self.go(until, false)
-    }
-
-    /// Executes one instruction (or delivers the trap it raises).
-    pub fn step(&mut self) -> Outcome {
-        self.go(&Until::default(), true)
-    }
-
-    fn go(&mut self, until: &Until, single: bool) -> Outcome {
-        if let Some((code, _)) = self.uc.get_data().exit {
-            return Outcome::Exited(code);
-        }
-        if let Err(f) = self.sync_stop_addrs(&until.addrs) {
-            return Outcome::Fault(f);
-        }
-        // unicorn counts instructions (`count = 1`) with a hook compiled into
-        // each translated block; blocks translated for a free run lack it and
-        // would run whole. Switching modes therefore drops the translations.
-        if self.tb_single.is_some_and(|s| s != single) {
-            let _ = self.uc.ctl_flush_tb();
-        }
-        self.tb_single = Some(single);
-        let start_pc = self.pc();
-        {
-            let hart = self.uc.get_data_mut();
-            hart.limit = until
-                .max_insns
-                .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
-            hart.until_kinds = until.kinds.clone();
-            hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
-            hart.outcome = None;
-            hart.stepping = single;
-        }
-        loop {
-            let pc = self.pc();
-            if single {
-                self.prepare_step(pc);
-            }
-            let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
-            let now = self.pc();
-            self.settle(now);
-            let hart = self.uc.get_data_mut();
-            if let Some(o) = hart.outcome.take() {
-                hart.stepping = false;
-                return o;
-            }
-            match r {
-                Ok(()) => {
-                    if let Some(s) = hart.stop.take() {
-                        hart.stepping = false;
-                        return s;
-                    }
-                    if single {
-                        hart.stepping = false;
-                        return Outcome::Stepped;
-                    }
-                    // unicorn returned without a reason of ours: go on.
-                }
-                Err(uc_error::INSN_INVALID) | Err(uc_error::EXCEPTION) => {
-                    if let Some(o) = self.on_ebreak(now, single) {
-                        self.uc.get_data_mut().stepping = false;
-                        return o;
-                    }
-                }
-                Err(e) => {
-                    let hart = self.uc.get_data_mut();
-                    hart.stepping = false;
-                    let f = match hart.mem_fault.take() {
-                        Some((access, addr, fpc)) => {
-                            let pc = if access == Access::Fetch { addr } else { fpc };
-                            if matches!(
-                                e,
-                                uc_error::WRITE_PROT | uc_error::READ_PROT | uc_error::FETCH_PROT
-                            ) {
-                                GuestFault::Protection { pc, addr, access }
-                            } else {
-                                GuestFault::Unmapped { pc, addr, access }
-                            }
-                        }
-                        None => GuestFault::Emulator {
-                            pc: now,
-                            error: format!("{e:?}"),
-                        },
-                    };
-                    hooks::fault(&mut self.uc, f.clone());
-                    self.uc.get_data_mut().outcome = None;
-                    return Outcome::Fault(f);
-                }
-            }
-        }
-    }
-
-    /// Step mode: the pending "block" is the one instruction at `pc`.
-    fn prepare_step(&mut self, pc: u64) {
-        let len = self
-            .uc
-            .mem_read_as_vec(pc, 2)
-            .ok()
-            .and_then(|b| isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
-            .unwrap_or(4);
-        self.set_pending(pc, u32::from(len));
-    }
-
-    /// Makes the `len` bytes at `pc` the block being executed.
-    fn set_pending(&mut self, pc: u64, len: u32) {
-        let block = hooks::block_at(&mut self.uc, pc, len);
-        let hart = self.uc.get_data_mut();
-        let priv_ = hart.priv_;
-        hart.pending = Some(Pending {
-            block,
-            from: 0,
-            priv_,
-        });
-    }
-
-    /// After unicorn returns: report what of the pending block executed.
-    fn settle(&mut self, now: u64) {
-        let hart = self.uc.get_data();
-        let Some(p) = hart.pending.as_ref() else {
-            return;
-        };
-        match p.block.index_of(now) {
-            Some(i) => hooks::finish(&mut self.uc, i, Some(now), false),
-            None => hooks::finish(&mut self.uc, usize::MAX, Some(now), false),
-        }
-    }
-
-    /// unicorn stops at `ebreak` instead of raising it. Either stop (a user
-    /// breakpoint) or deliver the guest's breakpoint trap (cause 3).
-    fn on_ebreak(&mut self, pc: u64, single: bool) -> Option<Outcome> {
-        let bytes = self.uc.mem_read_as_vec(pc, 4).unwrap_or_default();
-        let d = decode_range(pc, &bytes).into_iter().next();
-        let is_ebreak = matches!(d.and_then(|d| d.insn).map(|i| i.op), Some(Op::Ebreak));
-        if !is_ebreak {
-            let raw = d.map_or(0, |d| d.raw);
-            let f = GuestFault::Unsupported {
-                pc,
-                encoding: raw,
-                why: "the emulator rejected it".into(),
-            };
-            hooks::fault(&mut self.uc, f.clone());
-            self.uc.get_data_mut().outcome = None;
-            return Some(Outcome::Fault(f));
-        }
-        if self.ebreak_stops {
-            let hart = self.uc.get_data_mut();
-            hart.emit(crate::trace::Event::Breakpoint { pc });
-            return Some(Outcome::Breakpoint(pc));
-        }
-        // The ebreak executed (as a trapping instruction): account it.
-        self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
-        hooks::finish(&mut self.uc, 1, None, false);
-        trap::deliver(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
-        if single {
-            return Some(Outcome::Stepped);
-        }
-        let hart = self.uc.get_data_mut();
-        hart.stop.take()
     }
 }
 

@@ -2,6 +2,7 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+pub mod phases;
 pub mod source;
 pub mod stats;
 
