@@ -7,8 +7,10 @@
 # resume_user_mode_work: each counts itself and clears its flag.
 #
 # Thread flags are cleared with an AMO, as clear_thread_flag() does (another
-# hart may set flags concurrently). A core profile that traps AMOs to M-mode
-# would need a firmware that emulates them; fw.S only redirects the trap.
+# hart may set flags concurrently). On a core profile that traps AMOs to
+# M-mode the firmware emulates each of them (zalrsc-fw.S). These stay AMOs
+# with knob_zaamo = 0 too: that knob switches the atomics of seed 004's
+# benchmark (zalrsc-atomics.S), not the flag updates on this path.
 
 	.include "minikernel-defs.inc"
 

@@ -3,6 +3,9 @@
 # Plays the part OpenSBI plays on a real board, reduced to what the benchmark
 # needs: set up delegation and counters, drop to S-mode at kernel_start, and
 # serve one SBI call (system reset, which ends the run through HTIF tohost).
+# On a core that traps AMO instructions (seed 004's MIPS P8700) it also
+# emulates them, from a second trap entry that _start installs only on such
+# a core (zalrsc-fw.S).
 # Everything it runs is the "firmware" phase in trapscope.
 #
 # SBI / tohost convention
@@ -32,7 +35,8 @@
 
 # Exceptions that come to M first and are passed on to S by fw_redirect_to_s,
 # as OpenSBI does after trying to emulate them: illegal instruction (a real
-# SBI emulates some CSRs or, on cores without AMOs, atomics here first),
+# SBI emulates some CSRs here first; on a core that traps AMOs,
+# zalrsc-fw.S's fw_trap_entry_full emulates those before this entry runs),
 # access faults and misaligned load/store (plain misaligned accesses complete
 # on this machine, so only misaligned atomics arrive, and those cannot be
 # emulated). Keeping them in M makes that round trip visible in the trace.
@@ -57,6 +61,9 @@ _start:
 	csrw	mscratch, sp
 	la	t0, fw_trap_entry
 	csrw	mtvec, t0			# direct mode: fw_trap_entry is 4-aligned
+	# A core that traps AMO instructions gets the emulating trap entry
+	# instead (zalrsc-fw.S); everywhere else mtvec stays fw_trap_entry.
+	jal	t0, fw_amo_emulation_setup
 
 	li	t0, FW_MEDELEG
 	csrw	medeleg, t0

@@ -7,14 +7,23 @@
 # syscall_exit_to_user_mode (exit.S) and ret_from_exception (entry.S).
 # Optionally (knobs below) the kernel has the vector unit (vector.S,
 # vector-syscall.S), and the process clone()s a second task to yield to
-# (userctx.S; sched_yield, clone, schedule, __switch_to).
+# (userctx.S; sched_yield, clone, schedule, __switch_to). For seed 004 (the
+# Zalrsc series) it has kernel atomics in an AMO and an LR/SC build, three
+# atomics-heavy system calls with their own user program, probes, a
+# boot-time AMO speed probe, and firmware that emulates AMOs on a core that
+# traps them (zalrsc-*.S; see "Seed 004" below).
 #
 # Files: fw.S (M-mode firmware, SBI), kernel.S (this), entry.S (trap entry and
 # return, __switch_to, ret_from_fork), syscall.S, exit.S (syscall exit,
 # schedule), traps.S (vector table, illegal instruction, fatal traps, SBI
 # call), vector.S (user vector state), vector-syscall.S (the vector-enabled
 # copies of the syscall path), user.S (U-mode benchmark), userctx.S (U-mode
-# context-switch benchmark). Shared constants: include/minikernel-*.inc.
+# context-switch benchmark), zalrsc-atomics.S (seed 004: atomics, their
+# system calls, atomics_setup, check_amo_speed), zalrsc-fw.S (M-mode AMO
+# emulation), zalrsc-kprobes.S (do_trap_break for probes), zalrsc-user.S
+# (the atomics benchmark program). Shared constants:
+# include/minikernel-*.inc (minikernel-atomics.inc and the build template
+# minikernel-atomics-build.inc for seed 004).
 #
 # ---------------------------------------------------------------------------
 # Knobs (8-byte little-endian, written by a scenario before the run)
@@ -56,19 +65,48 @@
 #                            vector_touch (the two knobs above), then yield to
 #                            each other knob_warmup times untimed and N times
 #                            timed (userctx.S).
+# Seed 004 (all off or "as before" by default; details under "Seed 004"):
+#   knob_zaamo               kernel, default 1: RISCV_ISA_ZAAMO=y, the kernel
+#                            atomics are AMOs. 0: =n, every kernel atomic of
+#                            the atomics benchmark is an LR/SC loop.
+#   knob_amo_probe           kernel, default 0. 1: run patch 6's AMO speed
+#                            probe (check_amo_speed) at boot, then boot on;
+#                            2: run it and shut down at once (exit code 0).
+#   knob_atomics_bench       zalrsc-user.S, default 0. 1: start the atomics
+#                            benchmark program instead of user.S's: each
+#                            iteration is one atomics_wake() (syscall 244).
+#   knob_probe_bench         zalrsc-user.S, default 0. 1: the same program,
+#                            each iteration one cmpxchg_loop() (246), whose
+#                            arch_cmpxchg holds cmpxchg_probe_site; 2: one
+#                            futex_cmpxchg() (245), whose bounded loop holds
+#                            futex_cmpxchg_probe_site. Takes precedence over
+#                            knob_atomics_bench.
+#   knob_fw_emulate_amo      firmware (zalrsc-fw.S), default 0: install the
+#                            AMO-emulating M trap entry if an AMO traps at
+#                            boot; 1 always, 2 never.
 #
 # Results (user.S): bench_start_cycle, bench_end_cycle, bench_start_instret,
 # bench_end_instret, bench_last_ppid. Counters (kernel, 8 bytes each):
 # stat_syscall_trace_enter, stat_syscall_trace_exit, stat_schedule,
 # stat_signal, stat_notify_resume, stat_spurious_irq, stat_context_switch
 # (schedule() switching to another task), stat_v_first_use (first-use traps
-# handled).
+# handled). Seed 004: stat_probe_hits (probes served by do_trap_break),
+# stat_futex_eagain (futex_cmpxchg calls that gave up with -EAGAIN),
+# amo_speed_verdict (0 not probed, 1 fast, 2 slow), amo_probe_amo_cycles,
+# amo_probe_lrsc_cycles, cmpxchg_counter; firmware: fw_amo_emulation (1:
+# emulating entry installed), fw_stat_illegal_insn (illegal-instruction
+# traps from S/U it saw, the mail's fw_illegal_insn event); user:
+# atomics_futex_word, atomics_last_result (an unexpected answer).
 #
 # Measured windows: the getppid benchmark runs from the first pass through
 # bench_timed_loop to bench_timed_done, one iteration per bench_timed_loop
 # pass; the context-switch benchmark from the first ctx_timed_loop to
 # ctx_timed_done, one iteration (one sched_yield and the switch it makes) per
-# ctx_timed_loop pass by either task, 2 * knob_ctx_switches in all.
+# ctx_timed_loop pass by either task, 2 * knob_ctx_switches in all; the
+# atomics benchmark (knob_atomics_bench / knob_probe_bench) from the first
+# atomics_timed_loop to atomics_timed_done, one system call per
+# atomics_timed_loop pass. (user.S's main is untouched, so the atomics
+# program cannot reuse bench_timed_loop: a symbol has one address.)
 #
 # ---------------------------------------------------------------------------
 # Phases (trapscope attributes each pc to the symbol that contains it)
@@ -198,6 +236,131 @@
 #     6 (ld, andi, beqz, li, bne, j) and __riscv_v_vstate_null 12.
 # Checked the same way, under QEMU 7.2 with V 1.0 at VLEN 512.
 #
+# ---------------------------------------------------------------------------
+# Seed 004: atomics (zalrsc-atomics.S, zalrsc-fw.S, zalrsc-kprobes.S,
+# zalrsc-user.S)
+# ---------------------------------------------------------------------------
+# With every seed 004 knob at its default, no instruction on any measured
+# path changed: the getppid call is still 199 / 198, the vector and context-
+# switch figures above still hold, and every function that existed before
+# is instruction for instruction the same except three, all off those
+# paths: _start has one more instruction (jal t0, fw_amo_emulation_setup),
+# kernel_start one more (call atomics_setup), and do_trap_break is a real
+# handler (zalrsc-kprobes.S) instead of a jump to do_trap_unknown (no
+# existing run takes a breakpoint). Boot runs 16 + 1 more firmware
+# instructions (fw_amo_emulation_setup on a core with native AMOs; 19 + the
+# trapping amoadd.w on one without) and 20 + 1 more kernel instructions
+# (atomics_setup with every knob 0 or default). On a core whose AMOs trap,
+# the default getppid loop is still 199 per call: it has no AMO, and mtvec
+# is only entered for the final SBI call.
+#
+# System calls (numbers in minikernel-abi.inc, from the arch-specific block
+# 244..257 that RISC-V leaves unused):
+#   244 SYS_atomics_wake(uaddr) -> 1     sys_atomics_wake (ZAAMO=y) or
+#                                        sys_atomics_wake_zalrsc (=n)
+#   245 SYS_futex_cmpxchg(uaddr, old, new) -> value found, -EAGAIN, -EINVAL
+#                                        sys_futex_cmpxchg
+#   246 SYS_cmpxchg_loop() -> 0          sys_cmpxchg_loop
+#
+# Atomic operations per call:
+#   atomics_wake: 9 atomics. atomic_fetch_add (fully ordered) 1,
+#     test_and_set_bit_lock (acquire) 1, futex_atomic_op_inuser (ADD, fully
+#     ordered) 1, test_and_set_bit (fully ordered) 1, xchg (fully ordered)
+#     1, cmpxchg (fully ordered) 1, atomic_add (relaxed) 2, clear_bit_unlock
+#     (release) 1. ZAAMO=y: 8 AMO instructions (amoadd.w.aqrl,
+#     amoor.d.aq, amoadd.w.aqrl, amoor.d.aqrl, amoswap.d.aqrl, amoadd.w x2,
+#     amoand.d.rl) + 1 LR/SC (cmpxchg). ZAAMO=n: 9 LR/SC sequences, 0 AMOs
+#     (lr/sc pairs: 9; sc.rl: 6; fences: 5; lr.aq: 1).
+#   futex_cmpxchg: 1 LR/SC (lr.w, sc.w.rl, fence), either build.
+#   cmpxchg_loop: 1 cmpxchg (lr.d, sc.d.rl, fence), either build.
+#
+# Instructions per timed iteration (native AMOs; user = atomics_main's 10 +
+# the wrapper's 11; entry 64 / 63 as for getppid; exit 61):
+#                                  syscall phase                  total
+#   atomics_wake, ZAAMO=y   35 + 13 + 61 + atomics 50 = 159          305
+#   atomics_wake, ZAAMO=n   35 + 13 + 61 + atomics 80 = 189          335
+#   futex_cmpxchg           35 + 13 + 17 + 14          =  79          225
+#   cmpxchg_loop            35 + 13 + 21 + 7           =  76          222
+#   (do_trap_ecall_u + syscall_enter_from_user_mode + the sys_* function
+#   + the leaves; RAS-friendly entry: one less in entry.)
+# The atomics leaves, per call (jal'd, so each includes its ret):
+#                              ZAAMO=y   ZAAMO=n
+#   arch_atomic_fetch_add          2         7   (lr.w, add, sc.w.rl, bnez,
+#                                                 fence, mv, ret)
+#   arch_test_and_set_bit_lock     9        12   (mask 5; lr.d.aq, or, sc.d,
+#                                                 bnez; and, snez, ret)
+#   arch_futex_atomic_op_inuser    9        14   (li, bne, li, [li], csrs,
+#                                                 AMO | lr.w/add/sc.w.rl/
+#                                                 beqz/fence, sw, li, csrc,
+#                                                 ret)
+#   arch_test_and_set_bit          9        13   (as _lock + fence)
+#   arch_xchg                      2         6   (lr.d, sc.d.rl, bnez,
+#                                                 fence, mv, ret)
+#   arch_cmpxchg                   7         7   (lr.d, bne, sc.d.rl, bnez,
+#                                                 fence, mv, ret)
+#   arch_atomic_add (x 2)          2 x 2     5 x 2
+#   arch_clear_bit_unlock          8        11   (mask 6; lr.d, and,
+#                                                 sc.d.rl, bnez, ret)
+#   total                         50        80
+# sys_atomics_wake itself (61): prologue 7; uaddr and its alignment test 3;
+# la 2; argument setup and jal per atomic, in call order 3, 4 (with its
+# bnez), 5, 4 (with its bnez), 3, 4, 3, 3, 3 = 32; mv, li, beq, bnez after
+# the futex op 4; li s3 1; re-arming stores and mv 5; epilogue 7.
+#
+# On a core that traps AMOs (the P8700 profile; firmware emulation in
+# zalrsc-fw.S) each AMO becomes a trip through M-mode of 154..159
+# instructions (zalrsc-fw.S has the breakdown), all in phase "firmware":
+#   atomics_wake, ZAAMO=y: 305 + 158 + 157 + 158 + 157 + 159 + 155 x 2
+#     + 154 = 305 + 1253 = 1558, and 8 traps to M per call
+#     (checked under QEMU with the traps injected through gdb: 1550 retired,
+#     since a trapping AMO never retires; trapscope counts it where it sits)
+#   atomics_wake, ZAAMO=n: 335, no trap (the mail's point)
+#   futex_cmpxchg, cmpxchg_loop, getppid: unchanged (no AMO)
+#
+# Probes (zalrsc-kprobes.S). A probe delivered in the kernel costs, on top
+# of the probed code: handle_exception from S 66 (54 + dispatch 12; 65 for
+# the RAS-friendly entry), do_trap_break 16, kprobe_breakpoint_handler 14,
+# ret_from_exception to S 40; 136 in all. Probe sites:
+#   cmpxchg_probe_site        the bne between arch_cmpxchg's lr.d and
+#                             sc.d.rl. With knob_probe_bench = 1 and a probe
+#                             there, the first cmpxchg_loop never returns:
+#                             every pass is lr.d, trap (136), bne, sc.d.rl
+#                             (fails: the trap dropped the reservation),
+#                             bnez = 140 instructions, forever, one probe hit
+#                             each (trapscope's livelock detector ends it).
+#   futex_cmpxchg_probe_site  the bne between futex_atomic_cmpxchg_inatomic's
+#                             lr.w and sc.w.rl. With knob_probe_bench = 2
+#                             every pass fails the same way (142 with the
+#                             trap: lr.w, bne, sc.w.rl, beqz, addi, bnez);
+#                             after 128 passes it returns -EAGAIN:
+#                             stat_probe_hits = 128, stat_futex_eagain = 1,
+#                             errno = 11, and the program exits with 11.
+# Set knob_warmup = 0 for these runs, so the first probed call is timed.
+# A probe on the lr itself (arch_cmpxchg's first instruction) does no harm
+# on this machine, since the trap comes before the lr runs; with Linux's
+# out-of-line single step it would (patch 1 rejects lr and sc as well).
+#
+# Patch 6 (knob_amo_probe): check_amo_speed times AMO_PROBE_ITERS (16)
+# amoadd.w against 16 lr.w/add/sc.w/bnez loops with rdcycle, after one
+# untimed operation of each kind. amo_speed_verdict = 1 (fast) if the AMO
+# batch took no more cycles than the LR/SC batch, else 2 (slow). Under
+# QEMU: native, fast; with AMOs trapping to the firmware, slow.
+#
+# Phases (suggested; trapscope attributes each pc to its symbol):
+#   syscall   sys_atomics_wake, sys_atomics_wake_zalrsc, sys_futex_cmpxchg,
+#             sys_cmpxchg_loop
+#   atomics   arch_atomic_add, arch_atomic_fetch_add, arch_test_and_set_bit,
+#             arch_test_and_set_bit_lock, arch_clear_bit_unlock, arch_xchg,
+#             arch_futex_atomic_op_inuser (and their _zalrsc copies),
+#             arch_cmpxchg, futex_atomic_cmpxchg_inatomic
+#   firmware  fw_trap_entry_full, fw_illegal_insn, fw_emulate_amo,
+#             fw_amo_stubs, fw_trap_exit_full, fw_trap_pass (an "amo-emul"
+#             phase if the firmware's share should stand alone)
+#   probe     do_trap_break, kprobe_breakpoint_handler (the nested trap's
+#             handle_exception and ret_from_exception are entry and exit)
+#   boot      atomics_setup, check_amo_speed, fw_amo_emulation_setup
+#   user      atomics_user_start, atomics_main (and syscall)
+#
 
 	.include "minikernel-defs.inc"
 	.include "minikernel-abi.inc"
@@ -255,6 +418,11 @@ kernel_start:
 	csrs	sstatus, t0
 	la	t0, user_start
 	csrw	sepc, t0
+
+	# The atomics of seed 004 (zalrsc-atomics.S): choose the atomics build
+	# (knob_zaamo), run patch 6's AMO speed probe if asked, and start the
+	# atomics benchmark instead of user_start if asked (it may rewrite sepc).
+	call	atomics_setup
 
 	# A new process starts with no kernel values in its registers; user.S
 	# sets up its own stack.

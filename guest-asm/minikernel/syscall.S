@@ -263,7 +263,15 @@ sys_call_table:
 	.dword sys_ni_syscall
 	.endr
 	.dword sys_clone			# 220
-	.rept NR_syscalls - SYS_clone - 1
+	.rept SYS_atomics_wake - SYS_clone - 1
+	.dword sys_ni_syscall
+	.endr
+	# seed 004's benchmarks (zalrsc-atomics.S). atomics_setup points 244
+	# at sys_atomics_wake_zalrsc for a RISCV_ISA_ZAAMO=n kernel.
+	.dword sys_atomics_wake			# 244
+	.dword sys_futex_cmpxchg		# 245
+	.dword sys_cmpxchg_loop			# 246
+	.rept NR_syscalls - SYS_cmpxchg_loop - 1
 	.dword sys_ni_syscall
 	.endr
 	.size sys_call_table, .-sys_call_table

@@ -1,8 +1,9 @@
 # traps.S: the exception vector table, the handlers for traps the benchmark
 # never takes, and the kernel's SBI call.
 #
-# Every handler except do_trap_ecall_u (syscall.S) and the vector first-use
-# case of do_trap_insn_illegal ends the run: the minikernel has no fault
+# Every handler except do_trap_ecall_u (syscall.S), the vector first-use
+# case of do_trap_insn_illegal and a probe's breakpoint (do_trap_break,
+# zalrsc-kprobes.S) ends the run: the minikernel has no fault
 # handling, so an unexpected trap is a bug in the guest and should be loud.
 # The per-cause handlers keep Linux's names so a trace of a stray trap reads
 # like a kernel's.
@@ -60,7 +61,6 @@ excp_vect_table_end:
 
 	FATAL_TRAP do_trap_insn_misaligned
 	FATAL_TRAP do_trap_insn_fault
-	FATAL_TRAP do_trap_break
 	FATAL_TRAP do_trap_load_misaligned
 	FATAL_TRAP do_trap_load_fault
 	FATAL_TRAP do_trap_store_misaligned
