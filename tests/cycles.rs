@@ -214,7 +214,8 @@ fn block_mode_equals_single_step_on_every_scenario() {
             let block = session::run_variant(&s, v, &opts(false)).unwrap();
             let step = session::run_variant(&s, v, &opts(true)).unwrap();
             let name = format!("{} {}", path.display(), v.name);
-            assert_eq!(block.exit_code, Some(0), "{name}");
+            assert_eq!(block.outcome, step.outcome, "{name}");
+            assert_eq!(block.exit_code, step.exit_code, "{name}");
             assert_eq!(block.instructions, step.instructions, "{name}");
             assert_eq!(block.events, step.events, "{name}");
             assert_eq!(
@@ -227,5 +228,5 @@ fn block_mode_equals_single_step_on_every_scenario() {
             n += 1;
         }
     }
-    assert!(n >= 14, "every variant of every scenario ({n})");
+    assert!(n >= 22, "every variant of every scenario ({n})");
 }

@@ -46,6 +46,23 @@ impl ScOutcome {
     }
 }
 
+impl std::fmt::Display for ScOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScOutcome::Success => write!(f, "succeeded"),
+            ScOutcome::NoReservation => write!(f, "no reservation"),
+            ScOutcome::OtherAddress { reserved } => {
+                write!(f, "the reservation was for {reserved:#x}")
+            }
+            ScOutcome::ClearedByTrap { pc } => {
+                write!(f, "a trap or xRET at {pc:#x} dropped the reservation")
+            }
+            ScOutcome::ClearedBySc { pc } => write!(f, "the sc at {pc:#x} used up the reservation"),
+            ScOutcome::RemoteStore { addr } => write!(f, "the second hart stored to {addr:#x}"),
+        }
+    }
+}
+
 /// What the hart's reservation went through since the last LR.
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
@@ -57,6 +74,8 @@ pub struct Tracker {
     /// Every how many LRs the second hart stores to the reserved address (0: never).
     pub remote_every: u64,
     lrs: u64,
+    /// The address of the latest LR: an SC to it belongs to that LR's loop.
+    last_lr: Option<u64>,
     pub successes: u64,
     pub fails: u64,
     pub max_retries: u32,
@@ -68,6 +87,7 @@ impl Tracker {
     pub fn lr(&mut self, pc: u64, addr: u64, size: u8) -> Option<u64> {
         self.current = Some(Reservation { addr, size, pc });
         self.lost = None;
+        self.last_lr = Some(addr);
         self.lrs += 1;
         if self.remote_every > 0 && self.lrs.is_multiple_of(self.remote_every) {
             self.current = None;
@@ -77,8 +97,11 @@ impl Tracker {
         None
     }
 
-    /// An SC at `pc` to `addr`: its outcome. Any SC ends the reservation
-    /// (unpriv spec §8.2: "regardless of success or failure").
+    /// An SC at `pc` to `addr`: its outcome, and how many times in a row
+    /// this SC has failed its own LR's loop. Any SC ends the reservation
+    /// (unpriv spec §8.2: "regardless of success or failure"). An SC that
+    /// is not paired with the latest LR (like the dummy `sc` in
+    /// ret_from_exception) fails without being a retry.
     pub fn sc(&mut self, pc: u64, addr: u64, size: u8) -> (ScOutcome, u32) {
         let out = match (self.current.take(), &self.lost) {
             (Some(r), _) if r.addr == addr && r.size == size => ScOutcome::Success,
@@ -87,14 +110,17 @@ impl Tracker {
             (None, None) => ScOutcome::NoReservation,
         };
         self.lost = Some(ScOutcome::ClearedBySc { pc });
+        let paired = self.last_lr == Some(addr);
         let n = self.failures.entry(pc).or_default();
         if out.ok() {
             *n = 0;
             self.successes += 1;
         } else {
-            *n += 1;
             self.fails += 1;
-            self.max_retries = self.max_retries.max(*n);
+            if paired {
+                *n += 1;
+                self.max_retries = self.max_retries.max(*n);
+            }
         }
         (out, *n)
     }
@@ -137,6 +163,8 @@ mod tests {
         let (o, n) = t.sc(0x14, 0x1000, 4);
         assert_eq!(o, ScOutcome::ClearedBySc { pc: 0x900 });
         assert_eq!(n, 1);
+        // The dummy sc itself is no loop's retry: it is not paired with the LR.
+        assert_eq!(t.failures.get(&0x900).copied().unwrap_or(0), 0);
     }
 
     #[test]

@@ -219,6 +219,12 @@ pub(super) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
                 format!("[{core}] ")
             };
             for e in &s.expect {
+                if e.core
+                    .as_ref()
+                    .is_some_and(|c| !core.is_empty() && c != core)
+                {
+                    continue;
+                }
                 total += 1;
                 let get = |o: &crate::scenario::Operand| -> Option<f64> {
                     match o {

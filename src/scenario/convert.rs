@@ -155,6 +155,7 @@ pub(super) fn convert(
         let check = Check::parse(e.check.get_ref(), &names).map_err(|m| loc.span(&e.check, m))?;
         let at = loc.span(&e.check, "");
         expect.push(Expect {
+            core: e.core.as_ref().map(|c| c.get_ref().clone()),
             name: e.name.clone(),
             check,
             loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),

@@ -161,4 +161,6 @@ pub struct ExpectDto {
     /// `VARIANT.METRIC OP (VARIANT.METRIC | NUMBER)`, e.g.
     /// `after.insns_per_iteration.entry < before.insns_per_iteration.entry`.
     pub check: Spanned<String>,
+    /// Only on this core (default: every core the scenario names).
+    pub core: Option<Spanned<String>>,
 }

@@ -98,6 +98,8 @@ pub struct Narration {
 pub struct Expect {
     pub name: String,
     pub check: Check,
+    /// Only on this core.
+    pub core: Option<String>,
     /// `file:line:col` of the check, for reports.
     pub loc: String,
 }

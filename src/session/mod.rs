@@ -417,6 +417,9 @@ pub fn describe_outcome<O: crate::machine::Observer>(
         ),
         Outcome::Fault(f) => {
             let mut msg = f.to_string();
+            if let GuestFault::Livelock { pc, .. } = f {
+                msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
+            }
             if let Some((cause, epc)) = m.last_trap() {
                 msg.push_str(&format!(
                     " (last trap: {} at {:#x} in {})",
