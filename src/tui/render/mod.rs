@@ -55,10 +55,11 @@ const LEFT: [Constraint; 3] = [
 const MIDDLE: [Constraint; 2] = [Constraint::Length(18), Constraint::Min(6)];
 /// With a vector unit, the RAS's place holds the VS state and the registers.
 const VECTOR: [Constraint; 2] = [Constraint::Length(5), Constraint::Min(4)];
+/// The trap chain and the cycles share what the CSRs leave.
 const RIGHT: [Constraint; 3] = [
     Constraint::Length(13),
-    Constraint::Length(8),
-    Constraint::Min(8),
+    Constraint::Fill(1),
+    Constraint::Fill(1),
 ];
 
 /// Where each pane is, for mouse clicks.

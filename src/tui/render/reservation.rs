@@ -16,6 +16,23 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let t = s.live.m.lrsc();
     let mut lines = Vec::new();
+    for (probe, why) in s.scenario.probes.iter().zip(
+        s.scenario
+            .probe_rejections
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat(None)),
+    ) {
+        let note = if why.is_some() {
+            " (rejected by the checker; placed anyway)"
+        } else {
+            ""
+        };
+        lines.push(Line::from(vec![
+            Span::styled("probe    ", dim()),
+            Span::raw(format!("{probe}{note}")),
+        ]));
+    }
     match t.current {
         Some(r) => lines.push(Line::from(vec![
             Span::styled("reserved ", dim()),
@@ -82,23 +99,6 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::styled("AMOs     ", dim()),
         Span::raw(amo),
     ]));
-    for (probe, why) in s.scenario.probes.iter().zip(
-        s.scenario
-            .probe_rejections
-            .iter()
-            .map(Some)
-            .chain(std::iter::repeat(None)),
-    ) {
-        let note = if why.is_some() {
-            " (rejected by the checker; placed anyway)"
-        } else {
-            ""
-        };
-        lines.push(Line::from(vec![
-            Span::styled("probe    ", dim()),
-            Span::raw(format!("{probe}{note}")),
-        ]));
-    }
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })

@@ -26,11 +26,15 @@ fn badge(p: Priv) -> Span<'static> {
     )
 }
 
-/// Functions executed since the trap was taken, in order of first visit.
-fn chain(s: &AppState, t: &TrapFrame) -> Vec<String> {
+/// Functions executed since the trap was taken (until the trap nested in it,
+/// if any), in order of first visit.
+fn chain(s: &AppState, t: &TrapFrame, until: Option<u64>) -> Vec<String> {
     let p = s.live.program();
     let mut out: Vec<String> = Vec::new();
-    for (_, e) in s.live.stats().log.since(t.index + 1) {
+    for (i, e) in s.live.stats().log.since(t.index + 1) {
+        if until.is_some_and(|u| i >= u) {
+            break;
+        }
         if let Event::Retired { pc, .. } = e.event {
             let name = p
                 .symbol_at(pc)
@@ -49,13 +53,23 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         badge(s.priv_()),
         Span::raw(format!("  {}", p.describe(s.live.m.pc()))),
     ])];
-    for t in &s.live.traps {
+    let traps = &s.live.traps;
+    for (k, t) in traps.iter().enumerate() {
         let what = match t.cause {
             8 | 9 | 11 => "ecall".to_string(),
             c => cause_name(c).to_string(),
         };
-        let mut parts = vec![format!("{what} ({}→{})", t.from.letter(), t.to.letter())];
-        parts.extend(chain(s, t));
+        let indent = if k == 0 {
+            String::new()
+        } else {
+            format!("{}↳ ", "  ".repeat(k - 1))
+        };
+        let mut parts = vec![format!(
+            "{indent}{what} ({}→{})",
+            t.from.letter(),
+            t.to.letter()
+        )];
+        parts.extend(chain(s, t, traps.get(k + 1).map(|n| n.index)));
         lines.push(Line::raw(parts.join(" → ")));
     }
     if let Some((t, target)) = &s.live.last_return {
