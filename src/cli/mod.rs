@@ -143,6 +143,21 @@ fn parse_knob(s: &str) -> Result<(String, u64), String> {
 }
 
 pub fn main() -> ExitCode {
+    // `trapscope ... | head` closes our stdout early: end quietly, as a
+    // shell tool does on SIGPIPE, instead of reporting a panic.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let p = info.payload();
+        let msg = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -147,10 +147,22 @@ impl<O: Observer + 'static> Machine<O> {
                 }
             }
         }
+        // unicorn checks every code hook's range each time a hooked
+        // instruction runs, so many one-address hooks cost more than a few
+        // ranges: close intercepts share one hook, which ignores the
+        // instructions in between (they are few, and it returns at once).
+        found.sort_by_key(|f| f.0);
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
         for (pc, insn) in found {
-            uc.add_code_hook(pc, pc, |uc, addr, _| hooks::on_intercept(uc, addr))
-                .map_err(emu)?;
             uc.get_data_mut().intercepts.insert(pc, insn);
+            match ranges.last_mut() {
+                Some((_, end)) if pc <= *end + 64 => *end = pc,
+                _ => ranges.push((pc, pc)),
+            }
+        }
+        for (start, end) in ranges {
+            uc.add_code_hook(start, end, |uc, addr, _| hooks::on_intercept(uc, addr))
+                .map_err(emu)?;
         }
         Ok(())
     }
