@@ -2,7 +2,7 @@
 //! exit, and see where a patch saves or loses time.
 //!
 //! Data flows one way: `machine` → events → observers (`session::stats`, and
-//! later prediction and cost) → `report` / the TUI. See ARCHITECTURE.md.
+//! the core model: prediction and cost) → `report` / the TUI. See ARCHITECTURE.md.
 
 #![forbid(unsafe_code)]
 

@@ -1,8 +1,8 @@
 //! Events: what the machine reports, in the order it happened.
 //!
-//! The machine produces events; observers (the event log here, and later the
-//! RAS, the branch predictor and the cost model) consume them. Guest faults are
-//! values here, not host errors (CONVENTIONS.md 8).
+//! The machine produces events; the observer (statistics, the RAS and branch
+//! predictors, the cost model) consumes them and adds its own (mispredicts).
+//! Guest faults are values here, not host errors (CONVENTIONS.md 8).
 
 mod log;
 
