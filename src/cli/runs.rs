@@ -129,17 +129,26 @@ pub(super) fn compare(
         single_step: step,
         ..RunOpts::default()
     };
-    let runs = per_core(&s, cores, &opts)?;
-    if let Some(r) = runs
-        .iter()
-        .flat_map(|(_, v)| v)
-        .find(|r| r.exit_code.is_none())
-    {
-        anyhow::bail!(
-            "variant {}: {}",
-            r.variant,
-            r.error.clone().unwrap_or_default()
-        );
+    let mut runs = per_core(&s, cores, &opts)?;
+    // A variant that did not finish has no per-iteration figure to compare:
+    // say why and compare the others.
+    let mut unfinished = Vec::new();
+    for (core, v) in runs.iter_mut() {
+        v.retain(|r| {
+            if r.exit_code.is_none() {
+                let on = if core.is_empty() {
+                    String::new()
+                } else {
+                    format!(" on {core}")
+                };
+                unfinished.push(format!(
+                    "variant {}{on}: {}",
+                    r.variant,
+                    r.error.clone().unwrap_or_default()
+                ));
+            }
+            r.exit_code.is_some()
+        });
     }
     let rows = report::compare::rows(&s, &runs);
     let out = match format {
@@ -148,7 +157,14 @@ pub(super) fn compare(
         Format::Text => report::compare::text(&s, &rows, &runs, false),
     };
     print!("{out}");
-    Ok(ExitCode::SUCCESS)
+    for u in &unfinished {
+        eprintln!("trapscope: not compared: {u}");
+    }
+    Ok(if unfinished.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAULT)
+    })
 }
 
 pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {

@@ -166,33 +166,44 @@ impl Stats {
 
     /// Cycles (milli) per source line inside the window (or the whole run).
     pub fn window_lines(&self) -> Vec<u64> {
-        match (&self.lines_start, &self.lines_end) {
-            (Some(a), Some(b)) => b
+        let end = self.lines_end.as_ref().unwrap_or(&self.lines);
+        match &self.lines_start {
+            Some(a) => end
                 .iter()
                 .enumerate()
                 .map(|(i, v)| v - a.get(i).copied().unwrap_or(0))
                 .collect(),
-            _ => self.lines.clone(),
+            None => self.lines.clone(),
         }
     }
 
     /// Counters inside the window (or the whole run when it has none).
     pub fn window(&self) -> Counters {
         match (&self.window_start, &self.window_end) {
-            (Some(a), Some(b)) => Counters {
-                phase: b.phase.iter().zip(&a.phase).map(|(x, y)| x - y).collect(),
-                cycles: b.cycles.iter().zip(&a.cycles).map(|(x, y)| x - y).collect(),
-                ledger: b.ledger.minus(&a.ledger),
-                user_ras_mispredicts: b.user_ras_mispredicts - a.user_ras_mispredicts,
-                vector: b.vector.iter().zip(&a.vector).map(|(x, y)| x - y).collect(),
-                traps: b.traps - a.traps,
-                events: b
-                    .events
-                    .iter()
-                    .map(|(k, v)| (*k, v - a.events.get(k).copied().unwrap_or(0)))
-                    .collect(),
-            },
+            (Some(a), Some(b)) => b.minus(a),
+            // A window the run never closed lasts to the end of the run.
+            (Some(a), None) => self.now.minus(a),
             _ => self.now.clone(),
+        }
+    }
+}
+
+impl Counters {
+    /// What happened between `a` and `self`.
+    fn minus(&self, a: &Counters) -> Counters {
+        let sub = |x: &[u64], y: &[u64]| x.iter().zip(y).map(|(x, y)| x - y).collect();
+        Counters {
+            phase: sub(&self.phase, &a.phase),
+            cycles: sub(&self.cycles, &a.cycles),
+            ledger: self.ledger.minus(&a.ledger),
+            user_ras_mispredicts: self.user_ras_mispredicts - a.user_ras_mispredicts,
+            vector: sub(&self.vector, &a.vector),
+            traps: self.traps - a.traps,
+            events: self
+                .events
+                .iter()
+                .map(|(k, v)| (*k, v - a.events.get(k).copied().unwrap_or(0)))
+                .collect(),
         }
     }
 }
