@@ -2,6 +2,7 @@
 //! and the instruction counts hand-counted in guest-asm/minikernel/kernel.S.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
@@ -298,4 +299,40 @@ fn a_stop_address_added_after_code_ran_still_stops() {
     };
     assert_eq!(m.run(&until), Outcome::ReachedAddr(a));
     assert_eq!(m.pc(), a);
+}
+
+#[test]
+fn stepping_a_jump_to_itself_counts_every_execution() {
+    // bad/spin.S is a single `j _start`: the pc never changes.
+    let p = Rc::new(
+        trapscope::machine::Program::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/bad/spin.elf"),
+        )
+        .unwrap(),
+    );
+    let mut m = trapscope::machine::Machine::new(p, trapscope::machine::NoObserver).unwrap();
+    for n in 1..=10 {
+        assert_eq!(m.step(), Outcome::Stepped);
+        assert_eq!(m.executed(), n);
+    }
+    assert_eq!(session::run_to(&mut m, 25), Outcome::Stepped);
+    assert_eq!(m.executed(), 25);
+}
+
+#[test]
+fn a_budget_stop_is_the_same_instruction_in_block_and_step_mode() {
+    let s = scenario();
+    for budget in [1_000, 5_000] {
+        let opts = |step| RunOpts {
+            budget: Some(budget),
+            single_step: step,
+            ..RunOpts::default()
+        };
+        let b = run(&s, "before", opts(false));
+        let st = run(&s, "before", opts(true));
+        assert_eq!(b.outcome, "budget");
+        assert_eq!(b.instructions, budget);
+        assert_eq!(st.instructions, budget);
+        assert_eq!(b.phases, st.phases);
+    }
 }

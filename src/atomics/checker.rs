@@ -29,7 +29,8 @@ fn allowed(d: &DecodedInsn) -> Result<(), String> {
         Op::Branch(_) if i.imm > 0 => None,
         Op::Branch(_) => Some("a backward branch"),
         Op::Jal if i.imm > 0 && i.ras_hint() == RasHint::None => None,
-        Op::Jal => Some("a backward jump or a call"),
+        Op::Jal if i.imm <= 0 => Some("a backward jump"),
+        Op::Jal => Some("a call (it leaves the sequence)"),
         Op::Jalr => Some("JALR"),
         Op::Load { .. } | Op::FpLoad { .. } => Some("a load"),
         Op::Store { .. } | Op::FpStore { .. } => Some("a store"),
@@ -47,11 +48,15 @@ fn allowed(d: &DecodedInsn) -> Result<(), String> {
     }
 }
 
+/// How far to look for the LR and the SC around an address.
+const WINDOW: usize = 256;
+
 /// The sequence (if any) whose LR..SC span contains `pc`, in `insns`.
 pub fn sequence_in(insns: &[DecodedInsn], pc: u64) -> Option<Sequence> {
     let at = insns.iter().position(|d| d.pc == pc)?;
-    // Back to the LR, at most 16 instructions, not past an SC.
-    let lr = (at.saturating_sub(15)..=at).rev().find_map(|i| {
+    // Back to the LR (further than 16 instructions, so that too-long
+    // sequences are found and reported), not past an SC.
+    let lr = (at.saturating_sub(WINDOW)..=at).rev().find_map(|i| {
         let op = insns[i].insn.map(|x| x.op);
         match op {
             Some(Op::Lr { .. }) => Some(Some(i)),
@@ -59,7 +64,7 @@ pub fn sequence_in(insns: &[DecodedInsn], pc: u64) -> Option<Sequence> {
             _ => None,
         }
     })??;
-    let sc = (lr + 1..(lr + 16).min(insns.len()))
+    let sc = (lr + 1..(lr + WINDOW).min(insns.len()))
         .find(|&i| matches!(insns[i].insn.map(|x| x.op), Some(Op::Sc { .. })))?;
     if at > sc {
         return None;
@@ -160,5 +165,28 @@ mod tests {
     fn code_outside_any_sequence_has_none() {
         assert_eq!(sequence_in(&insns(), 0x10), None);
         assert_eq!(sequence_in(&insns(), 0x28), None);
+    }
+}
+
+#[cfg(test)]
+mod long_sequences {
+    use super::*;
+
+    #[test]
+    fn a_sequence_longer_than_16_instructions_is_found_and_flagged() {
+        // lr.w a5,(a0); 16 x addi a5,a5,1; sc.w a6,a5,(a0): 18 instructions
+        // (encodings: lr.w 0x100527af, addi 0x00178793, sc.w 0x18f5282f).
+        let mut words = vec![0x100527afu32];
+        words.extend(std::iter::repeat_n(0x00178793u32, 16));
+        words.push(0x18f5282f);
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let insns = decode_range(0, &bytes);
+        let s = sequence_in(&insns, 0x20).unwrap();
+        assert_eq!((s.lr, s.sc), (0, 0x44));
+        assert!(
+            s.violations.iter().any(|v| v.contains("more than 16")),
+            "{:?}",
+            s.violations
+        );
     }
 }

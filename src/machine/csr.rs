@@ -114,7 +114,9 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
             if wr {
                 let new = apply(value);
                 let hart = uc.get_data_mut();
-                let delta = i128::from(new) - i128::from(value);
+                // The write replaces this instruction's own increment (Zicsr
+                // §9.1): the next instruction reads `new`.
+                let delta = i128::from(new) - i128::from(value) - i128::from(csr == MINSTRET);
                 if csr == MINSTRET {
                     hart.instret_offset += delta;
                 } else {

@@ -63,6 +63,9 @@ pub struct Hart<O: Observer> {
     pub(super) cycle_offset: i128,
     pub(super) instret_offset: i128,
     pub(super) last_trap: Option<(u64, u64)>,
+    /// Instructions that raised an exception: executed, but not retired
+    /// (priv spec: they do not increment minstret).
+    pub(super) trapped: u64,
     /// Whether blocks are accounted (false: `Machine::new_raw`).
     pub(super) account: bool,
     /// The software V unit, when the core has one.
@@ -103,6 +106,7 @@ impl<O: Observer> Hart<O> {
             cycle_offset: 0,
             instret_offset: 0,
             last_trap: None,
+            trapped: 0,
             account: true,
             vunit: None,
             lrsc: Default::default(),
@@ -134,6 +138,6 @@ impl<O: Observer> Hart<O> {
     }
 
     pub(super) fn instret_value(&self) -> u64 {
-        (self.executed as i128 + self.instret_offset) as u64
+        (self.executed as i128 - self.trapped as i128 + self.instret_offset) as u64
     }
 }

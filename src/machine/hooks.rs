@@ -239,7 +239,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
     finish(uc, idx.map_or(usize::MAX, |i| i + 1), None, false);
-    trap::deliver(uc, cause, epc, tval);
+    trap::raise(uc, cause, epc, tval);
 }
 
 /// Instructions that are valid RISC-V but that this machine does not run yet:
@@ -289,7 +289,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
             }
             lrsc::Done::Trap(cause, tval) => {
                 finish(uc, idx.map_or(0, |i| i + 1), None, false);
-                trap::deliver(uc, cause, pc, tval);
+                trap::raise(uc, cause, pc, tval);
             }
             lrsc::Done::Fault(f) => {
                 finish(uc, idx.map_or(0, |i| i + 1), None, false);
@@ -322,7 +322,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         }
         CsrResult::Illegal => {
             finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::deliver(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+            trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         }
     }
 }

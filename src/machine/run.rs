@@ -74,7 +74,7 @@ impl<O: Observer + 'static> Machine<O> {
             }
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
-            self.settle(now);
+            self.settle(now, single && r.is_ok());
             let hart = self.uc.get_data_mut();
             if let Some(o) = hart.outcome.take() {
                 hart.stepping = false;
@@ -150,11 +150,17 @@ impl<O: Observer + 'static> Machine<O> {
     }
 
     /// After unicorn returns: report what of the pending block executed.
-    fn settle(&mut self, now: u64) {
+    /// `stepped`: a single step completed, so its instruction ran even if
+    /// it jumped to itself (`now` is then its own address).
+    fn settle(&mut self, now: u64, stepped: bool) {
         let hart = self.uc.get_data();
         let Some(p) = hart.pending.as_ref() else {
             return;
         };
+        if stepped {
+            hooks::finish(&mut self.uc, usize::MAX, Some(now), false);
+            return;
+        }
         match p.block.index_of(now) {
             Some(i) => hooks::finish(&mut self.uc, i, Some(now), false),
             None => hooks::finish(&mut self.uc, usize::MAX, Some(now), false),
@@ -186,7 +192,7 @@ impl<O: Observer + 'static> Machine<O> {
         // The ebreak executed (as a trapping instruction): account it.
         self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
         hooks::finish(&mut self.uc, 1, None, false);
-        trap::deliver(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
+        trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
         if single {
             return Some(Outcome::Stepped);
         }

@@ -52,6 +52,13 @@ pub fn tval_for<D>(
     }
 }
 
+/// An exception raised by the instruction at `epc`, which therefore did not
+/// retire (it was accounted as executed).
+pub fn raise<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {
+    uc.get_data_mut().trapped += 1;
+    deliver(uc, cause, epc, tval)
+}
+
 /// Delivers a synchronous exception: updates the CSRs of the mode that takes
 /// it, switches privilege and jumps to its handler. Returns the handler pc.
 pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {

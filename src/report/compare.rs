@@ -131,7 +131,12 @@ pub fn text(
         let _ = writeln!(o, "{}\n{}", s.title, s.patch);
         let _ = writeln!(
             o,
-            "estimated per iteration of the measured loop; \"measured\" figures come from hardware and are not model inputs\n"
+            "estimated {}; \"measured\" figures come from hardware and are not model inputs\n",
+            if s.measure.is_some() {
+                "per iteration of the measured loop"
+            } else {
+                "for the whole run (no measured loop)"
+            }
         );
         let _ = writeln!(
             o,
@@ -148,6 +153,8 @@ pub fn text(
         let first = mine.first().copied();
         for r in &mine {
             let diff = match first {
+                // Variants that are cores are not compared with each other.
+                _ if core.is_empty() => String::new(),
                 Some(f) if f.variant != r.variant => {
                     let d = r.cycles_per_iteration - f.cycles_per_iteration;
                     format!("{d:+.1} ({})", pct(d, f.cycles_per_iteration))
@@ -178,6 +185,24 @@ pub fn text(
         }
     }
     for (core, runs) in per_core {
+        // Variants that are cores are not a before/after pair: list each
+        // core's unverified values, and no difference.
+        if core.is_empty() {
+            let mut seen = Vec::new();
+            for e in runs.iter().filter_map(|r| r.estimate.as_ref()) {
+                if !seen.contains(&e.core) && !e.unverified.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "\n{}{}: unverified profile values: {}",
+                        if md { "- " } else { "" },
+                        e.core,
+                        e.unverified.join(", ")
+                    );
+                }
+                seen.push(e.core.clone());
+            }
+            continue;
+        }
         let ests: Vec<(&VariantRun, &Estimate)> = runs
             .iter()
             .filter_map(|r| r.estimate.as_ref().map(|e| (r, e)))
@@ -237,8 +262,8 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
         if c == Cat::Instructions {
             if (i1 - i0).abs() > 0.004 || dc.abs() > 0.004 {
                 out.push(format!(
-                    "{:<28} {} → {} instructions ({:+.2} cycles)",
-                    c.label(),
+                    "{:<28} {} → {}; their class costs {:+.2} cycles",
+                    "instructions (all kinds)",
                     fmt(i0),
                     fmt(i1),
                     dc

@@ -81,7 +81,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
     let _ = writeln!(o, "{}", s.title);
     let _ = writeln!(o, "patch: {}", s.patch);
     let _ = writeln!(o, "scenario: {}", s.path.display());
-    for (p, why) in s.probes.iter().zip(&s.probe_rejections) {
+    for (p, why) in &s.probe_rejections {
         let _ = writeln!(
             o,
             "probe {p}: the LR/SC checker rejects it (placed anyway): {why}"
@@ -117,7 +117,17 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
                 })
                 .collect();
             let total = r.insns_per_iteration.get("total").copied().unwrap_or(0.0);
-            let _ = writeln!(o, "  iterations    {} in the measured window", r.iterations);
+            let window = if s.measure.is_none() {
+                "1: no measured loop, figures are the whole run's".to_string()
+            } else if !r.window_closed {
+                format!(
+                    "{} in the measured window, which the run never left (figures cover what ran)",
+                    r.iterations
+                )
+            } else {
+                format!("{} in the measured window", r.iterations)
+            };
+            let _ = writeln!(o, "  iterations    {window}");
             let _ = writeln!(
                 o,
                 "  per iteration {}  (total {} instructions)",
@@ -192,7 +202,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  events        {}", ev.join(", "));
     }
-    if runs.len() >= 2 && runs.iter().all(|r| r.iterations > 0) {
+    if runs.len() >= 2 && runs.iter().all(|r| r.iterations > 0 && r.window_closed) {
         let _ = writeln!(o);
         let _ = writeln!(o, "instructions per iteration, by phase");
         let _ = write!(o, "  {:<10}", "phase");

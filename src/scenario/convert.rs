@@ -258,7 +258,7 @@ pub(super) fn convert(
                     format!("probe rejected: {why} (set probes_anyway = true to place it and see)"),
                 ));
             }
-            probe_rejections.push(why);
+            probe_rejections.push((name.clone(), why));
         }
     }
     let mut results = Vec::new();

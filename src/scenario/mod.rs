@@ -164,8 +164,8 @@ pub struct Scenario {
     pub script: Vec<ScriptStep>,
     pub lrsc: Lrsc,
     pub probes: Vec<String>,
-    /// Why the LR/SC checker rejects each probe placed anyway.
-    pub probe_rejections: Vec<String>,
+    /// The probes the LR/SC checker rejects (placed anyway), and why.
+    pub probe_rejections: Vec<(String, String)>,
     pub results: Vec<ResultSpec>,
 }
 

@@ -48,8 +48,12 @@ pub struct VariantRun {
     pub traps: u64,
     /// Instructions per phase over the whole run.
     pub phases: BTreeMap<String, u64>,
-    /// Iterations of the measured loop.
+    /// Iterations of the measured loop (1 for a scenario without one: the
+    /// per-iteration figures are then the whole run's).
     pub iterations: u64,
+    /// Whether the measured window ended before the run did (false: the run
+    /// stopped inside it, and the figures cover only what ran).
+    pub window_closed: bool,
     /// Instructions per phase per iteration of the measured window (and "total").
     pub insns_per_iteration: BTreeMap<String, f64>,
     pub traps_per_iteration: f64,
@@ -182,10 +186,12 @@ pub fn run_variant(
         }
         o
     } else {
-        m.run(&Until {
-            max_insns: Some(budget),
-            ..Until::default()
-        })
+        // By blocks, then one instruction at a time up to the budget, so a
+        // budget stop is at the same instruction as when single-stepping.
+        match run_to(&mut m, budget) {
+            Outcome::Stepped => Outcome::Budget,
+            o => o,
+        }
     };
     if outcome == Outcome::Budget {
         m.note_budget_exhausted();
@@ -201,7 +207,10 @@ pub fn run_variant(
         .map(|(n, v)| (n.clone(), *v))
         .collect();
     let w = stats.window();
-    let iters = stats.iterations;
+    // Without a measured loop, the whole run is the one "iteration".
+    let whole_run = scenario.measure.is_none();
+    let iters = if whole_run { 1 } else { stats.iterations };
+    let window_closed = whole_run || stats.window_end.is_some();
     let per = |v: u64| {
         if iters > 0 {
             v as f64 / iters as f64
@@ -309,6 +318,7 @@ pub fn run_variant(
         traps: stats.now.traps,
         phases,
         iterations: iters,
+        window_closed,
         insns_per_iteration: ipi,
         traps_per_iteration: per(w.traps),
         vector_per_iteration: names

@@ -351,6 +351,15 @@ impl Observer for Stats {
             .map(|_| self.now.cycles.iter().sum::<u64>() / crate::cost::MILLI)
     }
 
+    /// The platform timer: modelled cycles at the core's clock, in ticks of
+    /// its `timebase_hz`.
+    fn time(&self) -> Option<u64> {
+        let m = self.model.as_ref()?;
+        let c = &m.profile.core;
+        let cycles = self.now.cycles.iter().sum::<u64>() as f64 / crate::cost::MILLI as f64;
+        Some((cycles * c.timebase_hz.value / (c.clock_ghz.value * 1e9)) as u64)
+    }
+
     fn event(&mut self, at: u64, ev: &Event) {
         self.log.push(at, ev);
         let kind = ev.kind();

@@ -85,7 +85,7 @@ impl AppState {
             },
             ("run" | "r", n) => match n.replace('_', "").parse::<u64>() {
                 Ok(n) => {
-                    let target = self.live.executed() + n;
+                    let target = self.live.executed().saturating_add(n);
                     self.moved(|l| crate::session::run_to(&mut l.m, target));
                 }
                 Err(_) => self.error("run: give a number of instructions, e.g. run 100"),

@@ -16,14 +16,9 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let t = s.live.m.lrsc();
     let mut lines = Vec::new();
-    for (probe, why) in s.scenario.probes.iter().zip(
-        s.scenario
-            .probe_rejections
-            .iter()
-            .map(Some)
-            .chain(std::iter::repeat(None)),
-    ) {
-        let note = if why.is_some() {
+    for probe in &s.scenario.probes {
+        let rejected = s.scenario.probe_rejections.iter().any(|(p, _)| p == probe);
+        let note = if rejected {
             " (rejected by the checker; placed anyway)"
         } else {
             ""
