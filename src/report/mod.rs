@@ -2,17 +2,16 @@
 //! JSON for other tools.
 
 pub mod compare;
+mod events;
+
+pub use events::{event_line, event_text, sc_text, vs_name};
 
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::isa;
-use crate::machine::Program;
 use crate::scenario::Scenario;
 use crate::session::VariantRun;
-use crate::trace::{Event, Stamped, cause_name};
-use crate::vector::VClass;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -264,190 +263,4 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
     }
     let _ = writeln!(o);
     o
-}
-
-fn lmul_name(x8: u32) -> &'static str {
-    match x8 {
-        1 => "mf8",
-        2 => "mf4",
-        4 => "mf2",
-        8 => "m1",
-        16 => "m2",
-        32 => "m4",
-        _ => "m8",
-    }
-}
-
-/// `v0-v7` style ranges of a register bitmask.
-fn vregs(mask: u32) -> String {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < 32 {
-        if mask & (1 << i) == 0 {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < 32 && mask & (1 << i) != 0 {
-            i += 1;
-        }
-        out.push(if i - start == 1 {
-            format!("v{start}")
-        } else {
-            format!("v{start}-v{}", i - 1)
-        });
-    }
-    out.join(",")
-}
-
-/// Why an SC succeeded or failed, in words.
-pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
-    use crate::atomics::ScOutcome::*;
-    match o {
-        Success => "succeeds".into(),
-        NoReservation => "fails: no reservation".into(),
-        OtherAddress { reserved } => format!("fails: the reservation is for {reserved:#x}"),
-        ClearedByTrap { pc } => format!(
-            "fails: a trap or xRET at {} dropped the reservation",
-            p.describe(*pc)
-        ),
-        ClearedBySc { pc } => format!(
-            "fails: the sc at {} used up the reservation",
-            p.describe(*pc)
-        ),
-        RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
-    }
-}
-
-/// The VS/FS field values (priv spec §3.1.6.6).
-pub fn vs_name(v: u8) -> &'static str {
-    ["Off", "Initial", "Clean", "Dirty"][(v & 3) as usize]
-}
-
-/// One event as a line, with symbols.
-pub fn event_line(p: &Program, e: &Stamped) -> String {
-    format!("{:>10}  {}", e.at, event_text(p, &e.event))
-}
-
-/// What an event says, with symbols.
-pub fn event_text(p: &Program, e: &Event) -> String {
-    let sym = |a: u64| p.describe(a);
-    match e {
-        Event::Retired { pc, count, priv_ } => {
-            format!("retired   {count} from {} [{}]", sym(*pc), priv_.letter())
-        }
-        Event::TrapEnter {
-            cause,
-            from,
-            to,
-            epc,
-            tval,
-            handler,
-        } => format!(
-            "trap      {} ({cause}) {}->{} epc {} tval {tval:#x} -> {}",
-            cause_name(*cause),
-            from.letter(),
-            to.letter(),
-            sym(*epc),
-            sym(*handler)
-        ),
-        Event::TrapReturn {
-            via,
-            from,
-            to,
-            pc,
-            target,
-        } => format!(
-            "return    {via:?} {}->{} at {} -> {}",
-            from.letter(),
-            to.letter(),
-            sym(*pc),
-            sym(*target)
-        )
-        .to_lowercase(),
-        Event::PrivChange { from, to, pc } => {
-            format!(
-                "priv      {}->{} at {}",
-                from.letter(),
-                to.letter(),
-                sym(*pc)
-            )
-        }
-        Event::CsrWrite { pc, csr, old, new } => {
-            let name = isa::csr_name(*csr).map_or(format!("{csr:#x}"), str::to_string);
-            let old = old.map_or("?".into(), |v| format!("{v:#x}"));
-            format!("csr       {name} {old} -> {new:#x} at {}", sym(*pc))
-        }
-        Event::Breakpoint { pc } => format!("breakpoint at {}", sym(*pc)),
-        Event::Lr { pc, addr, size } => format!(
-            "lr        reserves {addr:#x} ({size} bytes) at {}",
-            sym(*pc)
-        ),
-        Event::Sc {
-            pc,
-            addr,
-            outcome,
-            retries,
-        } => format!(
-            "sc        {} at {} to {addr:#x}{}",
-            sc_text(p, outcome),
-            sym(*pc),
-            if *retries > 0 {
-                format!(" ({retries} failures in a row)")
-            } else {
-                String::new()
-            }
-        ),
-        Event::RemoteStore { addr } => format!("remote    the second hart stores to {addr:#x}"),
-        Event::VsChange { from, to, pc, why } => format!(
-            "vs        {} -> {} at {}: {why}",
-            vs_name(*from),
-            vs_name(*to),
-            sym(*pc)
-        ),
-        Event::Vector { pc, class, written } => {
-            let text = p
-                .text_bytes(*pc, 4)
-                .filter(|b| b.len() == 4)
-                .and_then(|b| {
-                    crate::vector::decode(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
-                })
-                .map_or_else(|| "?".to_string(), |v| v.to_string());
-            let what = match class {
-                VClass::Config => "configures vl/vtype".to_string(),
-                VClass::Arith { lmul_x8 } => format!("LMUL {}", lmul_name(*lmul_x8)),
-                VClass::UnitStride { store, eew, vl } => {
-                    format!("{} {vl} x e{eew}", if *store { "stores" } else { "loads" })
-                }
-                VClass::WholeReg { store, nregs } => {
-                    format!(
-                        "{} {nregs} registers",
-                        if *store { "stores" } else { "loads" }
-                    )
-                }
-                VClass::Scalar => "scalar move".to_string(),
-            };
-            let regs = if *written == 0 {
-                String::new()
-            } else {
-                format!(", writes {}", vregs(*written))
-            };
-            format!("vector    {text} at {} ({what}{regs})", sym(*pc))
-        }
-        Event::GuestFault { fault } => format!("fault     {fault}"),
-        Event::BudgetExhausted { executed } => format!("budget    exhausted after {executed}"),
-        Event::Exit { code, pc } => format!("exit      code {code} at {}", sym(*pc)),
-        Event::Mispredict {
-            what,
-            pc,
-            predicted,
-            actual,
-        } => format!(
-            "mispredict {} at {}: predicted {}, went to {}",
-            what.name(),
-            sym(*pc),
-            predicted.map_or("nothing".into(), sym),
-            sym(*actual)
-        ),
-    }
 }

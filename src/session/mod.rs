@@ -2,6 +2,7 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+mod estimate;
 pub mod phases;
 pub mod source;
 pub mod stats;
@@ -11,10 +12,11 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::cost::{Cat, Profile};
+use crate::cost::Profile;
 use crate::machine::{Machine, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault, Stamped};
+pub use estimate::{Estimate, HotLine};
 use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
@@ -75,36 +77,6 @@ pub struct VariantRun {
     pub result_names: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Stamped>,
-}
-
-/// A variant's cycle estimate on one core, per iteration of the window.
-#[derive(Clone, Debug, Serialize)]
-pub struct Estimate {
-    pub core: String,
-    pub clock_ghz: f64,
-    pub cycles_per_iteration: f64,
-    pub ns_per_iteration: f64,
-    /// Modelled cycles per phase per iteration.
-    pub phases: BTreeMap<String, f64>,
-    /// Events per iteration: ras_mispredicts, branch_mispredicts, traps, ...
-    pub events: BTreeMap<String, f64>,
-    /// Cycles per iteration by cost category.
-    pub breakdown: BTreeMap<String, f64>,
-    /// The cycles of one event of each category, where it has one unit.
-    pub unit_cycles: BTreeMap<String, f64>,
-    pub cycles_total: f64,
-    /// Profile parameters marked unverified.
-    pub unverified: Vec<String>,
-    /// The source lines that cost most per iteration.
-    pub hot_lines: Vec<HotLine>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct HotLine {
-    /// `file.S:line`
-    pub loc: String,
-    pub text: String,
-    pub cycles_per_iteration: f64,
 }
 
 /// A machine set up for a variant: knobs written, observer attached.
@@ -227,48 +199,7 @@ pub fn run_variant(
     if iters > 0 {
         ipi.insert("total".into(), per(w.phase.iter().sum()));
     }
-    let estimate = stats.model.as_ref().map(|model| {
-        let prof = &model.profile;
-        let milli = crate::cost::MILLI as f64;
-        let per_c = |v: u64| per(v) / milli;
-        let cycles_pi = per_c(w.cycles.iter().sum());
-        let mut events: BTreeMap<String, f64> = Cat::ALL
-            .iter()
-            .filter(|c| !matches!(c, Cat::Instructions))
-            .map(|c| (c.key().to_string(), per(w.ledger.count(*c))))
-            .collect();
-        events.insert("user_ras_mispredicts".into(), per(w.user_ras_mispredicts));
-        Estimate {
-            core: prof.name.clone(),
-            clock_ghz: prof.core.clock_ghz.value,
-            cycles_per_iteration: cycles_pi,
-            ns_per_iteration: cycles_pi / prof.core.clock_ghz.value,
-            phases: names
-                .iter()
-                .zip(&w.cycles)
-                .filter(|(_, v)| **v > 0)
-                .map(|(n, v)| (n.clone(), per_c(*v)))
-                .collect(),
-            events,
-            breakdown: Cat::ALL
-                .iter()
-                .map(|c| (c.key().to_string(), per_c(w.ledger.milli(*c))))
-                .collect(),
-            unit_cycles: Cat::ALL
-                .iter()
-                .filter(|c| model.cost.unit[**c as usize] > 0)
-                .map(|c| {
-                    (
-                        c.key().to_string(),
-                        model.cost.unit[*c as usize] as f64 / milli,
-                    )
-                })
-                .collect(),
-            cycles_total: stats.now.cycles.iter().sum::<u64>() as f64 / milli,
-            unverified: prof.unverified().iter().map(|s| s.to_string()).collect(),
-            hot_lines: hot_lines(stats, iters, 8),
-        }
-    });
+    let estimate = estimate::estimate(stats, &w, iters, per);
     let t = m.lrsc();
     let lrsc: BTreeMap<String, f64> = [
         ("sc_success", t.successes as f64),
@@ -345,31 +276,6 @@ pub fn run_variant(
         result_names,
         log,
     })
-}
-
-/// The `n` source lines with the most cycles per iteration in the window.
-fn hot_lines(stats: &Stats, iters: u64, n: usize) -> Vec<HotLine> {
-    let lines = stats.window_lines();
-    let mut idx: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] > 0).collect();
-    idx.sort_by_key(|&i| std::cmp::Reverse(lines[i]));
-    let mut src = source::Sources::default();
-    let p = &stats.program;
-    idx.into_iter()
-        .take(n)
-        .filter_map(|i| {
-            let loc = stats.line_locs.get(i).copied().flatten()?;
-            Some(HotLine {
-                loc: format!("{}:{}", p.files.get(loc.file as usize)?, loc.line),
-                text: src
-                    .line(p, loc)
-                    .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default(),
-                cycles_per_iteration: lines[i] as f64
-                    / crate::cost::MILLI as f64
-                    / iters.max(1) as f64,
-            })
-        })
-        .collect()
 }
 
 /// Runs `m` on until exactly `target` instructions have executed: by blocks
