@@ -81,6 +81,12 @@ pub struct Hart<O: Observer> {
     /// Probed addresses, and the one whose instruction runs next unprobed.
     pub(super) probes: HashSet<u64>,
     pub(super) probe_resume: Option<u64>,
+    /// `MachineConfig::strict_segments`.
+    pub(super) strict_segments: bool,
+    /// mstatus bits that unicorn's QEMU 5.0 lacks or places elsewhere and
+    /// trapscope keeps itself (TSR, TW: `regs::status::SHADOWED`), merged
+    /// into mstatus reads.
+    pub(super) status_extra: u64,
 }
 
 impl<O: Observer> Hart<O> {
@@ -115,6 +121,8 @@ impl<O: Observer> Hart<O> {
             livelock_after: 10_000,
             probes: HashSet::new(),
             probe_resume: None,
+            strict_segments: false,
+            status_extra: 0,
         }
     }
 

@@ -46,6 +46,32 @@ pub enum LoadError {
 /// Where unicorn would stop on its own; the guest never gets there.
 const NEVER: u64 = u64::MAX - 0xf;
 
+/// How the machine is built: what the command line and scenarios may set.
+#[derive(Clone, Copy, Debug)]
+pub struct MachineConfig {
+    /// Keep the ELF's segment permissions (text read-only, data not
+    /// executable) and end the run on an access fault, instead of treating
+    /// RAM as the platform does (DESIGN.md decision 11) and delivering it.
+    pub strict_segments: bool,
+    /// The most guest memory (bytes) the loaded segments may take in all.
+    pub mem_limit: u64,
+}
+
+impl MachineConfig {
+    /// 4 GiB: far above any guest ELF or scenario, far below what would
+    /// exhaust the host.
+    pub const DEFAULT_MEM_LIMIT: u64 = 4 << 30;
+}
+
+impl Default for MachineConfig {
+    fn default() -> Self {
+        MachineConfig {
+            strict_segments: false,
+            mem_limit: MachineConfig::DEFAULT_MEM_LIMIT,
+        }
+    }
+}
+
 /// What a run should stop at, besides the guest ending.
 #[derive(Clone, Debug, Default)]
 pub struct Until {
@@ -73,19 +99,33 @@ fn emu(e: uc_error) -> LoadError {
 
 impl<O: Observer + 'static> Machine<O> {
     pub fn new(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
-        Machine::build(program, obs, true)
+        Machine::build(program, obs, true, MachineConfig::default())
+    }
+
+    pub fn with_config(
+        program: Rc<Program>,
+        obs: O,
+        cfg: MachineConfig,
+    ) -> Result<Machine<O>, LoadError> {
+        Machine::build(program, obs, true, cfg)
     }
 
     /// unicorn with only what the guest needs to run at all (trap delivery,
     /// `tohost`): no accounting, no intercepted instructions. For measuring
     /// what the instrumentation costs (`trapscope bench`).
     pub fn new_raw(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
-        Machine::build(program, obs, false)
+        Machine::build(program, obs, false, MachineConfig::default())
     }
 
-    fn build(program: Rc<Program>, obs: O, account: bool) -> Result<Machine<O>, LoadError> {
+    fn build(
+        program: Rc<Program>,
+        obs: O,
+        account: bool,
+        cfg: MachineConfig,
+    ) -> Result<Machine<O>, LoadError> {
         let mut hart = Hart::new(obs);
         hart.account = account;
+        hart.strict_segments = cfg.strict_segments;
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         map_segments(&mut uc, &program)?;
         let mut m = Machine {
@@ -251,7 +291,13 @@ impl<O: Observer + 'static> Machine<O> {
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
-            return Some(regs::status::compose(raw, self.uc.get_data().vs));
+            let hart = self.uc.get_data();
+            let extra = if csr == csr::MSTATUS {
+                hart.status_extra & regs::status::SHADOWED
+            } else {
+                0
+            };
+            return Some(regs::status::compose(raw, hart.vs) | extra);
         }
         Some(raw)
     }

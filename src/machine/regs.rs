@@ -121,6 +121,12 @@ pub mod status {
     pub const FS: u64 = 3 << 13;
     pub const XS: u64 = 3 << 15;
     pub const SUM: u64 = 1 << 18;
+    pub const TVM: u64 = 1 << 20;
+    pub const TW: u64 = 1 << 21;
+    pub const TSR: u64 = 1 << 22;
+    /// Fields QEMU 5.0 misplaces (it has TW and TSR at bits 29 and 30), kept
+    /// in `Hart::status_extra`.
+    pub const SHADOWED: u64 = TW | TSR;
     pub const SD: u64 = 1 << 63;
 
     /// Merges the VS shadow into a status value and derives SD, which is
