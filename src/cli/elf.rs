@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::{EXIT_BUDGET, EXIT_FAULT};
 use crate::cost::Profile;
-use crate::machine::{Machine, Observer, Outcome, Program, Until};
+use crate::machine::{Machine, MachineConfig, Observer, Outcome, Program, Until};
 use crate::report;
 use crate::scenario::Scenario;
 use crate::session;
@@ -87,10 +87,15 @@ pub(super) fn elf(
     events: bool,
     ebreak_stops: bool,
     vlen: u32,
+    cfg: MachineConfig,
 ) -> anyhow::Result<ExitCode> {
     let program = Rc::new(Program::load(file)?);
     let cap = if events { 1_000_000 } else { 0 };
-    let mut m = Machine::new(program.clone(), LogOnly(EventLog::new(cap.max(1), false)))?;
+    let mut m = Machine::with_config(
+        program.clone(),
+        LogOnly(EventLog::new(cap.max(1), false)),
+        cfg,
+    )?;
     m.ebreak_stops = ebreak_stops;
     if vlen != 0 && (!(64..=65536).contains(&vlen) || !vlen.is_power_of_two()) {
         anyhow::bail!("--vlen {vlen}: give a power of two from 64 to 65536 (or 0 for none)");

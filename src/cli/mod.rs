@@ -8,7 +8,10 @@ use std::rc::Rc;
 use clap::{Parser, Subcommand};
 
 mod elf;
+mod machine_args;
 mod runs;
+
+use machine_args::MachineArgs;
 
 use elf::{elf, list};
 use runs::{check, compare, replay, run};
@@ -40,6 +43,8 @@ struct Cli {
     /// Core to estimate cycles for in the TUI (default: the scenario's first).
     #[arg(long)]
     core: Option<String>,
+    #[command(flatten)]
+    machine: MachineArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -74,6 +79,8 @@ enum Cmd {
         /// does not reach its target.
         #[arg(long)]
         script: bool,
+        #[command(flatten)]
+        machine: MachineArgs,
     },
     /// Before/after cycle estimates per core, with the measured figures beside them.
     Compare {
@@ -89,6 +96,8 @@ enum Cmd {
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
         step: bool,
+        #[command(flatten)]
+        machine: MachineArgs,
     },
     /// List the scenarios and the core profiles.
     List,
@@ -123,9 +132,15 @@ enum Cmd {
         /// VLEN of the V unit in bits (0: no vector unit).
         #[arg(long, default_value_t = 128)]
         vlen: u32,
+        #[command(flatten)]
+        machine: MachineArgs,
     },
     /// Check the scenarios' expectations; exit 1 if any fails.
-    Check { scenarios: Vec<PathBuf> },
+    Check {
+        scenarios: Vec<PathBuf>,
+        #[command(flatten)]
+        machine: MachineArgs,
+    },
 }
 
 fn parse_knob(s: &str) -> Result<(String, u64), String> {
@@ -183,7 +198,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
                 None => None,
             };
-            crate::tui::run(s, core, cli.autoplay).map_err(anyhow::Error::msg)?;
+            crate::tui::run(s, core, cli.autoplay, cli.machine.config())
+                .map_err(anyhow::Error::msg)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Cmd::Run {
@@ -197,6 +213,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             step,
             core,
             script,
+            machine,
         }) => {
             let core = match core {
                 Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
@@ -212,6 +229,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 log_events: 0,
                 single_step: step,
                 probes: Vec::new(),
+                machine: machine.config(),
             };
             run(&scenario, &variants, format, events, opts)
         }
@@ -221,7 +239,16 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
             set,
             step,
-        }) => compare(&scenario, &cores, format, set, step),
+            machine,
+        }) => {
+            let opts = RunOpts {
+                set,
+                single_step: step,
+                machine: machine.config(),
+                ..RunOpts::default()
+            };
+            compare(&scenario, &cores, format, opts)
+        }
         Some(Cmd::List) => list(),
         Some(Cmd::Bench {
             scenario,
@@ -279,8 +306,9 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             events,
             ebreak_stops,
             vlen,
-        }) => elf(&file, budget, events, ebreak_stops, vlen),
-        Some(Cmd::Check { scenarios }) => check(&scenarios),
+            machine,
+        }) => elf(&file, budget, events, ebreak_stops, vlen, machine.config()),
+        Some(Cmd::Check { scenarios, machine }) => check(&scenarios, machine.config()),
     }
 }
 

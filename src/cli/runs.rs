@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::{EXIT_BUDGET, EXIT_FAULT, load};
 use crate::cost::Profile;
+use crate::machine::MachineConfig;
 use crate::report::{self, Format};
 use crate::scenario::{Scenario, expect};
 use crate::session::{self, RunOpts, VariantRun};
@@ -120,15 +121,9 @@ pub(super) fn compare(
     path: &Path,
     cores: &[String],
     format: Format,
-    set: Vec<(String, u64)>,
-    step: bool,
+    opts: RunOpts,
 ) -> anyhow::Result<ExitCode> {
     let s = load(path)?;
-    let opts = RunOpts {
-        set,
-        single_step: step,
-        ..RunOpts::default()
-    };
     let mut runs = per_core(&s, cores, &opts)?;
     // A variant that did not finish has no per-iteration figure to compare:
     // say why and compare the others.
@@ -195,7 +190,11 @@ pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<E
     })
 }
 
-pub(super) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result<ExitCode> {
+    let opts = RunOpts {
+        machine,
+        ..RunOpts::default()
+    };
     let paths: Vec<PathBuf> = if paths.is_empty() {
         let dir = crate::project_dir().join("scenarios");
         let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?
@@ -215,9 +214,9 @@ pub(super) fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
         // Expectations hold on every core the scenario names (or once, with
         // no cycle model, when it names none).
         let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
-            vec![(String::new(), run_all(&s, &[], &RunOpts::default())?)]
+            vec![(String::new(), run_all(&s, &[], &opts)?)]
         } else {
-            per_core(&s, &[], &RunOpts::default())?
+            per_core(&s, &[], &opts)?
         };
         for (core, vruns) in &runs {
             let values: Vec<(String, serde_json::Value)> = vruns

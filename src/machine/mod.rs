@@ -5,6 +5,7 @@
 mod block;
 mod csr;
 mod dwarf;
+pub mod elfhdr;
 mod hart;
 mod hooks;
 mod lrsc;
@@ -61,6 +62,9 @@ impl MachineConfig {
     /// 4 GiB: far above any guest ELF or scenario, far below what would
     /// exhaust the host.
     pub const DEFAULT_MEM_LIMIT: u64 = 4 << 30;
+    /// 2 GiB: the cap for a vmlinux image or a snapshot's RAM, which are
+    /// larger than a guest ELF but still bounded (issue 9, "Huge segments").
+    pub const KERNEL_MEM_LIMIT: u64 = 2 << 30;
 }
 
 impl Default for MachineConfig {
@@ -94,7 +98,34 @@ pub struct Machine<O: Observer + 'static> {
 }
 
 fn emu(e: uc_error) -> LoadError {
-    LoadError::Emulator(format!("{e:?}"))
+    LoadError::Emulator(uc_text(e).into())
+}
+
+/// unicorn's error in words, so that its internal names (`NOMEM`,
+/// `WRITE_UNMAPPED`) never reach a user.
+pub fn uc_text(e: uc_error) -> &'static str {
+    match e {
+        uc_error::OK => "no error",
+        uc_error::NOMEM => "the host is out of memory for the guest",
+        uc_error::READ_UNMAPPED => "a read of unmapped memory",
+        uc_error::WRITE_UNMAPPED => "a write to unmapped memory",
+        uc_error::FETCH_UNMAPPED => "a fetch from unmapped memory",
+        uc_error::READ_PROT => "a read of memory without read permission",
+        uc_error::WRITE_PROT => "a write to memory without write permission",
+        uc_error::FETCH_PROT => "a fetch from memory without execute permission",
+        uc_error::READ_UNALIGNED | uc_error::WRITE_UNALIGNED | uc_error::FETCH_UNALIGNED => {
+            "a misaligned access the emulator refused"
+        }
+        uc_error::INSN_INVALID => "an instruction the emulator rejected",
+        uc_error::EXCEPTION => "an exception the emulator did not deliver",
+        uc_error::MAP => "a memory mapping that overlaps another or is invalid",
+        uc_error::ARG => "an argument the emulator refused",
+        uc_error::HOOK | uc_error::HOOK_EXIST => "a hook the emulator refused",
+        uc_error::RESOURCE => "the emulator ran out of a resource",
+        uc_error::ARCH | uc_error::MODE | uc_error::HANDLE | uc_error::VERSION => {
+            "the emulator could not be set up"
+        }
+    }
 }
 
 impl<O: Observer + 'static> Machine<O> {
@@ -127,7 +158,7 @@ impl<O: Observer + 'static> Machine<O> {
         hart.account = account;
         hart.strict_segments = cfg.strict_segments;
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
-        map_segments(&mut uc, &program)?;
+        map_segments(&mut uc, &program, &cfg)?;
         let mut m = Machine {
             uc,
             program,
@@ -333,41 +364,115 @@ impl<O: Observer + 'static> Machine<O> {
     }
 }
 
-/// Maps each PT_LOAD segment page-aligned, merging pages that segments share,
-/// with the union of their permissions.
-fn map_segments<D>(uc: &mut Unicorn<'_, D>, program: &Program) -> Result<(), LoadError> {
-    const PAGE: u64 = 0x1000;
-    let mut pages: std::collections::BTreeMap<u64, Permission> = Default::default();
+/// The permissions a segment's memory gets (the one place that decides).
+fn region_perm(seg: &program::Segment, _cfg: &MachineConfig) -> Permission {
+    let mut perm = Permission::READ;
+    if seg.exec {
+        perm |= Permission::EXEC;
+    }
+    if seg.write {
+        perm |= Permission::WRITE;
+    }
+    perm
+}
+
+/// Checks the segments' total size against `cfg.mem_limit`, naming the
+/// program header that goes over it.
+fn check_mem_limit(program: &Program, cfg: &MachineConfig) -> Result<(), LoadError> {
+    let mut total: u64 = 0;
     for s in &program.segments {
-        let mut perm = Permission::READ;
-        if s.exec {
-            perm |= Permission::EXEC;
-        }
-        if s.write {
-            perm |= Permission::WRITE;
-        }
-        let start = s.vaddr & !(PAGE - 1);
-        let end = (s.vaddr + s.memsz).div_ceil(PAGE) * PAGE;
-        let mut p = start;
-        while p < end {
-            let e = pages.entry(p).or_insert(Permission::NONE);
-            *e |= perm;
-            p += PAGE;
-        }
-    }
-    // Coalesce runs of pages with equal permissions into one mapping each.
-    let mut runs: Vec<(u64, u64, Permission)> = Vec::new();
-    for (&p, &perm) in &pages {
-        match runs.last_mut() {
-            Some((_, end, last)) if *end == p && last.bits() == perm.bits() => *end += PAGE,
-            _ => runs.push((p, p + PAGE, perm)),
-        }
-    }
-    for (start, end, perm) in runs {
-        uc.mem_map(start, (end - start) as usize, perm)
-            .map_err(|e| LoadError::BadElf {
+        total = total.saturating_add(s.memsz);
+        if total > cfg.mem_limit {
+            return Err(LoadError::BadElf {
                 path: program.path.clone(),
-                msg: format!("cannot map {start:#x}..{end:#x}: {e:?}"),
+                msg: format!(
+                    "program header {} (PT_LOAD at {:#x}, p_memsz {:#x} = {}) takes the guest's memory to {}, over the limit of {} (raise it with --mem-limit)",
+                    s.index,
+                    s.vaddr,
+                    s.memsz,
+                    elfhdr::size_text(s.memsz),
+                    elfhdr::size_text(total),
+                    elfhdr::size_text(cfg.mem_limit)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Maps the PT_LOAD segments as page-aligned regions: overlapping or
+/// adjacent ranges are merged as intervals (a sweep over their ends, never a
+/// walk over pages), a range shared by segments gets the union of their
+/// permissions, and runs of equal permissions become one mapping.
+fn map_segments<D>(
+    uc: &mut Unicorn<'_, D>,
+    program: &Program,
+    cfg: &MachineConfig,
+) -> Result<(), LoadError> {
+    const PAGE: u64 = 0x1000;
+    check_mem_limit(program, cfg)?;
+    // (position, segment index, +1 start / -1 end); ends sort before starts
+    // at the same position, so a region boundary falls there.
+    let mut ends: Vec<(u64, i8, usize)> = Vec::new();
+    for (i, s) in program.segments.iter().enumerate() {
+        let start = s.vaddr & !(PAGE - 1);
+        // No overflow: `elfhdr` keeps vaddr + memsz within 2^56.
+        let end = (s.vaddr + s.memsz).div_ceil(PAGE) * PAGE;
+        ends.push((start, 1, i));
+        ends.push((end, -1, i));
+    }
+    ends.sort_by_key(|&(pos, d, _)| (pos, d));
+    // Live segments per permission bit: read, write, exec.
+    let mut live = [0u32; 3];
+    let mut open = 0u32;
+    let bits = [Permission::READ, Permission::WRITE, Permission::EXEC];
+    let mut regions: Vec<(u64, u64, Permission)> = Vec::new();
+    let mut prev = 0u64;
+    for &(pos, d, i) in &ends {
+        let perm = bits
+            .iter()
+            .zip(&live)
+            .filter(|(_, n)| **n > 0)
+            .fold(Permission::NONE, |p, (b, _)| p | *b);
+        if pos > prev && open > 0 {
+            match regions.last_mut() {
+                Some((_, end, last)) if *end == prev && last.bits() == perm.bits() => *end = pos,
+                _ => regions.push((prev, pos, perm)),
+            }
+        }
+        open = if d > 0 {
+            open + 1
+        } else {
+            open.saturating_sub(1)
+        };
+        let p = region_perm(&program.segments[i], cfg);
+        for (b, n) in bits.iter().zip(live.iter_mut()) {
+            if p.contains(*b) {
+                *n = if d > 0 { *n + 1 } else { n.saturating_sub(1) };
+            }
+        }
+        prev = pos;
+    }
+    for (start, end, perm) in regions {
+        uc.mem_map(start, (end - start) as usize, perm)
+            .map_err(|e| {
+                let seg = program
+                    .segments
+                    .iter()
+                    .find(|s| s.vaddr < end && s.vaddr + s.memsz > start);
+                let which = seg.map_or(String::new(), |s| {
+                    format!(
+                        " (program header {}, PT_LOAD at {:#x}, p_memsz {:#x})",
+                        s.index, s.vaddr, s.memsz
+                    )
+                });
+                LoadError::BadElf {
+                    path: program.path.clone(),
+                    msg: format!(
+                        "cannot map guest memory {start:#x}..{end:#x}{which}: {}",
+                        uc_text(e)
+                    ),
+                }
             })?;
     }
     for s in &program.segments {

@@ -6,13 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+use object::{Object, ObjectSymbol, SymbolKind};
 
 use super::LoadError;
 
-/// One PT_LOAD segment, page-aligned for mapping.
+/// One PT_LOAD segment.
 #[derive(Clone, Debug)]
 pub struct Segment {
+    /// Its index in the ELF's program header table (for messages).
+    pub index: usize,
     pub vaddr: u64,
     pub memsz: u64,
     pub data: Vec<u8>,
@@ -70,9 +72,9 @@ impl Program {
             path: path.to_path_buf(),
             msg,
         };
-        if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
-            return Err(bad("not an ELF file (no \\x7fELF magic)".into()));
-        }
+        // The header first, in ELF's terms: `object` reports a big-endian
+        // file as a bad program header size, and does not look at the entry.
+        let header = super::elfhdr::parse(bytes).map_err(bad)?;
         let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
         if file.architecture() != object::Architecture::Riscv64 {
             return Err(bad(format!(
@@ -80,30 +82,19 @@ impl Program {
                 file.architecture()
             )));
         }
-        let mut segments = Vec::new();
-        for seg in file.segments() {
-            let (vaddr, memsz) = (seg.address(), seg.size());
-            if memsz == 0 {
-                continue;
-            }
-            let data = seg
-                .data()
-                .map_err(|e| bad(format!("segment at {vaddr:#x} is truncated: {e}")))?;
-            let flags = match seg.flags() {
-                object::SegmentFlags::Elf { p_flags } => p_flags,
-                _ => 7,
-            };
-            segments.push(Segment {
-                vaddr,
-                memsz,
-                data: data.to_vec(),
-                exec: flags & 1 != 0,
-                write: flags & 2 != 0,
-            });
-        }
-        if segments.is_empty() {
-            return Err(bad("no loadable segments".into()));
-        }
+        let segments = header
+            .loads
+            .iter()
+            .map(|l| Segment {
+                index: l.index,
+                vaddr: l.vaddr,
+                memsz: l.memsz,
+                // In bounds: `elfhdr::parse` checked p_offset + p_filesz.
+                data: bytes[l.offset as usize..(l.offset + l.filesz) as usize].to_vec(),
+                exec: l.flags & 1 != 0,
+                write: l.flags & 2 != 0,
+            })
+            .collect();
         let mut symbols: Vec<Symbol> = file
             .symbols()
             .filter(|s| {
@@ -131,7 +122,7 @@ impl Program {
         let (files, lines) = super::dwarf::line_table(&file).unwrap_or_default();
         Ok(Program {
             path: path.to_path_buf(),
-            entry: file.entry(),
+            entry: header.entry,
             segments,
             symbols,
             lines,

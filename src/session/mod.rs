@@ -13,7 +13,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use crate::cost::Profile;
-use crate::machine::{Machine, Outcome, Until};
+use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault, Stamped};
 pub use estimate::{Estimate, HotLine};
@@ -34,6 +34,8 @@ pub struct RunOpts {
     pub core: Option<Rc<Profile>>,
     /// Probes placed besides the scenario's (addresses).
     pub probes: Vec<u64>,
+    /// How the machine is built (`--mem-limit`, `--strict-segments`).
+    pub machine: MachineConfig,
 }
 
 /// What one variant's run produced (the JSON shape of `run --format json`).
@@ -100,7 +102,8 @@ pub fn build_machine(
     let core = opts.core.clone().or_else(|| variant.core.clone());
     let model = core.clone().map(CoreModel::new);
     let stats = Stats::new(map, program.clone(), model, markers, log);
-    let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
+    let mut m =
+        Machine::with_config(program.clone(), stats, opts.machine).map_err(|e| e.to_string())?;
     let core = core.or_else(|| scenario.cores.first().cloned());
     if let Some(p) = core.as_ref() {
         m.set_amo_traps(p.atomics.amo_traps.value);

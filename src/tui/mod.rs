@@ -53,11 +53,16 @@ pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Acti
     }
 }
 
-pub fn run(scenario: Scenario, core: Option<Rc<Profile>>, autoplay: bool) -> Result<(), String> {
+pub fn run(
+    scenario: Scenario,
+    core: Option<Rc<Profile>>,
+    autoplay: bool,
+    machine: crate::machine::MachineConfig,
+) -> Result<(), String> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal; for output to a pipe use `trapscope run` or `trapscope compare`".into());
     }
-    let mut s = AppState::new(Rc::new(scenario), core)?;
+    let mut s = AppState::with_config(Rc::new(scenario), core, machine)?;
     if autoplay {
         if s.player.steps.is_empty() {
             s.error("this scenario has no [[script]]: nothing to autoplay");

@@ -272,14 +272,26 @@ pub struct AppState {
     pub lower: Lower,
     /// Probes placed from the command line (`:probe`).
     pub probes: Vec<u64>,
+    /// How machines are built (`--mem-limit`, `--strict-segments`).
+    pub machine: crate::machine::MachineConfig,
 }
 
 impl AppState {
     pub fn new(scenario: Rc<Scenario>, core: Option<Rc<Profile>>) -> Result<AppState, String> {
+        AppState::with_config(scenario, core, crate::machine::MachineConfig::default())
+    }
+
+    /// As `new`, with the machine built as `machine` says (`--mem-limit`).
+    pub fn with_config(
+        scenario: Rc<Scenario>,
+        core: Option<Rc<Profile>>,
+        machine: crate::machine::MachineConfig,
+    ) -> Result<AppState, String> {
         let core = core.or_else(|| scenario.cores.first().cloned());
         let opts = RunOpts {
             core: core.clone(),
             log_events: LOG_CAP,
+            machine,
             ..RunOpts::default()
         };
         let live = Live::new(&scenario, 0, &opts)?;
@@ -309,6 +321,7 @@ impl AppState {
             timing: Timing::default(),
             lower: Lower::Ras,
             probes: Vec::new(),
+            machine,
         };
         s.lower = s.default_lower();
         s.compute_summaries();
@@ -322,6 +335,7 @@ impl AppState {
             set: self.set.clone(),
             log_events: LOG_CAP,
             probes: self.probes.clone(),
+            machine: self.machine,
             ..RunOpts::default()
         }
     }
