@@ -60,10 +60,12 @@ pub struct Program {
 
 impl Program {
     pub fn load(path: &Path) -> Result<Program, LoadError> {
-        let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
-            path: path.to_path_buf(),
-            msg: e.to_string(),
-        })?;
+        let bytes = crate::input::read_regular(path, "guest ELF", crate::input::ELF_MAX).map_err(
+            |msg| LoadError::Io {
+                path: path.to_path_buf(),
+                msg,
+            },
+        )?;
         Program::parse(path, &bytes)
     }
 

@@ -208,13 +208,24 @@ impl Locator<'_> {
         })
     }
 
-    /// Reads a file, or says which one could not be read.
+    /// Reads a TOML file (regular, at most `input::TEXT_MAX` bytes, UTF-8),
+    /// or says which one could not be read, and where it stops being UTF-8.
     pub fn read(path: &Path, what: &str) -> Result<String, ScenarioError> {
-        std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        let err = |line, col, msg| ScenarioError {
             file: path.to_path_buf(),
-            line: 0,
-            col: 0,
-            msg: format!("cannot read {what}: {e}"),
+            line,
+            col,
+            msg,
+        };
+        let bytes = crate::input::read_regular(path, what, crate::input::TEXT_MAX)
+            .map_err(|m| err(0, 0, m))?;
+        String::from_utf8(bytes).map_err(|e| {
+            let (line, col) = crate::input::utf8_error_at(e.as_bytes(), &e.utf8_error());
+            err(
+                line,
+                col,
+                format!("invalid UTF-8 in the {what}: TOML files are UTF-8 text"),
+            )
         })
     }
 

@@ -45,7 +45,8 @@ impl Sources {
 }
 
 fn read(p: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(p).ok()?;
+    let bytes = crate::input::read_regular(p, "source file", crate::input::TEXT_MAX).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     Some(text.lines().map(expand_tabs).collect())
 }
 

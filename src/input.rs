@@ -1,0 +1,112 @@
+//! Reading the user's files: the guest ELF, scenarios, core profiles and the
+//! guest's sources. Only regular files are read, and only up to a cap, so a
+//! FIFO, a device such as `/dev/zero`, or a huge file cannot hang or exhaust
+//! trapscope. The type is checked before the file is opened: opening a FIFO
+//! for reading blocks until a writer comes.
+
+use std::fs::FileType;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+
+/// The largest guest ELF trapscope reads.
+pub const ELF_MAX: u64 = 256 << 20;
+/// The largest scenario, profile or source file trapscope reads.
+pub const TEXT_MAX: u64 = 4 << 20;
+
+fn kind(t: &FileType) -> &'static str {
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn mib(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// The bytes of the regular file at `path` (`what` names it in errors:
+/// "guest ELF", "scenario"), at most `cap` of them. The error is one line,
+/// without the path (callers put it in front).
+pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String> {
+    // `metadata` follows symlinks, so a link to a FIFO is seen as a FIFO.
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    let t = meta.file_type();
+    if !t.is_file() {
+        return Err(format!(
+            "the {what} is {}: trapscope reads only regular files",
+            kind(&t)
+        ));
+    }
+    if meta.len() > cap {
+        return Err(format!(
+            "the {what} is {} bytes, more than the {} trapscope reads",
+            meta.len(),
+            mib(cap)
+        ));
+    }
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    // The file was regular a moment ago; the cap holds even if it grows.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!(
+            "the {what} is more than the {} trapscope reads",
+            mib(cap)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Where the first byte that is not UTF-8 sits: (line, column), 1-based,
+/// the column counted in characters.
+pub fn utf8_error_at(bytes: &[u8], e: &std::str::Utf8Error) -> (usize, usize) {
+    let good = &bytes[..e.valid_up_to()];
+    // Valid by construction: `valid_up_to` bytes decode.
+    let text = std::str::from_utf8(good).unwrap_or_default();
+    let line = text.matches('\n').count() + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_bad_byte_is_located() {
+        let at = |b: Vec<u8>| {
+            let e = String::from_utf8(b.clone()).unwrap_err().utf8_error();
+            utf8_error_at(&b, &e)
+        };
+        assert_eq!(at(b"ab\ncd\xffe".to_vec()), (2, 3));
+        assert_eq!(at(b"\xc3\xa9\xff".to_vec()), (1, 2));
+    }
+
+    #[test]
+    fn devices_and_directories_are_refused() {
+        for (p, kind) in [
+            ("/dev/zero", "character device"),
+            ("/dev/urandom", "character device"),
+            ("/", "directory"),
+        ] {
+            let e = read_regular(Path::new(p), "scenario", TEXT_MAX).unwrap_err();
+            assert!(e.contains(kind), "{p}: {e}");
+        }
+    }
+}
