@@ -21,6 +21,9 @@ use crate::report::Format;
 use crate::scenario::Scenario;
 use crate::session::{self, RunOpts};
 
+/// `elf`'s instruction budget when `--budget` is not given.
+pub const DEFAULT_ELF_BUDGET: u64 = 100_000_000;
+
 /// Exit status when the guest did not end within its instruction budget.
 pub const EXIT_BUDGET: u8 = 124;
 /// Exit status when the guest faulted (unmapped memory, unsupported instruction).
@@ -66,7 +69,9 @@ enum Cmd {
         /// Set a knob: NAME=VALUE (repeatable).
         #[arg(long = "set", value_parser = parse_knob)]
         set: Vec<(String, u64)>,
-        /// Instruction budget (default: the scenario's).
+        /// Instruction budget per variant: a run that does not end within it
+        /// stops with exit 124. Default: the scenario's `budget`, or 50000000
+        /// (50M) when it sets none.
         #[arg(long)]
         budget: Option<u64>,
         /// Single-step every instruction instead of running by blocks.
@@ -83,6 +88,7 @@ enum Cmd {
         machine: MachineArgs,
     },
     /// Before/after cycle estimates per core, with the measured figures beside them.
+    /// Each variant runs within the scenario's budget (50M when it sets none).
     Compare {
         scenario: PathBuf,
         /// Cores to compare on (repeatable). Default: the scenario's `cores`.
@@ -121,7 +127,10 @@ enum Cmd {
     /// is the exit status (124: budget ran out, 125: guest fault).
     Elf {
         file: PathBuf,
-        #[arg(long, default_value_t = 100_000_000)]
+        /// Instruction budget: a guest that has not ended after this many
+        /// instructions stops with exit 124 (100M by default: a guest that
+        /// spins reaches it in about 20 s).
+        #[arg(long, default_value_t = DEFAULT_ELF_BUDGET)]
         budget: u64,
         /// Print the event log.
         #[arg(long)]
@@ -135,7 +144,8 @@ enum Cmd {
         #[command(flatten)]
         machine: MachineArgs,
     },
-    /// Check the scenarios' expectations; exit 1 if any fails.
+    /// Check the scenarios' expectations; exit 1 if any fails. Each variant
+    /// runs within its scenario's budget (50M when it sets none).
     Check {
         scenarios: Vec<PathBuf>,
         #[command(flatten)]
