@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::{EXIT_BUDGET, EXIT_FAULT};
+use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_INTERRUPTED, guest_exit_text};
 use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Observer, Outcome, Program, Until};
 use crate::report;
@@ -67,8 +67,8 @@ pub(super) fn list() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Keeps the event log for `elf --events`.
-struct LogOnly(EventLog);
+/// Keeps the event log for `elf --events`, and counts the traps taken.
+struct LogOnly(EventLog, u64);
 
 impl Observer for LogOnly {
     type BlockData = ();
@@ -77,6 +77,9 @@ impl Observer for LogOnly {
         0
     }
     fn event(&mut self, at: u64, ev: &crate::trace::Event) {
+        if ev.kind() == crate::trace::EventKind::TrapEnter {
+            self.1 += 1;
+        }
         self.0.push(at, ev);
     }
 }
@@ -93,7 +96,7 @@ pub(super) fn elf(
     let cap = if events { 1_000_000 } else { 0 };
     let mut m = Machine::with_config(
         program.clone(),
-        LogOnly(EventLog::new(cap.max(1), false)),
+        LogOnly(EventLog::new(cap.max(1), false), 0),
         cfg,
     )?;
     m.ebreak_stops = ebreak_stops;
@@ -105,6 +108,9 @@ pub(super) fn elf(
         max_insns: Some(budget),
         ..Until::default()
     });
+    if o == Outcome::Interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     if o == Outcome::Budget {
         m.note_budget_exhausted();
     }
@@ -116,13 +122,17 @@ pub(super) fn elf(
     Ok(elf_status(&o, &m, budget))
 }
 
-pub(super) fn elf_status<O: Observer>(o: &Outcome, m: &Machine<O>, budget: u64) -> ExitCode {
+fn elf_status(o: &Outcome, m: &Machine<LogOnly>, budget: u64) -> ExitCode {
     let (_, code, err) = session::describe_outcome(o, m, budget);
     match (code, o) {
         (Some(c), _) => {
-            if c != 0 {
-                eprintln!("trapscope: guest exited with code {c}");
-            }
+            // One summary line, on success too.
+            eprintln!(
+                "trapscope: {} after {} instructions, {} traps",
+                guest_exit_text(c),
+                m.executed(),
+                m.observer().1
+            );
             // A nonzero code that wraps to 0 in 8 bits must not read as success.
             let status = if c != 0 && c % 256 == 0 {
                 255

@@ -28,6 +28,31 @@ pub const DEFAULT_ELF_BUDGET: u64 = 100_000_000;
 pub const EXIT_BUDGET: u8 = 124;
 /// Exit status when the guest faulted (unmapped memory, unsupported instruction).
 pub const EXIT_FAULT: u8 = 125;
+/// Exit status when a guest of `run`, `compare` or `check` exited with a
+/// non-zero code (or an expectation failed).
+pub const EXIT_GUEST_FAILED: u8 = 1;
+/// Exit status of a headless run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// "the guest exited with code N", saying so when N is one of trapscope's
+/// own statuses (124, 125), so the two are not confused.
+pub(super) fn guest_exit_text(code: u64) -> String {
+    let own = match code {
+        124 => " (the guest's own exit code, not trapscope's budget status)",
+        125 => " (the guest's own exit code, not trapscope's fault status)",
+        _ => "",
+    };
+    format!("the guest exited with code {code}{own}")
+}
+
+/// Ctrl-C sets the machine's interrupt flag; a second one, before the run
+/// has seen it, ends the process as SIGINT would.
+fn catch_ctrl_c() {
+    use signal_hook::consts::SIGINT;
+    let flag = crate::machine::interrupt::flag();
+    let _ = signal_hook::flag::register_conditional_default(SIGINT, flag.clone());
+    let _ = signal_hook::flag::register(SIGINT, flag);
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -190,7 +215,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match dispatch(cli) {
+    // The TUI reads Ctrl-C as a key itself; headless commands stop on it.
+    if cli.cmd.is_some() {
+        catch_ctrl_c();
+    }
+    let r = dispatch(cli);
+    if crate::machine::interrupt::requested() {
+        eprintln!("trapscope: interrupted (Ctrl-C)");
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
+    match r {
         Ok(code) => code,
         Err(e) => {
             eprintln!("trapscope: error: {e:#}");

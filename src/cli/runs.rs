@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::{EXIT_BUDGET, EXIT_FAULT, load};
+use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, guest_exit_text, load};
 use crate::cost::Profile;
 use crate::machine::MachineConfig;
 use crate::report::{self, Format};
@@ -25,6 +25,10 @@ pub(super) fn run_all(
     for n in &names {
         let v = s.variant(n).map_err(anyhow::Error::msg)?;
         runs.push(session::run_variant(s, v, opts).map_err(anyhow::Error::msg)?);
+        // Ctrl-C: no report of a half-run; `cli::main` says why in one line.
+        if crate::machine::interrupt::requested() {
+            anyhow::bail!("interrupted");
+        }
     }
     Ok(runs)
 }
@@ -77,8 +81,24 @@ pub(super) fn run(
                 EXIT_FAULT
             })
         }
-        None => ExitCode::SUCCESS,
+        None => nonzero_exit(runs.iter().map(|r| (r, ""))),
     })
+}
+
+/// Exit 1, naming the first variant whose guest exited with a non-zero
+/// code (`on` says on which core); success if none did.
+fn nonzero_exit<'a>(runs: impl Iterator<Item = (&'a VariantRun, &'a str)>) -> ExitCode {
+    for (r, on) in runs {
+        if let Some(c) = r.exit_code.filter(|c| *c != 0) {
+            eprintln!(
+                "trapscope: variant {}{on}: {}",
+                r.variant,
+                guest_exit_text(c)
+            );
+            return ExitCode::from(EXIT_GUEST_FAILED);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Each core's runs of every variant.
@@ -155,11 +175,22 @@ pub(super) fn compare(
     for u in &unfinished {
         eprintln!("trapscope: not compared: {u}");
     }
-    Ok(if unfinished.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_FAULT)
-    })
+    if !unfinished.is_empty() {
+        return Ok(ExitCode::from(EXIT_FAULT));
+    }
+    let ons: Vec<String> = runs
+        .iter()
+        .map(|(core, _)| {
+            if core.is_empty() {
+                String::new()
+            } else {
+                format!(" on {core}")
+            }
+        })
+        .collect();
+    Ok(nonzero_exit(runs.iter().zip(&ons).flat_map(
+        |((_, v), on)| v.iter().map(move |r| (r, on.as_str())),
+    )))
 }
 
 pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
@@ -233,6 +264,17 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
             } else {
                 format!("[{core}] ")
             };
+            // A guest that exits non-zero fails the check, unless an
+            // expectation names that variant's exit code (it is expected).
+            for r in vruns {
+                if let Some(c) = r.exit_code.filter(|c| *c != 0)
+                    && !expects_exit_code(&s, &r.variant)
+                {
+                    total += 1;
+                    failures += 1;
+                    println!("  FAIL  {tag}variant {}: {}", r.variant, guest_exit_text(c));
+                }
+            }
             for e in &s.expect {
                 if e.core
                     .as_ref()
@@ -278,5 +320,15 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// Whether an expectation of `s` reads `variant.exit_code`.
+fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
+    s.expect.iter().any(|e| {
+        [&e.check.lhs, &e.check.rhs].iter().any(|o| {
+            matches!(o, crate::scenario::Operand::Metric { variant: v, path }
+                if v == variant && path.len() == 1 && path[0] == "exit_code")
+        })
     })
 }

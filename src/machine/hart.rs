@@ -25,6 +25,8 @@ pub enum Outcome {
     /// A user breakpoint (`ebreak` the run asked to stop at).
     Breakpoint(u64),
     Fault(GuestFault),
+    /// The user asked the run to stop (Ctrl-C; `interrupt::requested`).
+    Interrupted,
 }
 
 pub(super) struct Pending<D> {

@@ -167,6 +167,11 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
+    if super::interrupt::requested() {
+        hart.outcome = Some(Outcome::Interrupted);
+        let _ = uc.emu_stop(); // before the block runs
+        return;
+    }
     let block = block_at(uc, addr, size);
     let hart = uc.get_data_mut();
     if hart.executed + block.insns.len() as u64 > hart.limit {

@@ -8,6 +8,7 @@ mod dwarf;
 pub mod elfhdr;
 mod hart;
 mod hooks;
+pub mod interrupt;
 mod lrsc;
 mod observe;
 pub mod program;

@@ -68,6 +68,10 @@ impl<O: Observer + 'static> Machine<O> {
             hart.stepping = single;
         }
         loop {
+            if super::interrupt::requested() {
+                self.uc.get_data_mut().stepping = false;
+                return Outcome::Interrupted;
+            }
             let pc = self.pc();
             if single {
                 self.prepare_step(pc);

@@ -364,5 +364,10 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             Some(format!("stopped at a {} event", k.name())),
         ),
         Outcome::Stepped => ("stepped", None, None),
+        Outcome::Interrupted => (
+            "interrupted",
+            None,
+            Some(format!("interrupted at pc {:#x}", m.pc())),
+        ),
     }
 }

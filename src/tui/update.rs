@@ -193,6 +193,7 @@ impl AppState {
                 "ran {RUN_BUDGET} instructions without stopping; c goes on"
             )),
             Outcome::Fault(f) => self.error(f.to_string()),
+            Outcome::Interrupted => self.say("interrupted".to_string()),
         }
     }
 
