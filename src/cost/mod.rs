@@ -2,6 +2,7 @@
 
 pub mod model;
 pub mod profile;
+pub mod validate;
 
 pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS};
 pub use profile::{Basis, Param, Profile};

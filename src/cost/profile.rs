@@ -27,7 +27,7 @@ pub struct Param<T> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ParamDto<T> {
-    value: T,
+    value: serde_spanned::Spanned<T>,
     source: Option<String>,
     assumption: Option<String>,
     #[serde(default)]
@@ -45,8 +45,9 @@ macro_rules! profile_struct {
         struct $dto { $($field: serde_spanned::Spanned<ParamDto<$ty>>,)* }
 
         impl $dto {
-            fn convert(self, loc: &Locator<'_>) -> Result<$name, ScenarioError> {
-                Ok($name { $($field: param(loc, stringify!($field), self.$field)?,)* })
+            /// Converts, noting where each value sits (for range errors).
+            fn convert(self, loc: &Locator<'_>, at: &mut Spans) -> Result<$name, ScenarioError> {
+                Ok($name { $($field: param(loc, stringify!($field), self.$field, at)?,)* })
             }
         }
 
@@ -158,15 +159,15 @@ struct ProfileDto {
     board: String,
     /// "v1.0" (the default) or "xtheadvector" (RVV 0.7.1, not run).
     #[serde(default = "v10")]
-    vector_isa: String,
+    vector_isa: serde_spanned::Spanned<String>,
     core: CoreDto,
     cost: CostsDto,
     vector: VectorDto,
     atomics: AtomicsDto,
 }
 
-fn v10() -> String {
-    "v1.0".into()
+fn v10() -> serde_spanned::Spanned<String> {
+    serde_spanned::Spanned::new(0..0, "v1.0".into())
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -183,13 +184,18 @@ pub struct Profile {
     pub atomics: Atomics,
 }
 
+/// Byte offset of each parameter's value in the file, by field name.
+pub(crate) type Spans = Vec<(&'static str, usize)>;
+
 fn param<T>(
     loc: &Locator<'_>,
-    name: &str,
+    name: &'static str,
     p: serde_spanned::Spanned<ParamDto<T>>,
+    at: &mut Spans,
 ) -> Result<Param<T>, ScenarioError> {
     let span = p.span();
     let p = p.into_inner();
+    at.push((name, p.value.span().start));
     let basis = match (p.source, p.assumption) {
         (Some(s), None) if !s.trim().is_empty() => Basis::Source(s),
         (None, Some(a)) if !a.trim().is_empty() => Basis::Assumption(a),
@@ -207,7 +213,7 @@ fn param<T>(
         }
     };
     Ok(Param {
-        value: p.value,
+        value: p.value.into_inner(),
         basis,
         unverified: p.unverified,
     })
@@ -221,27 +227,33 @@ impl Profile {
     pub fn parse(path: &Path, src: &str) -> Result<Profile, ScenarioError> {
         let loc = Locator { file: path, src };
         let dto: ProfileDto = loc.parse()?;
-        let core = dto.core.convert(&loc)?;
-        if !matches!(dto.vector_isa.as_str(), "v1.0" | "xtheadvector") {
-            return Err(loc.whole(format!(
-                "vector_isa '{}': write \"v1.0\" or \"xtheadvector\"",
-                dto.vector_isa
-            )));
+        let mut at = Spans::new();
+        let core = dto.core.convert(&loc, &mut at)?;
+        if !matches!(dto.vector_isa.get_ref().as_str(), "v1.0" | "xtheadvector") {
+            return Err(loc.span(
+                &dto.vector_isa,
+                format!(
+                    "vector_isa '{}': write \"v1.0\" or \"xtheadvector\"",
+                    dto.vector_isa.get_ref()
+                ),
+            ));
         }
-        if core.issue_width.value == 0 || core.clock_ghz.value <= 0.0 {
-            return Err(loc.whole("issue_width and clock_ghz must be positive"));
-        }
-        Ok(Profile {
+        let p = Profile {
             name: dto.name,
             title: dto.title,
             board: dto.board,
-            vector_isa: dto.vector_isa,
+            vector_isa: dto.vector_isa.into_inner(),
             path: path.to_path_buf(),
             core,
-            cost: dto.cost.convert(&loc)?,
-            vector: dto.vector.convert(&loc)?,
-            atomics: dto.atomics.convert(&loc)?,
-        })
+            cost: dto.cost.convert(&loc, &mut at)?,
+            vector: dto.vector.convert(&loc, &mut at)?,
+            atomics: dto.atomics.convert(&loc, &mut at)?,
+        };
+        super::validate::check(&p).map_err(|(field, msg)| {
+            let off = at.iter().find(|(n, _)| *n == field).map_or(0, |(_, o)| *o);
+            loc.at(off, msg)
+        })?;
+        Ok(p)
     }
 
     /// All parameters, for the report's "unverified" notes and `list`.
