@@ -68,6 +68,8 @@ pub(super) fn finish<O: Observer>(
             && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
         {
             hart.emit(Event::Exit { code, pc: xpc });
+        } else if to == p.block.insns.len() {
+            super::fault::check_spin(uc, &p.block.insns[to - 1], next);
         }
     }
     if keep {
@@ -190,13 +192,6 @@ fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
 /// An exception unicorn raised: unicorn has already advanced the pc by 4.
 pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
     let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
-    let hart = uc.get_data();
-    let idx = pending_index(hart, epc);
-    let d = hart
-        .pending
-        .as_ref()
-        .zip(idx)
-        .map(|(p, i)| p.block.insns[i]);
     let cause = u64::from(intno);
     if cause > 15 {
         fault(
@@ -208,14 +203,46 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         );
         return;
     }
-    let (raw, insn) = match d {
-        Some(d) => (d.raw, d.insn),
+    if cause == trap::CAUSE_FETCH_ACCESS || cause == trap::CAUSE_FETCH_PAGE {
+        // Nothing at epc executed; what came before it in the pending block
+        // did. The delivery still counts against the budget (as executed and
+        // trapped, so instret does not move).
+        let idx = pending_index(uc.get_data(), epc);
+        finish(uc, idx.unwrap_or(usize::MAX), Some(epc), false);
+        uc.get_data_mut().executed += 1;
+        trap::raise(uc, cause, epc, epc);
+        return;
+    }
+    let idx = match pending_index(uc.get_data(), epc) {
+        Some(i) => i,
         None => {
-            let bytes = uc.mem_read_as_vec(epc, 4).unwrap_or_default();
-            let ins = decode_range(epc, &bytes);
-            ins.first().map_or((0, None), |d| (d.raw, d.insn))
+            // unicorn's block hook did not cover the trapping instruction
+            // (a block that starts with it has size 0): what was pending ran
+            // whole, and the instruction becomes a block of its own, as when
+            // single-stepping.
+            finish(uc, usize::MAX, Some(epc), false);
+            let len = uc
+                .mem_read_as_vec(epc, 2)
+                .ok()
+                .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
+                .unwrap_or(4);
+            let block = block_at(uc, epc, u32::from(len));
+            let hart = uc.get_data_mut();
+            let priv_ = hart.priv_;
+            hart.pending = Some(Pending {
+                block,
+                from: 0,
+                priv_,
+            });
+            0
         }
     };
+    let d = uc
+        .get_data()
+        .pending
+        .as_ref()
+        .and_then(|p| p.block.insns.get(idx).copied());
+    let (raw, insn) = d.map_or((0, None), |d| (d.raw, d.insn));
     let is_amo = matches!(insn.map(|i| i.op), Some(Op::Amo { .. }));
     let cause = match cause {
         trap::CAUSE_ECALL_U => trap::ecall_cause(regs::read_priv(uc)),
@@ -238,7 +265,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         return;
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
-    finish(uc, idx.map_or(usize::MAX, |i| i + 1), None, false);
+    finish(uc, idx + 1, None, false);
     trap::raise(uc, cause, epc, tval);
 }
 

@@ -5,6 +5,7 @@
 mod block;
 mod csr;
 mod dwarf;
+mod fault;
 mod hart;
 mod hooks;
 mod lrsc;
@@ -14,6 +15,7 @@ pub mod regs;
 mod run;
 mod trap;
 mod vec;
+mod wake;
 
 pub use vec::describe as disasm;
 
@@ -126,6 +128,7 @@ impl<O: Observer + 'static> Machine<O> {
         let mut hart = Hart::new(obs);
         hart.account = account;
         hart.strict_segments = cfg.strict_segments;
+        hart.faults.names = Some(program.clone());
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         map_segments(&mut uc, &program)?;
         let mut m = Machine {

@@ -193,6 +193,9 @@ impl<O: Observer + 'static> Machine<O> {
         self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
         hooks::finish(&mut self.uc, 1, None, false);
         trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
+        if let Some(o) = self.uc.get_data_mut().outcome.take() {
+            return Some(o); // a trap loop
+        }
         if single {
             return Some(Outcome::Stepped);
         }
