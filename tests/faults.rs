@@ -201,3 +201,99 @@ fn a_jump_to_itself_is_reported_at_once() {
     assert_eq!(b.run(&Until::default()), o);
     assert_eq!(b.executed(), 1);
 }
+
+/// Records every retired pc and every other event with its stamp.
+#[derive(Default)]
+struct Record {
+    pcs: Vec<u64>,
+    events: Vec<(u64, trapscope::trace::Event)>,
+}
+
+impl trapscope::machine::Observer for Record {
+    type BlockData = ();
+    fn build(&mut self, _: &[trapscope::machine::DecodedInsn]) {}
+    fn retired(&mut self, r: &trapscope::machine::Retire<'_, ()>) -> u32 {
+        self.pcs.extend(r.retired().iter().map(|d| d.pc));
+        0
+    }
+    fn event(&mut self, at: u64, ev: &trapscope::trace::Event) {
+        if !matches!(ev, trapscope::trace::Event::Retired { .. }) {
+            self.events.push((at, ev.clone()));
+        }
+    }
+}
+
+fn recorded(rel: &str, single: bool) -> (Outcome, u64, Record) {
+    let p = Rc::new(Program::load(&root().join(rel)).unwrap());
+    let mut m = Machine::new(p, Record::default()).unwrap();
+    m.enable_vector(128);
+    let o = if single {
+        let mut o = Outcome::Stepped;
+        for _ in 0..1_000_000 {
+            o = m.step();
+            if o != Outcome::Stepped {
+                break;
+            }
+        }
+        o
+    } else {
+        m.run(&Until {
+            max_insns: Some(1_000_000),
+            ..Until::default()
+        })
+    };
+    let n = m.executed();
+    (o, n, std::mem::take(m.observer_mut()))
+}
+
+/// Block mode and single-stepping give the same outcome, instructions and
+/// events on `rel`; returns the outcome.
+pub fn same_in_both_modes(rel: &str) -> Outcome {
+    let (ob, nb, rb) = recorded(rel, false);
+    let (os, ns, rs) = recorded(rel, true);
+    assert_eq!(ob, os, "{rel}: outcomes");
+    assert_eq!(nb, ns, "{rel}: executed");
+    assert_eq!(rb.pcs, rs.pcs, "{rel}: retired pcs");
+    assert_eq!(rb.events, rs.events, "{rel}: events");
+    ob
+}
+
+#[test]
+fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
+    for g in [
+        "bad/trap_loop_mtvec",
+        "bad/pmp_lockout",
+        "bad/vector_overwrite",
+        "bad/spin",
+        "bad/jump_unmapped",
+    ] {
+        let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
+        assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
+    }
+    for t in ["access_fault", "sv39"] {
+        let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
+        assert_eq!(o, Outcome::Exited(0), "{t}");
+    }
+}
+
+#[test]
+fn under_strict_segments_an_access_fault_ends_the_run() {
+    let p = Rc::new(Program::load(&root().join("assets/guest/tests/access_fault.elf")).unwrap());
+    let cfg = trapscope::machine::MachineConfig {
+        strict_segments: true,
+        ..Default::default()
+    };
+    let ld = p.symbol("m_ld").unwrap().addr;
+    let mut m = Machine::with_config(p, NoObserver, cfg).unwrap();
+    let o = m.run(&Until::default());
+    assert_eq!(
+        o,
+        Outcome::Fault(GuestFault::Unmapped {
+            pc: ld,
+            addr: 0x4000_0000,
+            access: trapscope::trace::Access::Read
+        })
+    );
+    // The instructions before it in its block ran, the ld did not trap.
+    assert_eq!(m.last_trap(), None);
+}

@@ -221,19 +221,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
             // whole, and the instruction becomes a block of its own, as when
             // single-stepping.
             finish(uc, usize::MAX, Some(epc), false);
-            let len = uc
-                .mem_read_as_vec(epc, 2)
-                .ok()
-                .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
-                .unwrap_or(4);
-            let block = block_at(uc, epc, u32::from(len));
-            let hart = uc.get_data_mut();
-            let priv_ = hart.priv_;
-            hart.pending = Some(Pending {
-                block,
-                from: 0,
-                priv_,
-            });
+            super::access::own_block(uc, epc);
             0
         }
     };
@@ -248,7 +236,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         trap::CAUSE_ECALL_U => trap::ecall_cause(regs::read_priv(uc)),
         // QEMU 5.0 reports a faulting AMO as a load; the spec's causes for
         // AMOs are the store/AMO ones (priv spec table 3.6).
-        4 | 5 if is_amo => cause + 2,
+        4 | 5 | 13 if is_amo => cause + 2,
         c => c,
     };
     if cause == trap::CAUSE_ILLEGAL
@@ -418,18 +406,34 @@ pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, v
     }
 }
 
-/// Unmapped or protected memory: record it; unicorn returns an error next.
+/// Unmapped or protected memory: record the access and the instruction that
+/// made it (registers are live here); unicorn returns an error next, and the
+/// run loop delivers it (`access::deliver`).
 pub(super) fn on_mem_fault<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     ty: MemType,
     addr: u64,
 ) -> bool {
-    let access = match ty {
+    let mut access = match ty {
         MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
         MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
         _ => Access::Read,
     };
-    let pc = uc.reg_read(R::PC).unwrap_or(0);
-    uc.get_data_mut().mem_fault = Some((access, addr, pc));
+    let (pc, tval) = if access == Access::Fetch {
+        (addr, addr)
+    } else {
+        let p = uc.get_data().priv_;
+        let paged = super::access::paged(uc, p);
+        match super::access::find_access(uc, access, addr, paged) {
+            Some((d, va)) => {
+                if matches!(d.insn.map(|i| i.op), Some(Op::Amo { .. })) {
+                    access = Access::Write;
+                }
+                (d.pc, va)
+            }
+            None => (uc.reg_read(R::PC).unwrap_or(0), addr),
+        }
+    };
+    uc.get_data_mut().mem_fault = Some((access, tval, pc));
     false
 }

@@ -31,6 +31,19 @@ fn read<O: Observer>(uc: &Unicorn<'_, Hart<O>>, addr: u64, width: u8) -> Option<
     })
 }
 
+/// An LR/SC to no memory: the guest's access fault (cause 5 / 7, xtval =
+/// the address), or the end of the run under strict segments.
+fn no_memory<O: Observer>(uc: &Unicorn<'_, Hart<O>>, pc: u64, addr: u64, access: Access) -> Done {
+    if uc.get_data().strict_segments {
+        return Done::Fault(GuestFault::Unmapped { pc, addr, access });
+    }
+    let cause = match access {
+        Access::Read => super::access::CAUSE_LOAD_ACCESS,
+        _ => super::access::CAUSE_STORE_ACCESS,
+    };
+    Done::Trap(cause, addr)
+}
+
 pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> Done {
     let Op::Lr { width } = insn.op else {
         return Done::Next;
@@ -40,11 +53,7 @@ pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
         return Done::Trap(super::trap::CAUSE_LOAD_MISALIGNED, addr);
     }
     let Some(v) = read(uc, addr, width) else {
-        return Done::Fault(GuestFault::Unmapped {
-            pc,
-            addr,
-            access: Access::Read,
-        });
+        return no_memory(uc, pc, addr, Access::Read);
     };
     regs::write_gpr(uc, insn.rd, v);
     let hart = uc.get_data_mut();
@@ -75,11 +84,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     if outcome.ok() {
         let v = regs::read_gpr(uc, insn.rs2).to_le_bytes();
         if uc.mem_write(addr, &v[..width as usize]).is_err() {
-            return Done::Fault(GuestFault::Unmapped {
-                pc,
-                addr,
-                access: Access::Write,
-            });
+            return no_memory(uc, pc, addr, Access::Write);
         }
     }
     regs::write_gpr(uc, insn.rd, u64::from(!outcome.ok()));

@@ -2,6 +2,7 @@
 //! traps, runs the instructions unicorn cannot, and reports what executed to an
 //! observer. Knows nothing of cost, prediction or the UI.
 
+mod access;
 mod block;
 mod csr;
 mod dwarf;
@@ -130,7 +131,7 @@ impl<O: Observer + 'static> Machine<O> {
         hart.strict_segments = cfg.strict_segments;
         hart.faults.names = Some(program.clone());
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
-        map_segments(&mut uc, &program)?;
+        map_segments(&mut uc, &program, cfg.strict_segments)?;
         let mut m = Machine {
             uc,
             program,
@@ -338,15 +339,21 @@ impl<O: Observer + 'static> Machine<O> {
 
 /// Maps each PT_LOAD segment page-aligned, merging pages that segments share,
 /// with the union of their permissions.
-fn map_segments<D>(uc: &mut Unicorn<'_, D>, program: &Program) -> Result<(), LoadError> {
+fn map_segments<D>(
+    uc: &mut Unicorn<'_, D>,
+    program: &Program,
+    strict: bool,
+) -> Result<(), LoadError> {
     const PAGE: u64 = 0x1000;
     let mut pages: std::collections::BTreeMap<u64, Permission> = Default::default();
     for s in &program.segments {
+        // DESIGN.md decision 11: RAM is what the platform says (RWX, PMP
+        // permitting); the ELF's flags only under --strict-segments.
         let mut perm = Permission::READ;
-        if s.exec {
+        if s.exec || !strict {
             perm |= Permission::EXEC;
         }
-        if s.write {
+        if s.write || !strict {
             perm |= Permission::WRITE;
         }
         let start = s.vaddr & !(PAGE - 1);

@@ -28,8 +28,9 @@ pub fn ecall_cause(p: Priv) -> u64 {
 }
 
 /// xtval for a trap raised by `insn` (priv spec §3.1.16): the faulting address
-/// for misaligned accesses, the encoding for illegal instructions, the pc for
-/// breakpoints, zero otherwise.
+/// for misaligned accesses, access faults and load/store page faults (QEMU
+/// 5.0 in unicorn leaves it 0), the encoding for illegal instructions, the
+/// pc for breakpoints, zero otherwise.
 pub fn tval_for<D>(
     uc: &Unicorn<'_, D>,
     cause: u64,
@@ -40,7 +41,7 @@ pub fn tval_for<D>(
     match cause {
         CAUSE_ILLEGAL => u64::from(raw),
         CAUSE_BREAKPOINT => epc,
-        CAUSE_LOAD_MISALIGNED | CAUSE_STORE_MISALIGNED | 5 | 7 => match insn {
+        CAUSE_LOAD_MISALIGNED | CAUSE_STORE_MISALIGNED | 5 | 7 | 13 | 15 => match insn {
             Some(i) => {
                 let base = regs::read_gpr(uc, i.rs1);
                 match i.op {
@@ -67,6 +68,20 @@ pub fn raise<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, t
         let _ = uc.emu_stop();
     }
     handler
+}
+
+/// Where a trap of `cause` from the current privilege goes (priv spec
+/// §3.1.8): the mode, the handler (xtvec.BASE) and the CSR's name.
+pub fn target<D>(uc: &mut Unicorn<'_, D>, cause: u64) -> (Priv, u64, &'static str) {
+    let from = regs::read_priv(uc);
+    let medeleg = regs::read_csr(uc, 0x302).unwrap_or(0);
+    if from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1 {
+        let tvec = regs::read_csr(uc, 0x105).unwrap_or(0);
+        (Priv::S, tvec & !3, "stvec")
+    } else {
+        let tvec = regs::read_csr(uc, 0x305).unwrap_or(0);
+        (Priv::M, tvec & !3, "mtvec")
+    }
 }
 
 /// Delivers a synchronous exception: updates the CSRs of the mode that takes

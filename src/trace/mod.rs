@@ -64,6 +64,13 @@ pub enum GuestFault {
         tvec: String,
         times: u32,
     },
+    /// A fault that could not be delivered: the handler it would go to is
+    /// not in memory.
+    Undeliverable {
+        fault: Box<GuestFault>,
+        tvec: String,
+        handler: u64,
+    },
     /// A jump or branch to itself, taken while no interrupt is enabled
     /// that could ever end it.
     Spin { pc: u64, place: String },
@@ -120,6 +127,14 @@ impl std::fmt::Display for GuestFault {
                     write!(f, "the handler ({tvec}) is {handler:#x}")
                 }
             }
+            GuestFault::Undeliverable {
+                fault,
+                tvec,
+                handler,
+            } => write!(
+                f,
+                "{fault}; it cannot be delivered: {tvec} ({handler:#x}) is not in memory"
+            ),
             GuestFault::Spin { pc, place } => write!(
                 f,
                 "spins forever at {pc:#x} ({place}): a jump to itself, and no enabled interrupt could end it"
