@@ -270,7 +270,7 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
         assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
     }
-    for t in ["access_fault", "sv39"] {
+    for t in ["access_fault", "sv39", "vector_fault"] {
         let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
         assert_eq!(o, Outcome::Exited(0), "{t}");
     }
@@ -296,4 +296,27 @@ fn under_strict_segments_an_access_fault_ends_the_run() {
     );
     // The instructions before it in its block ran, the ld did not trap.
     assert_eq!(m.last_trap(), None);
+}
+
+#[test]
+fn under_strict_segments_a_vector_store_to_text_is_a_protection_fault() {
+    // bad/vector_overwrite.S: `vse8.v v1, (t2)` with t2 = handler, in text.
+    let p = Rc::new(Program::load(&root().join("assets/guest/bad/vector_overwrite.elf")).unwrap());
+    let handler = p.symbol("handler").unwrap().addr;
+    let cfg = trapscope::machine::MachineConfig {
+        strict_segments: true,
+        ..Default::default()
+    };
+    let mut m = Machine::with_config(p, NoObserver, cfg).unwrap();
+    m.enable_vector(128);
+    match m.run(&Until::default()) {
+        Outcome::Fault(GuestFault::Protection { addr, access, .. }) => {
+            assert_eq!(addr, handler);
+            assert_eq!(access, trapscope::trace::Access::Write);
+        }
+        o => panic!("{o:?}"),
+    }
+    // Nothing was written: the handler is intact.
+    let word = m.read_mem(handler, 4).unwrap();
+    assert_ne!(word, vec![0, 0, 0, 0]);
 }

@@ -17,6 +17,9 @@
 #    3  a load through the alias reads the data at its physical address
 #    4  `sd` through the alias: scause == 15, sepc == it, stval == its address
 #    5  the data is unchanged (the faulting store did not happen)
+#    6  `lr.d` (emulated by trapscope) at VA 0x4000_0000: scause == 13,
+#       stval == the address
+#    7  `lr.d` through the alias reads the data
 
         .include "selftest.inc"
         ST_START
@@ -50,7 +53,7 @@ back_s:
         csrw    satp, zero
         sfence.vma
         csrw    medeleg, zero
-        CHECK_COUNT 1, st_s_area, 2
+        CHECK_COUNT 1, st_s_area, 3
         CHECK_COUNT 1, st_m_area, 1
         CHECK_LOG 1, st_m_area, 0, TE_CAUSE, CAUSE_ECALL_S
         CHECK_LOG 2, st_s_area, 0, TE_CAUSE, 13
@@ -67,6 +70,10 @@ back_s:
         la      t0, sv39_data
         ld      t0, 0(t0)
         CHECK_EQI 5, t0, MAGIC
+        CHECK_LOG 6, st_s_area, 2, TE_CAUSE, 13
+        CHECK_LOG_ADDR 6, st_s_area, 2, TE_EPC, s_lr
+        CHECK_LOG 6, st_s_area, 2, TE_TVAL, 0x40000000
+        CHECK_EQI 7, a3, MAGIC
         PASS
         .size test_main, . - test_main
 
@@ -84,6 +91,9 @@ s_ld:
         ld      a1, 0(t3)
 s_sd:
         sd      zero, 0(t3)             # no W: store page fault
+s_lr:
+        lr.d    a2, (t2)                # invalid PTE: load page fault
+        lr.d    a3, (t3)                # the alias
 s_done:
         ecall                           # -> M: resume at back_s
         ST_UNREACHABLE

@@ -31,6 +31,8 @@ pub(super) struct FaultState {
     repeats: u32,
     /// Symbols for the fault text.
     pub names: Option<Rc<Program>>,
+    /// The address of `tohost`, for stores trapscope makes itself.
+    pub tohost: Option<u64>,
 }
 
 impl FaultState {

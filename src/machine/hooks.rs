@@ -328,6 +328,11 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
             fault(uc, f);
             return;
         }
+        Some(vec::VResult::Trap(cause, tval)) => {
+            finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::raise(uc, cause, pc, tval);
+            return;
+        }
         None => csr::emulate(uc, pc, &insn),
     };
     match result {
@@ -395,6 +400,14 @@ pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, v
         })
     });
     let pc = store.map_or_else(|| uc.reg_read(R::PC).unwrap_or(0), |d| d.pc);
+    on_tohost_value(uc, v, pc);
+}
+
+/// `tohost` now holds `v`, written by the instruction at `pc`.
+pub(super) fn on_tohost_value<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, v: u64, pc: u64) {
+    if v & 1 == 0 {
+        return;
+    }
     let hart = uc.get_data_mut();
     hart.exit = Some((v >> 1, pc));
     if hart.account {

@@ -10,6 +10,7 @@ mod fault;
 mod hart;
 mod hooks;
 mod lrsc;
+mod mmu;
 mod observe;
 pub mod program;
 pub mod regs;
@@ -130,6 +131,7 @@ impl<O: Observer + 'static> Machine<O> {
         hart.account = account;
         hart.strict_segments = cfg.strict_segments;
         hart.faults.names = Some(program.clone());
+        hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         map_segments(&mut uc, &program, cfg.strict_segments)?;
         let mut m = Machine {
