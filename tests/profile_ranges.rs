@@ -123,7 +123,7 @@ fn elf_vlen_follows_the_same_rule() {
         let out = common::trapscope_within(
             &[
                 "elf",
-                "assets/guest/bad/spin.elf",
+                "assets/guest/bad/loop_forever.elf",
                 "--vlen",
                 v,
                 "--budget",
@@ -138,7 +138,7 @@ fn elf_vlen_follows_the_same_rule() {
         let out = common::trapscope_within(
             &[
                 "elf",
-                "assets/guest/bad/spin.elf",
+                "assets/guest/bad/loop_forever.elf",
                 "--vlen",
                 v,
                 "--budget",

@@ -89,6 +89,8 @@ pub struct Hart<O: Observer> {
     /// trapscope keeps itself (TSR, TW: `regs::status::SHADOWED`), merged
     /// into mstatus reads.
     pub(super) status_extra: u64,
+    /// Trap-storm and spin detection (`fault.rs`).
+    pub(super) faults: super::fault::FaultState,
 }
 
 impl<O: Observer> Hart<O> {
@@ -125,6 +127,7 @@ impl<O: Observer> Hart<O> {
             probe_resume: None,
             strict_segments: false,
             status_extra: 0,
+            faults: Default::default(),
         }
     }
 

@@ -68,6 +68,8 @@ pub(super) fn finish<O: Observer>(
             && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
         {
             hart.emit(Event::Exit { code, pc: xpc });
+        } else if to == p.block.insns.len() {
+            super::fault::check_spin(uc, &p.block.insns[to - 1], next);
         }
     }
     if keep {
@@ -195,13 +197,6 @@ fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
 /// An exception unicorn raised: unicorn has already advanced the pc by 4.
 pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
     let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
-    let hart = uc.get_data();
-    let idx = pending_index(hart, epc);
-    let d = hart
-        .pending
-        .as_ref()
-        .zip(idx)
-        .map(|(p, i)| p.block.insns[i]);
     let cause = u64::from(intno);
     if cause > 15 {
         fault(
@@ -213,20 +208,40 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         );
         return;
     }
-    let (raw, insn) = match d {
-        Some(d) => (d.raw, d.insn),
+    if cause == trap::CAUSE_FETCH_ACCESS || cause == trap::CAUSE_FETCH_PAGE {
+        // Nothing at epc executed; what came before it in the pending block
+        // did. The delivery still counts against the budget (as executed and
+        // trapped, so instret does not move).
+        let idx = pending_index(uc.get_data(), epc);
+        finish(uc, idx.unwrap_or(usize::MAX), Some(epc), false);
+        uc.get_data_mut().executed += 1;
+        trap::raise(uc, cause, epc, epc);
+        return;
+    }
+    let idx = match pending_index(uc.get_data(), epc) {
+        Some(i) => i,
         None => {
-            let bytes = uc.mem_read_as_vec(epc, 4).unwrap_or_default();
-            let ins = decode_range(epc, &bytes);
-            ins.first().map_or((0, None), |d| (d.raw, d.insn))
+            // unicorn's block hook did not cover the trapping instruction
+            // (a block that starts with it has size 0): what was pending ran
+            // whole, and the instruction becomes a block of its own, as when
+            // single-stepping.
+            finish(uc, usize::MAX, Some(epc), false);
+            super::access::own_block(uc, epc);
+            0
         }
     };
+    let d = uc
+        .get_data()
+        .pending
+        .as_ref()
+        .and_then(|p| p.block.insns.get(idx).copied());
+    let (raw, insn) = d.map_or((0, None), |d| (d.raw, d.insn));
     let is_amo = matches!(insn.map(|i| i.op), Some(Op::Amo { .. }));
     let cause = match cause {
         trap::CAUSE_ECALL_U => trap::ecall_cause(regs::read_priv(uc)),
         // QEMU 5.0 reports a faulting AMO as a load; the spec's causes for
         // AMOs are the store/AMO ones (priv spec table 3.6).
-        4 | 5 if is_amo => cause + 2,
+        4 | 5 | 13 if is_amo => cause + 2,
         c => c,
     };
     if cause == trap::CAUSE_ILLEGAL
@@ -243,7 +258,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         return;
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
-    finish(uc, idx.map_or(usize::MAX, |i| i + 1), None, false);
+    finish(uc, idx + 1, None, false);
     trap::raise(uc, cause, epc, tval);
 }
 
@@ -318,6 +333,11 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
             fault(uc, f);
             return;
         }
+        Some(vec::VResult::Trap(cause, tval)) => {
+            finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::raise(uc, cause, pc, tval);
+            return;
+        }
         None => csr::emulate(uc, pc, &insn),
     };
     match result {
@@ -385,6 +405,14 @@ pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, v
         })
     });
     let pc = store.map_or_else(|| uc.reg_read(R::PC).unwrap_or(0), |d| d.pc);
+    on_tohost_value(uc, v, pc);
+}
+
+/// `tohost` now holds `v`, written by the instruction at `pc`.
+pub(super) fn on_tohost_value<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, v: u64, pc: u64) {
+    if v & 1 == 0 {
+        return;
+    }
     let hart = uc.get_data_mut();
     hart.exit = Some((v >> 1, pc));
     if hart.account {
@@ -396,18 +424,34 @@ pub(super) fn on_tohost<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, v
     }
 }
 
-/// Unmapped or protected memory: record it; unicorn returns an error next.
+/// Unmapped or protected memory: record the access and the instruction that
+/// made it (registers are live here); unicorn returns an error next, and the
+/// run loop delivers it (`access::deliver`).
 pub(super) fn on_mem_fault<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     ty: MemType,
     addr: u64,
 ) -> bool {
-    let access = match ty {
+    let mut access = match ty {
         MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
         MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
         _ => Access::Read,
     };
-    let pc = uc.reg_read(R::PC).unwrap_or(0);
-    uc.get_data_mut().mem_fault = Some((access, addr, pc));
+    let (pc, tval) = if access == Access::Fetch {
+        (addr, addr)
+    } else {
+        let p = uc.get_data().priv_;
+        let paged = super::access::paged(uc, p);
+        match super::access::find_access(uc, access, addr, paged) {
+            Some((d, va)) => {
+                if matches!(d.insn.map(|i| i.op), Some(Op::Amo { .. })) {
+                    access = Access::Write;
+                }
+                (d.pc, va)
+            }
+            None => (uc.reg_read(R::PC).unwrap_or(0), addr),
+        }
+    };
+    uc.get_data_mut().mem_fault = Some((access, tval, pc));
     false
 }

@@ -31,6 +31,45 @@ fn read<O: Observer>(uc: &Unicorn<'_, Hart<O>>, addr: u64, width: u8) -> Option<
     })
 }
 
+/// An LR/SC to no memory: the guest's access fault (cause 5 / 7, xtval =
+/// the address), or the end of the run under strict segments.
+fn no_memory<O: Observer>(uc: &Unicorn<'_, Hart<O>>, pc: u64, addr: u64, access: Access) -> Done {
+    if uc.get_data().strict_segments {
+        return Done::Fault(GuestFault::Unmapped { pc, addr, access });
+    }
+    let cause = match access {
+        Access::Read => super::access::CAUSE_LOAD_ACCESS,
+        _ => super::access::CAUSE_STORE_ACCESS,
+    };
+    Done::Trap(cause, addr)
+}
+
+/// The physical address of an LR/SC: unicorn's memory API is physical,
+/// so with Sv39 on the address goes through the page table (`mmu.rs`); a
+/// page fault is cause 13 / 15 with xtval = the virtual address.
+fn physical<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    addr: u64,
+    access: Access,
+) -> Result<u64, Done> {
+    let p = super::mmu::data_priv(uc, uc.get_data().priv_);
+    match super::mmu::translate(uc, addr, access, p) {
+        Ok(pa) => Ok(pa),
+        Err(super::mmu::XlateError::Page) => Err(Done::Trap(
+            if access == Access::Read { 13 } else { 15 },
+            addr,
+        )),
+        Err(super::mmu::XlateError::Access) => Err(Done::Trap(
+            if access == Access::Read {
+                super::access::CAUSE_LOAD_ACCESS
+            } else {
+                super::access::CAUSE_STORE_ACCESS
+            },
+            addr,
+        )),
+    }
+}
+
 pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> Done {
     let Op::Lr { width } = insn.op else {
         return Done::Next;
@@ -39,12 +78,12 @@ pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     if !addr.is_multiple_of(u64::from(width)) {
         return Done::Trap(super::trap::CAUSE_LOAD_MISALIGNED, addr);
     }
-    let Some(v) = read(uc, addr, width) else {
-        return Done::Fault(GuestFault::Unmapped {
-            pc,
-            addr,
-            access: Access::Read,
-        });
+    let pa = match physical(uc, addr, Access::Read) {
+        Ok(pa) => pa,
+        Err(d) => return d,
+    };
+    let Some(v) = read(uc, pa, width) else {
+        return no_memory(uc, pc, addr, Access::Read);
     };
     regs::write_gpr(uc, insn.rd, v);
     let hart = uc.get_data_mut();
@@ -73,13 +112,13 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     }
     let (outcome, retries) = uc.get_data_mut().lrsc.sc(pc, addr, width);
     if outcome.ok() {
+        let pa = match physical(uc, addr, Access::Write) {
+            Ok(pa) => pa,
+            Err(d) => return d,
+        };
         let v = regs::read_gpr(uc, insn.rs2).to_le_bytes();
-        if uc.mem_write(addr, &v[..width as usize]).is_err() {
-            return Done::Fault(GuestFault::Unmapped {
-                pc,
-                addr,
-                access: Access::Write,
-            });
+        if uc.mem_write(pa, &v[..width as usize]).is_err() {
+            return no_memory(uc, pc, addr, Access::Write);
         }
     }
     regs::write_gpr(uc, insn.rd, u64::from(!outcome.ok()));

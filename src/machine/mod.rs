@@ -2,20 +2,24 @@
 //! traps, runs the instructions unicorn cannot, and reports what executed to an
 //! observer. Knows nothing of cost, prediction or the UI.
 
+mod access;
 mod block;
 mod csr;
 mod dwarf;
 pub mod elfhdr;
+mod fault;
 mod hart;
 mod hooks;
 pub mod interrupt;
 mod lrsc;
+mod mmu;
 mod observe;
 pub mod program;
 pub mod regs;
 mod run;
 mod trap;
 mod vec;
+mod wake;
 
 pub use vec::describe as disasm;
 
@@ -158,6 +162,8 @@ impl<O: Observer + 'static> Machine<O> {
         let mut hart = Hart::new(obs);
         hart.account = account;
         hart.strict_segments = cfg.strict_segments;
+        hart.faults.names = Some(program.clone());
+        hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         map_segments(&mut uc, &program, &cfg)?;
         let mut m = Machine {
@@ -366,12 +372,15 @@ impl<O: Observer + 'static> Machine<O> {
 }
 
 /// The permissions a segment's memory gets (the one place that decides).
-fn region_perm(seg: &program::Segment, _cfg: &MachineConfig) -> Permission {
+/// DESIGN.md decision 11: RAM is what the platform says (RWX, PMP
+/// permitting); the ELF's flags only under --strict-segments.
+fn region_perm(seg: &program::Segment, cfg: &MachineConfig) -> Permission {
+    let strict = cfg.strict_segments;
     let mut perm = Permission::READ;
-    if seg.exec {
+    if seg.exec || !strict {
         perm |= Permission::EXEC;
     }
-    if seg.write {
+    if seg.write || !strict {
         perm |= Permission::WRITE;
     }
     perm

@@ -6,9 +6,9 @@ use unicorn_engine::unicorn_const::uc_error;
 use super::block::decode_range;
 use super::hart::{Outcome, Pending};
 use super::observe::Observer;
-use super::{Machine, NEVER, Until, hooks, trap};
+use super::{Machine, NEVER, Until, access, hooks, trap};
 use crate::isa::{self, Op};
-use crate::trace::{Access, GuestFault};
+use crate::trace::GuestFault;
 
 impl<O: Observer + 'static> Machine<O> {
     fn sync_stop_addrs(&mut self, addrs: &[u64]) -> Result<(), GuestFault> {
@@ -78,7 +78,11 @@ impl<O: Observer + 'static> Machine<O> {
             }
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
-            self.settle(now, single && r.is_ok());
+            // A memory fault is settled by its delivery, which knows the
+            // faulting instruction (unicorn's pc is its block's start).
+            if r.is_ok() || self.uc.get_data().mem_fault.is_none() {
+                self.settle(now, single && r.is_ok());
+            }
             let hart = self.uc.get_data_mut();
             if let Some(o) = hart.outcome.take() {
                 hart.stepping = false;
@@ -104,17 +108,26 @@ impl<O: Observer + 'static> Machine<O> {
                 }
                 Err(e) => {
                     let hart = self.uc.get_data_mut();
-                    hart.stepping = false;
                     let f = match hart.mem_fault.take() {
                         Some((access, addr, fpc)) => {
-                            let pc = if access == Access::Fetch { addr } else { fpc };
-                            if matches!(
+                            let prot = matches!(
                                 e,
                                 uc_error::WRITE_PROT | uc_error::READ_PROT | uc_error::FETCH_PROT
-                            ) {
-                                GuestFault::Protection { pc, addr, access }
-                            } else {
-                                GuestFault::Unmapped { pc, addr, access }
+                            );
+                            match access::deliver(&mut self.uc, access, addr, fpc, prot) {
+                                Ok(()) => {
+                                    let hart = self.uc.get_data_mut();
+                                    if let Some(o) = hart.outcome.take() {
+                                        hart.stepping = false;
+                                        return o;
+                                    }
+                                    if single {
+                                        hart.stepping = false;
+                                        return Outcome::Stepped;
+                                    }
+                                    continue;
+                                }
+                                Err(f) => f,
                             }
                         }
                         None => GuestFault::Emulator {
@@ -122,6 +135,7 @@ impl<O: Observer + 'static> Machine<O> {
                             error: format!("{e:?}"),
                         },
                     };
+                    self.uc.get_data_mut().stepping = false;
                     hooks::fault(&mut self.uc, f.clone());
                     self.uc.get_data_mut().outcome = None;
                     return Outcome::Fault(f);
@@ -197,6 +211,9 @@ impl<O: Observer + 'static> Machine<O> {
         self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
         hooks::finish(&mut self.uc, 1, None, false);
         trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
+        if let Some(o) = self.uc.get_data_mut().outcome.take() {
+            return Some(o); // a trap loop
+        }
         if single {
             return Some(Outcome::Stepped);
         }

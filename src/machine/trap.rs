@@ -14,11 +14,13 @@ use super::regs::{self, status};
 use crate::isa::{Insn, Op};
 use crate::trace::{Event, Priv};
 
+pub const CAUSE_FETCH_ACCESS: u64 = 1;
 pub const CAUSE_ILLEGAL: u64 = 2;
 pub const CAUSE_BREAKPOINT: u64 = 3;
 pub const CAUSE_LOAD_MISALIGNED: u64 = 4;
 pub const CAUSE_STORE_MISALIGNED: u64 = 6;
 pub const CAUSE_ECALL_U: u64 = 8;
+pub const CAUSE_FETCH_PAGE: u64 = 12;
 
 /// The cause for an `ecall` from `p` (priv spec table 3.6).
 pub fn ecall_cause(p: Priv) -> u64 {
@@ -26,8 +28,9 @@ pub fn ecall_cause(p: Priv) -> u64 {
 }
 
 /// xtval for a trap raised by `insn` (priv spec §3.1.16): the faulting address
-/// for misaligned accesses, the encoding for illegal instructions, the pc for
-/// breakpoints, zero otherwise.
+/// for misaligned accesses, access faults and load/store page faults (QEMU
+/// 5.0 in unicorn leaves it 0), the encoding for illegal instructions, the
+/// pc for breakpoints, zero otherwise.
 pub fn tval_for<D>(
     uc: &Unicorn<'_, D>,
     cause: u64,
@@ -38,7 +41,7 @@ pub fn tval_for<D>(
     match cause {
         CAUSE_ILLEGAL => u64::from(raw),
         CAUSE_BREAKPOINT => epc,
-        CAUSE_LOAD_MISALIGNED | CAUSE_STORE_MISALIGNED | 5 | 7 => match insn {
+        CAUSE_LOAD_MISALIGNED | CAUSE_STORE_MISALIGNED | 5 | 7 | 13 | 15 => match insn {
             Some(i) => {
                 let base = regs::read_gpr(uc, i.rs1);
                 match i.op {
@@ -54,9 +57,31 @@ pub fn tval_for<D>(
 
 /// An exception raised by the instruction at `epc`, which therefore did not
 /// retire (it was accounted as executed).
+/// Every delivery counts against the run's budget: a storm of traps that
+/// retire nothing still ends at it (or earlier, as a trap loop).
 pub fn raise<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {
     uc.get_data_mut().trapped += 1;
-    deliver(uc, cause, epc, tval)
+    let handler = deliver(uc, cause, epc, tval);
+    let hart = uc.get_data_mut();
+    if !hart.stepping && hart.outcome.is_none() && hart.executed >= hart.limit {
+        hart.outcome = Some(super::hart::Outcome::Budget);
+        let _ = uc.emu_stop();
+    }
+    handler
+}
+
+/// Where a trap of `cause` from the current privilege goes (priv spec
+/// §3.1.8): the mode, the handler (xtvec.BASE) and the CSR's name.
+pub fn target<D>(uc: &mut Unicorn<'_, D>, cause: u64) -> (Priv, u64, &'static str) {
+    let from = regs::read_priv(uc);
+    let medeleg = regs::read_csr(uc, 0x302).unwrap_or(0);
+    if from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1 {
+        let tvec = regs::read_csr(uc, 0x105).unwrap_or(0);
+        (Priv::S, tvec & !3, "stvec")
+    } else {
+        let tvec = regs::read_csr(uc, 0x305).unwrap_or(0);
+        (Priv::M, tvec & !3, "mtvec")
+    }
 }
 
 /// Delivers a synchronous exception: updates the CSRs of the mode that takes
@@ -68,6 +93,18 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
     let medeleg = uc.reg_read(R::MEDELEG).unwrap_or(0);
     let delegated = from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1;
     let to = if delegated { Priv::S } else { Priv::M };
+    let (tvec_reg, tvec_name) = if delegated {
+        (R::STVEC, "stvec")
+    } else {
+        (R::MTVEC, "mtvec")
+    };
+    let target = uc.reg_read(tvec_reg).unwrap_or(0) & !3;
+    if let Some(f) = super::fault::check_trap_loop(uc.get_data_mut(), cause, epc, target, tvec_name)
+    {
+        regs::set_priv(uc, from);
+        super::hooks::fault(uc, f);
+        return target;
+    }
     let mut ms = uc.reg_read(R::MSTATUS).unwrap_or(0);
     let tvec = if to == Priv::S {
         let _ = uc.reg_write(R::SEPC, epc);

@@ -52,6 +52,28 @@ pub enum GuestFault {
     Livelock { pc: u64, failures: u32, why: String },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },
+    /// The same trap at the same pc `times` times in a row with no
+    /// instruction retired in between: delivery cannot make progress.
+    TrapLoop {
+        cause: u64,
+        pc: u64,
+        /// `pc` as `symbol+offset`.
+        place: String,
+        handler: u64,
+        /// The CSR the handler address came from (`mtvec`, `stvec`).
+        tvec: String,
+        times: u32,
+    },
+    /// A fault that could not be delivered: the handler it would go to is
+    /// not in memory.
+    Undeliverable {
+        fault: Box<GuestFault>,
+        tvec: String,
+        handler: u64,
+    },
+    /// A jump or branch to itself, taken while no interrupt is enabled
+    /// that could ever end it.
+    Spin { pc: u64, place: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -86,6 +108,37 @@ impl std::fmt::Display for GuestFault {
             GuestFault::Emulator { pc, error } => {
                 write!(f, "emulator stopped at pc {pc:#x}: {error}")
             }
+            GuestFault::TrapLoop {
+                cause,
+                pc,
+                place,
+                handler,
+                tvec,
+                times,
+            } => {
+                write!(
+                    f,
+                    "trap loop: {} at {pc:#x} ({place}), {times} times in a row with no instruction retired; ",
+                    cause_name(*cause)
+                )?;
+                if handler == pc {
+                    write!(f, "{tvec} points at it")
+                } else {
+                    write!(f, "the handler ({tvec}) is {handler:#x}")
+                }
+            }
+            GuestFault::Undeliverable {
+                fault,
+                tvec,
+                handler,
+            } => write!(
+                f,
+                "{fault}; it cannot be delivered: {tvec} ({handler:#x}) is not in memory"
+            ),
+            GuestFault::Spin { pc, place } => write!(
+                f,
+                "spins forever at {pc:#x} ({place}): a jump to itself, and no enabled interrupt could end it"
+            ),
         }
     }
 }
