@@ -20,22 +20,22 @@ pub(super) fn list() -> anyhow::Result<ExitCode> {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     paths.sort();
-    println!("scenarios ({}):", dir.display());
+    say!("scenarios ({}):", dir.display());
     for p in paths {
         let name = p
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         match Scenario::load(&p) {
-            Ok(s) => println!(
+            Ok(s) => say!(
                 "  {name:<28} {}  [variants: {}]",
                 s.title,
                 s.variant_names().join(", ")
             ),
-            Err(e) => println!("  {name:<28} (invalid: {e})"),
+            Err(e) => say!("  {name:<28} (invalid: {e})"),
         }
     }
-    println!(
+    say!(
         "\ncore profiles ({}; or pass a path to your own .toml):",
         Profile::dir().display()
     );
@@ -48,7 +48,7 @@ pub(super) fn list() -> anyhow::Result<ExitCode> {
                 } else {
                     format!("  [unverified: {}]", unv.join(", "))
                 };
-                println!(
+                say!(
                     "  {n:<10} {} · {} GHz, {}-issue {}, RAS {}{note}",
                     p.title,
                     p.core.clock_ghz.value,
@@ -61,7 +61,7 @@ pub(super) fn list() -> anyhow::Result<ExitCode> {
                     p.core.ras_depth.value
                 );
             }
-            Err(e) => println!("  {n:<10} (invalid: {e})"),
+            Err(e) => say!("  {n:<10} (invalid: {e})"),
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -117,7 +117,7 @@ pub(super) fn elf(
     }
     if events {
         for e in m.observer().0.iter() {
-            println!("{}", report::event_line(&program, e));
+            say!("{}", report::event_line(&program, e));
         }
     }
     Ok(elf_status(&o, &m, budget))
@@ -128,7 +128,7 @@ fn elf_status(o: &Outcome, m: &Machine<LogOnly>, budget: u64) -> ExitCode {
     match (code, o) {
         (Some(c), _) => {
             // One summary line, on success too.
-            eprintln!(
+            tell!(
                 "trapscope: {} after {} instructions, {} traps",
                 guest_exit_text(c),
                 m.executed(),
@@ -143,11 +143,11 @@ fn elf_status(o: &Outcome, m: &Machine<LogOnly>, budget: u64) -> ExitCode {
             ExitCode::from(status)
         }
         (None, Outcome::Budget) => {
-            eprintln!("trapscope: {}", err.unwrap_or_default());
+            tell!("trapscope: {}", err.unwrap_or_default());
             ExitCode::from(EXIT_BUDGET)
         }
         (None, _) => {
-            eprintln!("trapscope: {}", err.unwrap_or_default());
+            tell!("trapscope: {}", err.unwrap_or_default());
             ExitCode::from(EXIT_FAULT)
         }
     }

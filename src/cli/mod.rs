@@ -7,6 +7,17 @@ use std::rc::Rc;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` with control characters from user strings escaped
+/// (`report::escape`): every line the CLI prints goes through it.
+macro_rules! say {
+    ($($t:tt)*) => { println!("{}", $crate::report::escape(&format!($($t)*))) };
+}
+
+/// `eprintln!` for one-line messages, every control character escaped.
+macro_rules! tell {
+    ($($t:tt)*) => { eprintln!("{}", $crate::report::escape_line(&format!($($t)*))) };
+}
+
 mod elf;
 mod machine_args;
 mod runs;
@@ -210,10 +221,7 @@ pub fn main() -> ExitCode {
     }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
+        Err(e) => return usage_error(&e),
     };
     // The TUI reads Ctrl-C as a key itself; headless commands stop on it.
     if cli.cmd.is_some() {
@@ -221,16 +229,61 @@ pub fn main() -> ExitCode {
     }
     let r = dispatch(cli);
     if crate::machine::interrupt::requested() {
-        eprintln!("trapscope: interrupted (Ctrl-C)");
+        tell!("trapscope: interrupted (Ctrl-C)");
         return ExitCode::from(EXIT_INTERRUPTED);
     }
     match r {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("trapscope: error: {e:#}");
+            tell!("trapscope: error: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// `--help` and `--version` print as clap has them (exit 0); a usage error
+/// becomes one line with a pointer to the right `--help` (exit 2).
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+    }
+    // Display renders without colour; keep the first line, without "error: ".
+    let text = e.to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut first = lines.next().unwrap_or("invalid command line").to_string();
+    // "the following required arguments were not provided:" lists them next.
+    if first.ends_with(':')
+        && let Some(next) = lines.next()
+    {
+        first = format!("{first} {next}");
+    }
+    let first = first.strip_prefix("error: ").unwrap_or(&first);
+    let help = match subcommand_in(std::env::args().skip(1)) {
+        Some(sub) => format!("trapscope {sub} --help"),
+        None => "trapscope --help".into(),
+    };
+    tell!("trapscope: error: {first}; see '{help}'");
+    ExitCode::from(2)
+}
+
+/// The subcommand a command line names (its first word that is one).
+fn subcommand_in(args: impl Iterator<Item = String>) -> Option<String> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    args.take_while(|a| a != "--")
+        .find(|a| !a.starts_with('-'))
+        .filter(|a| names.contains(a))
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -308,31 +361,39 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
                 .map_err(anyhow::Error::msg)?;
             if format == Format::Json {
-                println!("{}", serde_json::to_string_pretty(&b)?);
+                say!("{}", serde_json::to_string_pretty(&b)?);
             } else {
-                println!(
+                say!(
                     "guest loop: {} ({} variant), {} iterations, {} instructions",
-                    b.scenario, b.variant, b.iterations, b.instructions
+                    b.scenario,
+                    b.variant,
+                    b.iterations,
+                    b.instructions
                 );
-                println!(
+                say!(
                     "raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s",
-                    b.raw_seconds, b.raw_minstr_per_s
+                    b.raw_seconds,
+                    b.raw_minstr_per_s
                 );
-                println!(
+                say!(
                     "instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s",
-                    b.core, b.instrumented_seconds, b.instrumented_minstr_per_s
+                    b.core,
+                    b.instrumented_seconds,
+                    b.instrumented_minstr_per_s
                 );
-                println!(
+                say!(
                     "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s",
-                    b.single_step_seconds, b.single_step_minstr_per_s
+                    b.single_step_seconds,
+                    b.single_step_minstr_per_s
                 );
-                println!(
+                say!(
                     "ratio instrumented/raw: {:.2} (best of {} runs each)",
-                    b.ratio, b.repeats
+                    b.ratio,
+                    b.repeats
                 );
-                println!("\nTUI key-to-frame (action + full draw at 160x45):");
+                say!("\nTUI key-to-frame (action + full draw at 160x45):");
                 for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
-                    println!(
+                    say!(
                         "  {:<22} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
                         l.action,
                         l.median_us as f64 / 1000.0,

@@ -50,11 +50,11 @@ pub(super) fn run(
         Format::Md => report::markdown(&s, &runs),
         Format::Json => report::json(&s, &runs),
     };
-    print!("{out}");
+    print!("{}", report::escape(&out));
     if events && format != Format::Json {
         for r in &runs {
             let v = s.variant(&r.variant).map_err(anyhow::Error::msg)?;
-            println!(
+            say!(
                 "\nevents of {} (instruction count at the event, event)",
                 r.variant
             );
@@ -63,14 +63,14 @@ pub(super) fn run(
                 .iter()
                 .filter(|e| e.event.kind() != crate::trace::EventKind::Retired)
             {
-                println!("{}", report::event_line(&v.program, e));
+                say!("{}", report::event_line(&v.program, e));
             }
         }
     }
     let failed = runs.iter().find(|r| r.exit_code.is_none());
     Ok(match failed {
         Some(r) => {
-            eprintln!(
+            tell!(
                 "trapscope: variant {}: {}",
                 r.variant,
                 r.error.clone().unwrap_or_default()
@@ -90,7 +90,7 @@ pub(super) fn run(
 fn nonzero_exit<'a>(runs: impl Iterator<Item = (&'a VariantRun, &'a str)>) -> ExitCode {
     for (r, on) in runs {
         if let Some(c) = r.exit_code.filter(|c| *c != 0) {
-            eprintln!(
+            tell!(
                 "trapscope: variant {}{on}: {}",
                 r.variant,
                 guest_exit_text(c)
@@ -122,8 +122,8 @@ pub(super) fn per_core(
     }
     if profiles.is_empty() {
         anyhow::bail!(
-            "{} names no cores: add `cores = [...]` or pass --core",
-            s.path.display()
+            "{}: the scenario names no cores (no `cores = [...]`, and its variants give no `core`): add them or pass --core",
+            s.cores_loc
         );
     }
     let mut out = Vec::new();
@@ -171,9 +171,9 @@ pub(super) fn compare(
         Format::Md => report::compare::text(&s, &rows, &runs, true),
         Format::Text => report::compare::text(&s, &rows, &runs, false),
     };
-    print!("{out}");
+    print!("{}", report::escape(&out));
     for u in &unfinished {
-        eprintln!("trapscope: not compared: {u}");
+        tell!("trapscope: not compared: {u}");
     }
     if !unfinished.is_empty() {
         return Ok(ExitCode::from(EXIT_FAULT));
@@ -195,7 +195,7 @@ pub(super) fn compare(
 
 pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
     let s = load(path)?;
-    println!(
+    say!(
         "{}: {} (lesson, {} steps)",
         path.display(),
         s.title,
@@ -208,12 +208,16 @@ pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<E
         if !r.ok {
             failed += 1;
         }
-        println!(
+        say!(
             "{mark} step {}: [{}] {} after {} instructions\n       {}",
-            r.index, r.variant, r.position, r.instructions, r.say
+            r.index,
+            r.variant,
+            r.position,
+            r.instructions,
+            r.say
         );
     }
-    println!("{} passed, {} failed", steps.len() - failed, failed);
+    say!("{} passed, {} failed", steps.len() - failed, failed);
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -241,7 +245,7 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
     let mut total = 0;
     for p in &paths {
         let s = load(p)?;
-        println!("{}: {}", p.display(), s.title);
+        say!("{}: {}", p.display(), s.title);
         // Expectations hold on every core the scenario names (or once, with
         // no cycle model, when it names none).
         let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
@@ -272,7 +276,7 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                 {
                     total += 1;
                     failures += 1;
-                    println!("  FAIL  {tag}variant {}: {}", r.variant, guest_exit_text(c));
+                    say!("  FAIL  {tag}variant {}: {}", r.variant, guest_exit_text(c));
                 }
             }
             for e in &s.expect {
@@ -311,11 +315,11 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                         )
                     }
                 };
-                println!("  {verdict}");
+                say!("  {verdict}");
             }
         }
     }
-    println!("{} passed, {} failed", total - failures, failures);
+    say!("{} passed, {} failed", total - failures, failures);
     Ok(if failures == 0 {
         ExitCode::SUCCESS
     } else {

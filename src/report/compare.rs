@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::escape;
+
 use serde::Serialize;
 
 use crate::cost::Cat;
@@ -236,7 +238,7 @@ pub fn text(
             );
         }
     }
-    o
+    escape(&o).into_owned()
 }
 
 fn fmt(v: f64) -> String {

@@ -68,8 +68,13 @@ pub fn event_line(p: &Program, e: &Stamped) -> String {
     format!("{:>10}  {}", e.at, event_text(p, &e.event))
 }
 
-/// What an event says, with symbols.
+/// What an event says, with symbols (symbol names escaped: they come from
+/// the guest's ELF).
 pub fn event_text(p: &Program, e: &Event) -> String {
+    super::escape_line(&event_text_raw(p, e)).into_owned()
+}
+
+fn event_text_raw(p: &Program, e: &Event) -> String {
     let sym = |a: u64| p.describe(a);
     match e {
         Event::Retired { pc, count, priv_ } => {

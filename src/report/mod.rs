@@ -2,7 +2,10 @@
 //! JSON for other tools.
 
 pub mod compare;
+mod escape;
 mod events;
+
+pub use escape::{escape, escape_control, escape_line};
 
 pub use events::{event_line, event_text, sc_text, vs_name};
 
@@ -227,7 +230,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             let _ = writeln!(o, "{:>10}", fmt_delta(d));
         }
     }
-    o
+    escape(&o).into_owned()
 }
 
 pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
@@ -262,5 +265,5 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
     }
     let _ = writeln!(o);
-    o
+    escape(&o).into_owned()
 }

@@ -58,11 +58,14 @@ pub(super) fn convert(
             help: k.help.clone(),
         });
     }
-    if f.variants.is_empty() {
-        return Err(loc.whole("a scenario needs at least one [[variants]] entry"));
+    if f.variants.get_ref().is_empty() {
+        return Err(loc.span(
+            &f.variants,
+            "a scenario needs at least one [[variants]] entry",
+        ));
     }
     let mut variants: Vec<Variant> = Vec::new();
-    for v in &f.variants {
+    for v in f.variants.get_ref() {
         if variants.iter().any(|w| w.name == *v.name.get_ref()) {
             return Err(loc.span(
                 &v.name,
@@ -162,7 +165,9 @@ pub(super) fn convert(
         });
     }
     let mut cores = Vec::new();
-    for c in &f.cores {
+    let no_cores = Vec::new();
+    let core_names = f.cores.as_ref().map_or(&no_cores, |c| c.get_ref());
+    for c in core_names {
         let base_rel = base.join(c.get_ref());
         let arg = if c.get_ref().ends_with(".toml") {
             base_rel.to_string_lossy().into_owned()
@@ -197,7 +202,8 @@ pub(super) fn convert(
         });
     }
     let mut script = Vec::new();
-    for (i, st) in f.script.iter().enumerate() {
+    for (i, spanned) in f.script.iter().enumerate() {
+        let st = spanned.get_ref();
         let target = match (&st.until, &st.event) {
             (Some(u), None) => StepTarget::Symbol(need_symbol(u, "script `until`")?),
             (None, Some(e)) => {
@@ -217,10 +223,13 @@ pub(super) fn convert(
                 })?)
             }
             _ => {
-                return Err(loc.whole(format!(
-                    "script step {}: give exactly one of `until` (a symbol) or `event` (a kind)",
-                    i + 1
-                )));
+                return Err(loc.span(
+                    spanned,
+                    format!(
+                        "script step {}: give exactly one of `until` (a symbol) or `event` (a kind)",
+                        i + 1
+                    ),
+                ));
             }
         };
         if let Some(v) = &st.variant
@@ -277,7 +286,17 @@ pub(super) fn convert(
             names,
         });
     }
+    // Where "names no cores" points: its empty `cores`, or its first variant.
+    let at = match &f.cores {
+        Some(c) => loc.span(c, ""),
+        None => f
+            .variants
+            .get_ref()
+            .first()
+            .map_or_else(|| loc.span(&f.variants, ""), |v| loc.span(&v.name, "")),
+    };
     Ok(Scenario {
+        cores_loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
         lrsc: Lrsc {
             xret_clears: f.lrsc.xret_clears,
             remote_store_every: f.lrsc.remote_store_every,

@@ -20,7 +20,7 @@ pub struct ScenarioFile {
     pub budget: Option<u64>,
     #[serde(default)]
     pub knobs: BTreeMap<Spanned<String>, KnobDto>,
-    pub variants: Vec<VariantDto>,
+    pub variants: Spanned<Vec<VariantDto>>,
     #[serde(default)]
     pub phases: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     pub measure: Option<MeasureDto>,
@@ -29,14 +29,13 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub expect: Vec<ExpectDto>,
     /// Core profiles to estimate cycles for (names in assets/cores/ or paths).
-    #[serde(default)]
-    pub cores: Vec<Spanned<String>>,
+    pub cores: Option<Spanned<Vec<Spanned<String>>>>,
     /// Figures measured on hardware, shown beside the estimates.
     #[serde(default)]
     pub reference: Vec<ReferenceDto>,
     /// A lesson: steps the TUI plays with `--autoplay`.
     #[serde(default)]
-    pub script: Vec<ScriptDto>,
+    pub script: Vec<Spanned<ScriptDto>>,
     /// LR/SC behaviour of the machine.
     #[serde(default)]
     pub lrsc: LrscDto,

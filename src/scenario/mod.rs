@@ -160,6 +160,9 @@ pub struct Scenario {
     pub narration: Vec<Narration>,
     pub expect: Vec<Expect>,
     pub cores: Vec<Rc<Profile>>,
+    /// `file:line:col` of its `cores` list, or of its first variant when
+    /// it has none (for "names no cores").
+    pub cores_loc: String,
     pub references: Vec<Reference>,
     pub script: Vec<ScriptStep>,
     pub lrsc: Lrsc,

@@ -1,0 +1,50 @@
+//! Strings from files (titles, names, narration, symbol names) may hold
+//! control characters; an ESC sequence printed as is would drive the user's
+//! terminal. Every headless text and Markdown output goes through `escape`
+//! (JSON is escaped by serde).
+
+use std::borrow::Cow;
+
+/// `s` with each control character written as Rust writes it (`\u{1b}`),
+/// except newlines and tabs when `keep_layout` (multi-line reports).
+pub fn escape_control(s: &str, keep_layout: bool) -> Cow<'_, str> {
+    let bad = |c: char| c.is_control() && !(keep_layout && (c == '\n' || c == '\t'));
+    if !s.chars().any(bad) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if bad(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// For reports: control characters escaped, lines and tabs kept.
+pub fn escape(s: &str) -> Cow<'_, str> {
+    escape_control(s, true)
+}
+
+/// For one-line messages: every control character escaped, newlines too.
+pub fn escape_line(s: &str) -> Cow<'_, str> {
+    escape_control(s, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_written_out() {
+        assert_eq!(escape("\x1b[2Jtitle"), "\\u{1b}[2Jtitle");
+        assert_eq!(escape("a\nb\tc\r"), "a\nb\tc\\u{d}");
+        assert_eq!(escape_line("a\nb"), "a\\u{a}b");
+        assert_eq!(escape("\u{9b}31m"), "\\u{9b}31m");
+        assert!(matches!(escape("plain é"), Cow::Borrowed(_)));
+        // Escaping twice changes nothing more.
+        assert_eq!(escape(&escape("\x07")), "\\u{7}");
+    }
+}
