@@ -320,3 +320,15 @@ fn under_strict_segments_a_vector_store_to_text_is_a_protection_fault() {
     let word = m.read_mem(handler, 4).unwrap();
     assert_ne!(word, vec![0, 0, 0, 0]);
 }
+
+#[test]
+fn a_raw_run_sees_no_trap_loop_in_a_guest_that_makes_progress() {
+    // The minikernel's user loop makes the same ecall at the same pc again
+    // and again; a raw run (`bench`) counts no instructions, so it must not
+    // take that for a storm.
+    let p = Rc::new(Program::load(&root().join("assets/guest/minikernel.elf")).unwrap());
+    let mut m = Machine::new_raw(p, NoObserver).unwrap();
+    m.enable_vector(128);
+    let o = m.run(&Until::default());
+    assert_eq!(o, Outcome::Exited(0));
+}
