@@ -266,6 +266,7 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         "bad/vector_overwrite",
         "bad/spin",
         "bad/jump_unmapped",
+        "bad/paged_stvec",
     ] {
         let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
         assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
@@ -389,4 +390,21 @@ fn a_write_through_the_api_over_an_intercepted_instruction_drops_the_intercept()
         assert_eq!(m.pc(), cyc + 4);
         assert_eq!(m.gpr(10), 0x7ff, "single={single}");
     }
+}
+
+#[test]
+fn a_handler_that_paging_leaves_unmapped_is_a_trap_loop() {
+    // bad/paged_stvec.S: Sv39 on, stvec = 0x4000_0000 (no PTE), an illegal
+    // instruction in S: each delivery faults fetching the handler (cause
+    // 12, delegated to S), at the handler's address.
+    let (code, err, took) = elf(&["assets/guest/bad/paged_stvec.elf"]);
+    assert_eq!(code, Some(125), "{err}");
+    assert!(took < Duration::from_secs(3));
+    assert!(
+        err.starts_with(
+            "trapscope: trap loop: instruction page fault at 0x40000000, 64 times in a row"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("stvec points at it"), "{err}");
 }
