@@ -266,11 +266,12 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         "bad/vector_overwrite",
         "bad/spin",
         "bad/jump_unmapped",
+        "bad/paged_stvec",
     ] {
         let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
         assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
     }
-    for t in ["access_fault", "sv39", "vector_fault"] {
+    for t in ["access_fault", "sv39", "vector_fault", "smc"] {
         let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
         assert_eq!(o, Outcome::Exited(0), "{t}");
     }
@@ -319,4 +320,91 @@ fn under_strict_segments_a_vector_store_to_text_is_a_protection_fault() {
     // Nothing was written: the handler is intact.
     let word = m.read_mem(handler, 4).unwrap();
     assert_ne!(word, vec![0, 0, 0, 0]);
+}
+
+#[test]
+fn a_raw_run_sees_no_trap_loop_in_a_guest_that_makes_progress() {
+    // The minikernel's user loop makes the same ecall at the same pc again
+    // and again; a raw run (`bench`) counts no instructions, so it must not
+    // take that for a storm.
+    let p = Rc::new(Program::load(&root().join("assets/guest/minikernel.elf")).unwrap());
+    let mut m = Machine::new_raw(p, NoObserver).unwrap();
+    m.enable_vector(128);
+    let o = m.run(&Until::default());
+    assert_eq!(o, Outcome::Exited(0));
+}
+
+#[test]
+fn under_strict_segments_a_write_to_text_ends_the_run() {
+    // smc.S's first write: `sw t1, 0(t0)` with t0 = patch, in text.
+    let p = Rc::new(Program::load(&root().join("assets/guest/tests/smc.elf")).unwrap());
+    let patch = p.symbol("patch").unwrap().addr;
+    let cfg = trapscope::machine::MachineConfig {
+        strict_segments: true,
+        ..Default::default()
+    };
+    let mut m = Machine::with_config(p, NoObserver, cfg).unwrap();
+    match m.run(&Until::default()) {
+        Outcome::Fault(GuestFault::Protection { addr, access, .. }) => {
+            assert_eq!((addr, access), (patch, trapscope::trace::Access::Write));
+        }
+        o => panic!("{o:?}"),
+    }
+    // And without it the same guest passes (RAM is writable).
+    assert_eq!(
+        same_in_both_modes("assets/guest/tests/smc.elf"),
+        Outcome::Exited(0)
+    );
+}
+
+#[test]
+fn a_write_through_the_api_over_an_intercepted_instruction_drops_the_intercept() {
+    // smc.S's `cyc` is `csrr a0, cycle; ret`, intercepted. Overwrite its
+    // csrr from outside with `li a0, 0x7ff` (0x7ff00513) and run to its
+    // `ret`: a0 must be 0x7ff. A stale intercept would emulate the csrr and
+    // give the model's cycle count instead, which is the number of
+    // instructions run so far here (no core model): far below 0x7ff at the
+    // first call of cyc (test_main runs a few dozen instructions before).
+    for single in [false, true] {
+        let mut m = machine("assets/guest/tests/smc.elf");
+        let cyc = m.program.symbol("cyc").unwrap().addr;
+        let ret = m.read_u64(cyc).unwrap() >> 32;
+        assert!(m.write_u64(cyc, (ret << 32) | 0x7ff0_0513));
+        let until = Until {
+            addrs: vec![cyc + 4],
+            ..Until::default()
+        };
+        let o = if single {
+            let mut o = Outcome::Stepped;
+            while o == Outcome::Stepped && m.pc() != cyc + 4 {
+                o = m.step();
+            }
+            o
+        } else {
+            m.run(&until)
+        };
+        assert!(
+            matches!(o, Outcome::ReachedAddr(_) | Outcome::Stepped),
+            "{o:?}"
+        );
+        assert_eq!(m.pc(), cyc + 4);
+        assert_eq!(m.gpr(10), 0x7ff, "single={single}");
+    }
+}
+
+#[test]
+fn a_handler_that_paging_leaves_unmapped_is_a_trap_loop() {
+    // bad/paged_stvec.S: Sv39 on, stvec = 0x4000_0000 (no PTE), an illegal
+    // instruction in S: each delivery faults fetching the handler (cause
+    // 12, delegated to S), at the handler's address.
+    let (code, err, took) = elf(&["assets/guest/bad/paged_stvec.elf"]);
+    assert_eq!(code, Some(125), "{err}");
+    assert!(took < Duration::from_secs(3));
+    assert!(
+        err.starts_with(
+            "trapscope: trap loop: instruction page fault at 0x40000000, 64 times in a row"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("stvec points at it"), "{err}");
 }

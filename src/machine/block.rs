@@ -79,6 +79,10 @@ impl<D> BlockCache<D> {
     pub fn get(&self, start: u64, size: u32) -> Option<Rc<Block<D>>> {
         self.map.get(&(start, size)).cloned()
     }
+    /// Drops every block with a byte in `[start, end)` (code was written).
+    pub fn remove_overlapping(&mut self, start: u64, end: u64) {
+        self.map.retain(|_, b| b.end <= start || b.start >= end);
+    }
     pub fn insert(&mut self, size: u32, block: Block<D>) -> Rc<Block<D>> {
         let rc = Rc::new(block);
         self.map.insert((rc.start, size), rc.clone());

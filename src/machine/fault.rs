@@ -66,6 +66,10 @@ pub(super) fn check_trap_loop<O: Observer>(
     handler: u64,
     tvec: &'static str,
 ) -> Option<GuestFault> {
+    if !hart.account {
+        // Raw runs (`bench`) count no instructions: progress is unknown.
+        return None;
+    }
     let retired = hart.executed.saturating_sub(hart.trapped);
     let n = hart.faults.note_trap(cause, epc, retired);
     (n >= TRAP_LOOP_LIMIT).then(|| GuestFault::TrapLoop {

@@ -91,6 +91,8 @@ pub struct Hart<O: Observer> {
     pub(super) status_extra: u64,
     /// Trap-storm and spin detection (`fault.rs`).
     pub(super) faults: super::fault::FaultState,
+    /// Watched code and intercept hooks, for code the guest writes (`smc.rs`).
+    pub(super) smc: super::smc::SmcState,
 }
 
 impl<O: Observer> Hart<O> {
@@ -128,6 +130,7 @@ impl<O: Observer> Hart<O> {
             strict_segments: false,
             status_extra: 0,
             faults: Default::default(),
+            smc: Default::default(),
         }
     }
 

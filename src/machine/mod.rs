@@ -17,6 +17,7 @@ mod observe;
 pub mod program;
 pub mod regs;
 mod run;
+mod smc;
 mod trap;
 mod vec;
 mod wake;
@@ -35,7 +36,6 @@ pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
 pub use program::{Program, SrcLoc, Symbol};
 
-use crate::isa::Op;
 use crate::trace::{EventKind, Priv};
 
 /// Why a guest could not be loaded.
@@ -214,12 +214,7 @@ impl<O: Observer + 'static> Machine<O> {
         for seg in self.program.segments.iter().filter(|s| s.exec) {
             for d in decode_range(seg.vaddr, &seg.data) {
                 if let Some(i) = d.insn
-                    && (csr::must_intercept(&i)
-                        || vec::is_vector_csr(&i)
-                        || matches!(
-                            i.op,
-                            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
-                        ))
+                    && smc::must_hook(&i)
                 {
                     found.push((d.pc, i));
                 }
@@ -241,6 +236,18 @@ impl<O: Observer + 'static> Machine<O> {
         for (start, end) in ranges {
             uc.add_code_hook(start, end, |uc, addr, _| hooks::on_intercept(uc, addr))
                 .map_err(emu)?;
+            uc.get_data_mut().smc.note_hooked(start, end);
+        }
+        // Code the guest writes (DESIGN.md decision 11).
+        for seg in self
+            .program
+            .segments
+            .iter()
+            .filter(|s| s.exec && s.memsz > 0)
+        {
+            let start = seg.vaddr & !0xfff;
+            let end = (seg.vaddr + seg.memsz).div_ceil(0x1000) * 0x1000 - 1;
+            smc::watch(uc, start, end).map_err(emu)?;
         }
         Ok(())
     }
@@ -295,7 +302,11 @@ impl<O: Observer + 'static> Machine<O> {
 
     /// Writes a 64-bit little-endian value into guest memory (knobs).
     pub fn write_u64(&mut self, addr: u64, value: u64) -> bool {
-        self.uc.mem_write(addr, &value.to_le_bytes()).is_ok()
+        let ok = self.uc.mem_write(addr, &value.to_le_bytes()).is_ok();
+        if ok {
+            smc::code_written(&mut self.uc, addr, 8, None);
+        }
+        ok
     }
 
     pub fn read_u64(&self, addr: u64) -> Option<u64> {

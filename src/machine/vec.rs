@@ -144,6 +144,7 @@ impl<O: Observer> VHost for Host<'_, '_, O> {
                 return Err(addr.wrapping_add(off as u64));
             }
             self.check_tohost(pa, n);
+            super::smc::code_written(self.uc, pa, n as u64, None);
         }
         Ok(())
     }

@@ -118,8 +118,9 @@ impl std::fmt::Display for GuestFault {
             } => {
                 write!(
                     f,
-                    "trap loop: {} at {pc:#x} ({place}), {times} times in a row with no instruction retired; ",
-                    cause_name(*cause)
+                    "trap loop: {} at {pc:#x}{}, {times} times in a row with no instruction retired; ",
+                    cause_name(*cause),
+                    named(place)
                 )?;
                 if handler == pc {
                     write!(f, "{tvec} points at it")
@@ -137,9 +138,19 @@ impl std::fmt::Display for GuestFault {
             ),
             GuestFault::Spin { pc, place } => write!(
                 f,
-                "spins forever at {pc:#x} ({place}): a jump to itself, and no enabled interrupt could end it"
+                "spins forever at {pc:#x}{}: a jump to itself, and no enabled interrupt could end it",
+                named(place)
             ),
         }
+    }
+}
+
+/// " (sym+off)" for a place that has a symbol, "" for a bare address.
+fn named(place: &str) -> String {
+    if place.starts_with("0x") {
+        String::new()
+    } else {
+        format!(" ({place})")
     }
 }
 
