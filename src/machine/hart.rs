@@ -87,6 +87,8 @@ pub struct Hart<O: Observer> {
     /// trapscope keeps itself (TSR, TW: `regs::status::SHADOWED`), merged
     /// into mstatus reads.
     pub(super) status_extra: u64,
+    /// The debug trigger (tselect/tdata1/tdata2).
+    pub(super) trigger: super::trigger::Trigger,
 }
 
 impl<O: Observer> Hart<O> {
@@ -123,6 +125,7 @@ impl<O: Observer> Hart<O> {
             probe_resume: None,
             strict_segments: false,
             status_extra: 0,
+            trigger: Default::default(),
         }
     }
 

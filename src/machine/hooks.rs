@@ -271,6 +271,9 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
         return; // runs natively
     }
+    if matches!(insn.op, Op::Sret) && !csr::sret_traps(uc) {
+        return; // runs natively
+    }
     if let Some(i) = idx {
         // Execution goes on normally into the intercepted instruction.
         finish(uc, i, Some(pc), true);
@@ -296,6 +299,12 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
                 fault(uc, f);
             }
         }
+        return;
+    }
+    if matches!(insn.op, Op::Sret) {
+        // mstatus.TSR=1 in S-mode (priv spec §3.1.6.5).
+        finish(uc, idx.map_or(0, |i| i + 1), None, false);
+        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         return;
     }
     let vec = if matches!(insn.op, Op::Vector) {

@@ -13,6 +13,7 @@ pub mod program;
 pub mod regs;
 mod run;
 mod trap;
+mod trigger;
 mod vec;
 
 pub use vec::describe as disasm;
@@ -181,7 +182,9 @@ impl<O: Observer + 'static> Machine<O> {
                         || matches!(
                             i.op,
                             Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
-                        ))
+                        )
+                        // TSR (csr.rs), so most run natively.
+                        || matches!(i.op, Op::Sret))
                 {
                     found.push((d.pc, i));
                 }
@@ -289,15 +292,13 @@ impl<O: Observer + 'static> Machine<O> {
     /// A CSR as the guest would read it (with the VS shadow merged into
     /// sstatus/mstatus).
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
+        if trigger::is_trigger_csr(csr) {
+            return trigger::peek(&self.uc.get_data().trigger, csr);
+        }
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
             let hart = self.uc.get_data();
-            let extra = if csr == csr::MSTATUS {
-                hart.status_extra & regs::status::SHADOWED
-            } else {
-                0
-            };
-            return Some(regs::status::compose(raw, hart.vs) | extra);
+            return Some(csr::status_view(csr, raw, hart.vs, hart.status_extra));
         }
         Some(raw)
     }

@@ -127,6 +127,12 @@ pub mod status {
     /// Fields QEMU 5.0 misplaces (it has TW and TSR at bits 29 and 30), kept
     /// in `Hart::status_extra`.
     pub const SHADOWED: u64 = TW | TSR;
+    pub const UXL_SHIFT: u32 = 32;
+    pub const UXL: u64 = 3 << UXL_SHIFT;
+    pub const SXL_SHIFT: u32 = 34;
+    pub const SXL: u64 = 3 << SXL_SHIFT;
+    /// The xXL encoding of XLEN 64 (priv spec §3.1.6.2, misa.MXL table).
+    pub const XL64: u64 = 2;
     pub const SD: u64 = 1 << 63;
 
     /// Merges the VS shadow into a status value and derives SD, which is
