@@ -97,7 +97,14 @@ pub fn with_priv<D, T>(
 /// Reads a CSR through unicorn (raw: no VS shadow), whatever the privilege.
 pub fn read_csr<D>(uc: &mut Unicorn<'_, D>, csr: u16) -> Option<u64> {
     let reg = csr_reg(csr)?;
-    with_priv(uc, csr_min_priv(csr), |uc| uc.reg_read(reg).ok())
+    // With mstatus.TVM=1, satp is out of S-mode's reach (priv spec
+    // §3.1.6.5), and QEMU then leaves the value read uninitialised.
+    let need = if csr == 0x180 {
+        Priv::M
+    } else {
+        csr_min_priv(csr)
+    };
+    with_priv(uc, need, |uc| uc.reg_read(reg).ok())
 }
 
 pub fn write_csr<D>(uc: &mut Unicorn<'_, D>, csr: u16, v: u64) -> bool {

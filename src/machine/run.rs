@@ -73,6 +73,7 @@ impl<O: Observer + 'static> Machine<O> {
                 let _ = self.uc.ctl_flush_tb();
             }
             self.tb_single = Some(step);
+            self.uc.get_data_mut().stepping = step;
             if step {
                 match self.trigger_gate(pc, single) {
                     super::trigger::Gate::Run => {}
