@@ -68,7 +68,7 @@ fn ebreak_can_be_a_user_breakpoint_instead_of_a_guest_trap() {
 /// one fails loudly (the sweep above only runs what it finds).
 #[test]
 fn the_csr_spec_corner_tests_pass() {
-    for n in ["tsr_tvm", "xl", "triggers"] {
+    for n in ["tsr_tvm", "xl", "triggers", "fp_minmax", "fp_nanbox"] {
         let (code, err) = run_elf(&format!("assets/guest/tests/{n}.elf"));
         assert_eq!(code, Some(0), "{n}: {err}");
     }

@@ -33,7 +33,7 @@ fn machine(name: &str) -> Machine<Log> {
 
 #[test]
 fn trigger_tests_give_the_same_events_in_block_and_step_mode() {
-    for name in ["triggers", "tsr_tvm", "xl"] {
+    for name in ["triggers", "tsr_tvm", "xl", "fp_minmax", "fp_nanbox"] {
         let mut block = machine(name);
         let o = block.run(&Until {
             max_insns: Some(1_000_000),

@@ -89,6 +89,9 @@ pub struct Hart<O: Observer> {
     pub(super) status_extra: u64,
     /// The debug trigger (tselect/tdata1/tdata2).
     pub(super) trigger: super::trigger::Trigger,
+    /// An f register a native single-precision instruction just wrote,
+    /// to NaN-box at the next hook (fp.rs).
+    pub(super) fbox: Option<u8>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -126,6 +129,7 @@ impl<O: Observer> Hart<O> {
             strict_segments: false,
             status_extra: 0,
             trigger: Default::default(),
+            fbox: None,
         }
     }
 

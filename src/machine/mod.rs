@@ -5,6 +5,7 @@
 mod block;
 mod csr;
 mod dwarf;
+mod fp;
 mod hart;
 mod hooks;
 mod lrsc;
@@ -183,8 +184,10 @@ impl<O: Observer + 'static> Machine<O> {
                             i.op,
                             Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
                         )
-                        // TSR (csr.rs), so most run natively.
-                        || matches!(i.op, Op::Sret))
+                        // TSR (csr.rs) and NaN-boxing (fp.rs): most of
+                        // these run natively.
+                        || matches!(i.op, Op::Sret)
+                        || fp::must_intercept(&i))
                 {
                     found.push((d.pc, i));
                 }
@@ -194,10 +197,19 @@ impl<O: Observer + 'static> Machine<O> {
         // instruction runs, so many one-address hooks cost more than a few
         // ranges: close intercepts share one hook, which ignores the
         // instructions in between (they are few, and it returns at once).
-        found.sort_by_key(|f| f.0);
-        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        // The instruction after a single-precision result is hooked too, to
+        // NaN-box it (fp.rs), though trapscope does not run it.
+        let mut sites: Vec<u64> = found
+            .iter()
+            .filter_map(|(pc, i)| fp::fixup_site(*pc, i))
+            .collect();
         for (pc, insn) in found {
             uc.get_data_mut().intercepts.insert(pc, insn);
+            sites.push(pc);
+        }
+        sites.sort_unstable();
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        for pc in sites {
             match ranges.last_mut() {
                 Some((_, end)) if pc <= *end + 64 => *end = pc,
                 _ => ranges.push((pc, pc)),

@@ -234,6 +234,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// trigger makes the instruction take a breakpoint exception: it is
     /// executed but does not retire, like any instruction that traps.
     pub(super) fn trigger_gate(&mut self, pc: u64, single: bool) -> Gate {
+        super::fp::apply_pending_box(&mut self.uc);
         let hart = self.uc.get_data_mut();
         hart.stepping = true;
         if !single && hart.executed >= hart.limit {
