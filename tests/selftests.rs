@@ -63,3 +63,13 @@ fn ebreak_can_be_a_user_breakpoint_instead_of_a_guest_trap() {
     assert_eq!(out.status.code(), Some(125), "{err}");
     assert!(err.contains("ebreak at 0x10000"), "{err}");
 }
+
+/// Issue 9 §6's spec corners, each a self-test named here so that losing
+/// one fails loudly (the sweep above only runs what it finds).
+#[test]
+fn the_csr_spec_corner_tests_pass() {
+    for n in ["tsr_tvm", "xl", "triggers", "fp_minmax", "fp_nanbox"] {
+        let (code, err) = run_elf(&format!("assets/guest/tests/{n}.elf"));
+        assert_eq!(code, Some(0), "{n}: {err}");
+    }
+}

@@ -192,3 +192,50 @@ fn sign_alias(name: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// How an F/D computational instruction reads the f registers, for the
+/// NaN-boxing rule (unprivileged spec 20191213 §12.2 "NaN Boxing of
+/// Narrower Values") and trapscope's fmin/fmax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FpReads {
+    /// The operation's name, as objdump writes it (`fadd.s`).
+    pub name: &'static str,
+    /// f-register inputs, in order rs1, rs2, rs3 (0 to 3).
+    pub f_inputs: u8,
+    /// The f inputs are single-precision, so they must be NaN-boxed. The
+    /// source format is a name's last suffix: `fcvt.d.s` reads a single,
+    /// `fcvt.s.d` a double; `fmv.x.w` moves raw bits and is exempt.
+    pub single: bool,
+    /// fmin/fmax (.s or .d).
+    pub minmax: bool,
+    /// The funct3 field is a rounding mode.
+    pub rounds: bool,
+    /// The result goes to an x register.
+    pub int_dest: bool,
+    /// The result is a single in an f register, so it must be NaN-boxed:
+    /// `.s` operations, `fcvt.s.*` and `fmv.w.x` (not `fcvt.d.s`).
+    pub single_dest: bool,
+}
+
+/// `FpReads` for an `Op::Fp` encoding; `None` if it is not one.
+pub fn reads(raw: u32) -> Option<FpReads> {
+    let f = form(raw)?;
+    let f_inputs = match f.shape {
+        Shape::Ffff => 3,
+        Shape::Fff | Shape::Xff => 2,
+        Shape::Ff | Shape::Xf => 1,
+        Shape::Fx => 0,
+    };
+    Some(FpReads {
+        name: f.name,
+        f_inputs,
+        single: f_inputs > 0 && f.name.ends_with(".s"),
+        minmax: f.name.starts_with("fmin") || f.name.starts_with("fmax"),
+        rounds: f.rm != Rm::None,
+        int_dest: f.shape.int_dest(),
+        single_dest: !f.shape.int_dest()
+            && ((f.name.ends_with(".s") && !f.name.starts_with("fcvt.d."))
+                || f.name.starts_with("fcvt.s.")
+                || f.name == "fmv.w.x"),
+    })
+}

@@ -12,7 +12,7 @@
 mod compressed;
 mod decode;
 mod disasm;
-mod fp;
+pub mod fp;
 mod insn;
 mod names;
 

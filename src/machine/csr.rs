@@ -1,7 +1,9 @@
 //! CSR instructions trapscope runs itself (DESIGN.md decision 4): accesses to
 //! sstatus/mstatus, so the VS field and SD round-trip (unicorn's QEMU 5.0 masks
 //! them away), and reads of cycle/time/instret, which return the model's
-//! counters so a guest that times itself sees modelled time.
+//! counters so a guest that times itself sees modelled time. mstatus also
+//! carries TSR and TW at the spec's bits 22/21 (QEMU 5.0 has them at 30/29)
+//! and UXL/SXL, which read 2 on RV64 (priv spec §3.1.6.2, §3.1.6.5).
 
 use unicorn_engine::Unicorn;
 
@@ -19,13 +21,48 @@ const INSTRET: u16 = 0xc02;
 const MCYCLE: u16 = 0xb00;
 const MINSTRET: u16 = 0xb02;
 
+/// Where QEMU 5.0 keeps TW (bit 29) and TSR (bit 30). The spec has WPRI
+/// bits there, so trapscope never lets a guest write them into QEMU (where
+/// they would make `wfi`/`sret` trap natively) and never shows them.
+const QEMU_TW_TSR: u64 = 3 << 29;
+
 /// Whether trapscope must run this CSR instruction itself.
 pub fn must_intercept(insn: &Insn) -> bool {
     matches!(insn.op, Op::Csr(_))
-        && matches!(
+        && (matches!(
             insn.csr,
             SSTATUS | MSTATUS | CYCLE | TIME | INSTRET | MCYCLE | MINSTRET
-        )
+        ) || super::trigger::is_trigger_csr(insn.csr))
+}
+
+/// mstatus or sstatus as the guest reads it, from QEMU's raw value: the VS
+/// shadow and SD merged in (§3.1.6.6); for mstatus, TSR/TW from
+/// `status_extra`; UXL (and, in mstatus, SXL) read-only 2 = 64-bit, since
+/// this hart's XLEN is fixed (§3.1.6.2: WARL, and sstatus shows UXL only).
+pub fn status_view(csr: u16, raw: u64, vs: u8, extra: u64) -> u64 {
+    let raw = raw & !(QEMU_TW_TSR | status::UXL | status::SXL | status::SHADOWED);
+    let v = status::compose(raw, vs) | status::XL64 << status::UXL_SHIFT;
+    if csr == MSTATUS {
+        v | (extra & status::SHADOWED) | status::XL64 << status::SXL_SHIFT
+    } else {
+        v
+    }
+}
+
+/// The bits of a guest's status write that go into QEMU: not the fields
+/// trapscope keeps itself (VS, TSR, TW), not the read-only ones (SD, UXL,
+/// SXL), and not QEMU's misplaced TW/TSR.
+fn status_to_qemu(new: u64) -> u64 {
+    new & !(status::VS | status::SD | status::SHADOWED | QEMU_TW_TSR | status::UXL | status::SXL)
+}
+
+/// `sret` with mstatus.TSR=1 in S-mode raises illegal instruction (priv
+/// spec §3.1.6.5); QEMU 5.0 checks its own bit 30, which trapscope keeps
+/// clear, so it never does. Everywhere else `sret` runs natively (in U it
+/// is illegal there too).
+pub fn sret_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> bool {
+    let hart = uc.get_data();
+    hart.priv_ == Priv::S && hart.status_extra & status::TSR != 0
 }
 
 /// Whether a CSR instruction writes its CSR (csrrs/csrrc with x0 do not;
@@ -67,13 +104,17 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
     let old = match csr {
         SSTATUS | MSTATUS => {
             let raw = regs::read_csr(uc, csr).unwrap_or(0);
-            let vs = uc.get_data().vs;
-            let old = status::compose(raw, vs);
+            let (vs, extra) = (uc.get_data().vs, uc.get_data().status_extra);
+            let old = status_view(csr, raw, vs, extra);
             if wr {
                 let new = apply(old);
-                regs::write_csr(uc, csr, new & !(status::VS | status::SD));
+                regs::write_csr(uc, csr, status_to_qemu(new));
                 let raw_after = regs::read_csr(uc, csr).unwrap_or(0);
                 let hart = uc.get_data_mut();
+                if csr == MSTATUS {
+                    hart.status_extra =
+                        (hart.status_extra & !status::SHADOWED) | (new & status::SHADOWED);
+                }
                 let vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
                 let name = if csr == SSTATUS { "sstatus" } else { "mstatus" };
                 super::vec::set_vs(
@@ -82,7 +123,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                     pc,
                     format!("{} writes {name}", super::vec::describe(insn, pc)),
                 );
-                let shown = status::compose(raw_after, hart.vs);
+                let shown = status_view(csr, raw_after, hart.vs, hart.status_extra);
                 hart.csr_shadow.insert(csr, shown);
                 hart.emit(Event::CsrWrite {
                     pc,
@@ -92,6 +133,12 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 });
             }
             old
+        }
+        c if super::trigger::is_trigger_csr(c) => {
+            match super::trigger::csr_access(uc, pc, c, wr.then_some(&apply)) {
+                Some(v) => v,
+                None => return CsrResult::Illegal,
+            }
         }
         _ => {
             // Counter access from S/U is gated by mcounteren, and from U also

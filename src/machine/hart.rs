@@ -93,6 +93,11 @@ pub struct Hart<O: Observer> {
     pub(super) faults: super::fault::FaultState,
     /// Watched code and intercept hooks, for code the guest writes (`smc.rs`).
     pub(super) smc: super::smc::SmcState,
+    /// The debug trigger (tselect/tdata1/tdata2).
+    pub(super) trigger: super::trigger::Trigger,
+    /// An f register a native single-precision instruction just wrote,
+    /// to NaN-box at the next hook (fp.rs).
+    pub(super) fbox: Option<u8>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -131,6 +136,8 @@ impl<O: Observer> Hart<O> {
             status_extra: 0,
             faults: Default::default(),
             smc: Default::default(),
+            trigger: Default::default(),
+            fbox: None,
         }
     }
 

@@ -7,6 +7,7 @@ use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::{Block, decode_range};
 use super::csr::{self, CsrResult};
+use super::fp;
 use super::hart::{Hart, Outcome, Pending};
 use super::lrsc;
 use super::observe::{Observer, Retire};
@@ -159,6 +160,7 @@ pub(super) fn block_at<O: Observer>(
 }
 
 pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {
+    fp::apply_pending_box(uc);
     if uc.get_data().stepping {
         return;
     }
@@ -284,12 +286,21 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
 
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    fp::apply_pending_box(uc);
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };
     let idx = pending_index(uc.get_data(), pc);
     if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
         return; // runs natively
+    }
+    if matches!(insn.op, Op::Sret) && !csr::sret_traps(uc) {
+        return; // runs natively
+    }
+    // fmin/fmax and NaN-boxing (fp.rs): most run natively.
+    let fp = (insn.op == Op::Fp).then(|| fp::run(uc, &insn));
+    if matches!(fp, Some(fp::FpResult::Native)) {
+        return;
     }
     if let Some(i) = idx {
         // Execution goes on normally into the intercepted instruction.
@@ -318,7 +329,19 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         }
         return;
     }
-    let vec = if matches!(insn.op, Op::Vector) {
+    if matches!(insn.op, Op::Sret) {
+        // mstatus.TSR=1 in S-mode (priv spec §3.1.6.5).
+        finish(uc, idx.map_or(0, |i| i + 1), None, false);
+        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+        return;
+    }
+    let vec = if let Some(r) = fp {
+        // Already run above (fp.rs); only the outcome is left.
+        Some(match r {
+            fp::FpResult::Illegal => vec::VResult::Illegal,
+            _ => vec::VResult::Done,
+        })
+    } else if matches!(insn.op, Op::Vector) {
         Some(vec::run_vector(uc, pc, &insn))
     } else if vec::is_vector_csr(&insn) {
         Some(vec::run_vector_csr(uc, pc, &insn))

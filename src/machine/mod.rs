@@ -8,6 +8,7 @@ mod csr;
 mod dwarf;
 pub mod elfhdr;
 mod fault;
+mod fp;
 mod hart;
 mod hooks;
 pub mod interrupt;
@@ -19,6 +20,7 @@ pub mod regs;
 mod run;
 mod smc;
 mod trap;
+mod trigger;
 mod vec;
 mod wake;
 
@@ -224,10 +226,19 @@ impl<O: Observer + 'static> Machine<O> {
         // instruction runs, so many one-address hooks cost more than a few
         // ranges: close intercepts share one hook, which ignores the
         // instructions in between (they are few, and it returns at once).
-        found.sort_by_key(|f| f.0);
-        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        // The instruction after a single-precision result is hooked too, to
+        // NaN-box it (fp.rs), though trapscope does not run it.
+        let mut sites: Vec<u64> = found
+            .iter()
+            .filter_map(|(pc, i)| fp::fixup_site(*pc, i))
+            .collect();
         for (pc, insn) in found {
             uc.get_data_mut().intercepts.insert(pc, insn);
+            sites.push(pc);
+        }
+        sites.sort_unstable();
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        for pc in sites {
             match ranges.last_mut() {
                 Some((_, end)) if pc <= *end + 64 => *end = pc,
                 _ => ranges.push((pc, pc)),
@@ -338,15 +349,13 @@ impl<O: Observer + 'static> Machine<O> {
     /// A CSR as the guest would read it (with the VS shadow merged into
     /// sstatus/mstatus).
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
+        if trigger::is_trigger_csr(csr) {
+            return trigger::peek(&self.uc.get_data().trigger, csr);
+        }
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
             let hart = self.uc.get_data();
-            let extra = if csr == csr::MSTATUS {
-                hart.status_extra & regs::status::SHADOWED
-            } else {
-                0
-            };
-            return Some(regs::status::compose(raw, hart.vs) | extra);
+            return Some(csr::status_view(csr, raw, hart.vs, hart.status_extra));
         }
         Some(raw)
     }

@@ -97,7 +97,14 @@ pub fn with_priv<D, T>(
 /// Reads a CSR through unicorn (raw: no VS shadow), whatever the privilege.
 pub fn read_csr<D>(uc: &mut Unicorn<'_, D>, csr: u16) -> Option<u64> {
     let reg = csr_reg(csr)?;
-    with_priv(uc, csr_min_priv(csr), |uc| uc.reg_read(reg).ok())
+    // With mstatus.TVM=1, satp is out of S-mode's reach (priv spec
+    // §3.1.6.5), and QEMU then leaves the value read uninitialised.
+    let need = if csr == 0x180 {
+        Priv::M
+    } else {
+        csr_min_priv(csr)
+    };
+    with_priv(uc, need, |uc| uc.reg_read(reg).ok())
 }
 
 pub fn write_csr<D>(uc: &mut Unicorn<'_, D>, csr: u16, v: u64) -> bool {
@@ -127,6 +134,12 @@ pub mod status {
     /// Fields QEMU 5.0 misplaces (it has TW and TSR at bits 29 and 30), kept
     /// in `Hart::status_extra`.
     pub const SHADOWED: u64 = TW | TSR;
+    pub const UXL_SHIFT: u32 = 32;
+    pub const UXL: u64 = 3 << UXL_SHIFT;
+    pub const SXL_SHIFT: u32 = 34;
+    pub const SXL: u64 = 3 << SXL_SHIFT;
+    /// The xXL encoding of XLEN 64 (priv spec §3.1.6.2, misa.MXL table).
+    pub const XL64: u64 = 2;
     pub const SD: u64 = 1 << 63;
 
     /// Merges the VS shadow into a status value and derives SD, which is

@@ -49,13 +49,6 @@ impl<O: Observer + 'static> Machine<O> {
         if let Err(f) = self.sync_stop_addrs(&until.addrs) {
             return Outcome::Fault(f);
         }
-        // unicorn counts instructions (`count = 1`) with a hook compiled into
-        // each translated block; blocks translated for a free run lack it and
-        // would run whole. Switching modes therefore drops the translations.
-        if self.tb_single.is_some_and(|s| s != single) {
-            let _ = self.uc.ctl_flush_tb();
-        }
-        self.tb_single = Some(single);
         let start_pc = self.pc();
         {
             let hart = self.uc.get_data_mut();
@@ -73,15 +66,31 @@ impl<O: Observer + 'static> Machine<O> {
                 return Outcome::Interrupted;
             }
             let pc = self.pc();
-            if single {
-                self.prepare_step(pc);
+            // An armed debug trigger is checked before every instruction,
+            // so the machine steps while one is (trigger.rs).
+            let step = single || self.uc.get_data().trigger.armed();
+            // unicorn counts instructions (`count = 1`) with a hook compiled
+            // into each translated block; blocks translated for a free run
+            // lack it and would run whole. Switching modes therefore drops
+            // the translations.
+            if self.tb_single.is_some_and(|s| s != step) {
+                let _ = self.uc.ctl_flush_tb();
             }
-            let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
+            self.tb_single = Some(step);
+            self.uc.get_data_mut().stepping = step;
+            if step {
+                match self.trigger_gate(pc, single) {
+                    super::trigger::Gate::Run => {}
+                    super::trigger::Gate::Again => continue,
+                    super::trigger::Gate::Stop(o) => return o,
+                }
+            }
+            let r = self.uc.emu_start(pc, NEVER, 0, if step { 1 } else { 0 });
             let now = self.pc();
             // A memory fault is settled by its delivery, which knows the
             // faulting instruction (unicorn's pc is its block's start).
             if r.is_ok() || self.uc.get_data().mem_fault.is_none() {
-                self.settle(now, single && r.is_ok());
+                self.settle(now, step && r.is_ok());
             }
             let hart = self.uc.get_data_mut();
             if let Some(o) = hart.outcome.take() {
@@ -145,7 +154,7 @@ impl<O: Observer + 'static> Machine<O> {
     }
 
     /// Step mode: the pending "block" is the one instruction at `pc`.
-    fn prepare_step(&mut self, pc: u64) {
+    pub(super) fn prepare_step(&mut self, pc: u64) {
         let len = self
             .uc
             .mem_read_as_vec(pc, 2)

@@ -44,6 +44,9 @@ pub(super) fn must_hook(i: &Insn) -> bool {
             i.op,
             Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
         )
+        // TSR (csr.rs) and NaN-boxing (fp.rs): most of these run natively.
+        || matches!(i.op, Op::Sret)
+        || super::fp::must_intercept(i)
 }
 
 /// Watches guest writes to `[start, end]` (a text segment): only code

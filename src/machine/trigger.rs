@@ -1,0 +1,281 @@
+//! One debug trigger of type 2 (`mcontrol`), per the RISC-V Debug
+//! Specification 1.0, chapter "Sdtrig": the trigger CSRs tselect (0x7a0),
+//! tdata1 (0x7a1), tdata2 (0x7a2) and tinfo (0x7a4), and the breakpoint
+//! exception (cause 3, action 0) it raises before an instruction at, or a
+//! load/store touching, the address in tdata2. Guests use it as a hardware
+//! breakpoint or watchpoint.
+//!
+//! Supported: select=0 (address), timing=0 (before), action=0, chain=0,
+//! match=0 (equal), size any; the m/s/u and execute/store/load bits. Other
+//! field values are WARL: a write asking for them leaves a disabled trigger
+//! (execute/store/load clear) rather than one that fires where the guest did
+//! not ask. tdata3 and tcontrol are not implemented: no implemented trigger
+//! uses them, so accessing them is an illegal instruction ("Sdtrig").
+//!
+//! Re-entrancy follows the first of the spec's two options ("Native
+//! Triggers"): a trigger does not match in M-mode while mstatus.MIE=0, nor,
+//! when medeleg[3]=1, in S-mode while sstatus.SIE=0.
+//!
+//! While a trigger is armed the machine single-steps and checks each
+//! instruction before it runs (`Machine::trigger_step`); unarmed, blocks run
+//! at full speed.
+
+use unicorn_engine::Unicorn;
+
+use super::hart::{Hart, Outcome};
+use super::observe::Observer;
+use super::regs::{self, status};
+use super::{Machine, hooks, trap};
+use crate::isa::{Insn, Op};
+use crate::trace::{GuestFault, Priv};
+
+pub const TSELECT: u16 = 0x7a0;
+pub const TDATA1: u16 = 0x7a1;
+pub const TDATA2: u16 = 0x7a2;
+pub const TINFO: u16 = 0x7a4;
+
+/// tdata1.type = 2 (mcontrol), bits XLEN-1:XLEN-4.
+const TYPE_MCONTROL: u64 = 2 << 60;
+const M: u64 = 1 << 6;
+const S: u64 = 1 << 4;
+const U: u64 = 1 << 3;
+const EXECUTE: u64 = 1 << 2;
+const STORE: u64 = 1 << 1;
+const LOAD: u64 = 1;
+/// The fields this trigger keeps as written.
+const KEPT: u64 = M | S | U | EXECUTE | STORE | LOAD;
+/// select (19), timing (18), sizelo (17:16), action (15:12), chain (11),
+/// match (10:7), sizehi (22:21): only 0 is supported in each.
+const ZERO_ONLY: u64 =
+    (3 << 21) | (1 << 19) | (1 << 18) | (3 << 16) | (0xf << 12) | (1 << 11) | (0xf << 7);
+/// tinfo: version 1 (Sdtrig 1.0, bits 31:24) and info = bit 2 (type 2).
+const TINFO_VALUE: u64 = (1 << 24) | (1 << 2);
+
+/// The trigger's state (tselect always reads 0: there is one trigger).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Trigger {
+    /// The mode and access bits of tdata1 (`KEPT`); the rest is implied.
+    pub ctl: u64,
+    pub tdata2: u64,
+}
+
+impl Trigger {
+    pub fn tdata1(&self) -> u64 {
+        TYPE_MCONTROL | self.ctl
+    }
+
+    /// Whether the trigger can fire at all (some access and some mode).
+    pub fn armed(&self) -> bool {
+        self.ctl & (EXECUTE | STORE | LOAD) != 0 && self.ctl & (M | S | U) != 0
+    }
+
+    /// tdata1 after a write of `v` (WARL, see the module doc). dmode reads
+    /// 0: only Debug Mode may set it, and this hart has none. maskmax reads
+    /// 0 (no NAPOT matching); hit is not implemented (reads 0).
+    fn legalize(v: u64) -> u64 {
+        let supported = v >> 60 == 2 && v & ZERO_ONLY == 0;
+        if supported { v & KEPT } else { v & (M | S | U) }
+    }
+}
+
+pub fn is_trigger_csr(csr: u16) -> bool {
+    matches!(csr, TSELECT | TDATA1 | TDATA2 | TINFO)
+}
+
+/// The value a pane shows for a trigger CSR.
+pub fn peek(t: &Trigger, csr: u16) -> Option<u64> {
+    Some(match csr {
+        TSELECT => 0,
+        TDATA1 => t.tdata1(),
+        TDATA2 => t.tdata2,
+        TINFO => TINFO_VALUE,
+        _ => return None,
+    })
+}
+
+/// A guest access to a trigger CSR (already checked to come from M-mode):
+/// returns the old value, or `None` for an illegal access. A write that arms
+/// or disarms the trigger stops emulation after this instruction, so that
+/// the run loop switches between blocks and checked single steps.
+pub fn csr_access<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    csr: u16,
+    write: Option<&dyn Fn(u64) -> u64>,
+) -> Option<u64> {
+    let hart = uc.get_data_mut();
+    let t = hart.trigger;
+    let old = peek(&t, csr)?;
+    let Some(apply) = write else {
+        return Some(old);
+    };
+    let new = apply(old);
+    match csr {
+        TDATA1 => hart.trigger.ctl = Trigger::legalize(new),
+        TDATA2 => hart.trigger.tdata2 = new,
+        // tselect holds only 0 (WARL); tinfo is read-only, and a write to
+        // it is legal and ignored (Sdtrig: "tinfo ... R").
+        _ => {}
+    }
+    let shown = peek(&hart.trigger, csr).unwrap_or(0);
+    hart.emit(crate::trace::Event::CsrWrite {
+        pc,
+        csr,
+        old: Some(old),
+        new: shown,
+    });
+    if t.armed() != hart.trigger.armed() {
+        let _ = uc.emu_stop();
+    }
+    Some(old)
+}
+
+/// The addresses an instruction accesses and how: (lowest address, size,
+/// load, store). `None` for an instruction that touches no memory.
+fn accesses<D>(uc: &Unicorn<'_, D>, insn: &Insn) -> Option<(u64, u64, bool, bool)> {
+    let base = regs::read_gpr(uc, insn.rs1);
+    let at = base.wrapping_add(insn.imm as u64);
+    Some(match insn.op {
+        Op::Load { width, .. } | Op::FpLoad { width } => (at, u64::from(width), true, false),
+        Op::Store { width } | Op::FpStore { width } => (at, u64::from(width), false, true),
+        // Sdtrig "A Extension": LR is a load, SC a store (whether a failing
+        // SC is one is unspecified: here it always is), an AMO both.
+        Op::Lr { width } => (base, u64::from(width), true, false),
+        Op::Sc { width } => (base, u64::from(width), false, true),
+        Op::Amo { width, .. } => (base, u64::from(width), true, true),
+        _ => return None,
+    })
+}
+
+/// Why the instruction at `pc` cannot run while a data trigger is armed.
+pub enum Check {
+    /// It runs.
+    Run,
+    /// The trigger fires: a breakpoint exception with this xtval.
+    Fire(u64),
+    /// A vector load/store: its element addresses are the V unit's, which
+    /// trapscope does not check against triggers yet.
+    Unsupported,
+}
+
+/// Whether the trigger fires before `insn` at `pc` executes (timing=0).
+/// Execute matches the instruction's address; loads and stores match when
+/// tdata2 is any byte accessed (select=0: "It is recommended that there are
+/// additional compare values for the other accessed virtual addresses"),
+/// and xtval is that address ("the address being accessed and which caused
+/// that trigger to fire").
+pub fn check<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: Option<&Insn>) -> Check {
+    let hart = uc.get_data();
+    let t = hart.trigger;
+    let p = hart.priv_;
+    if !t.armed() {
+        return Check::Run;
+    }
+    let mode_bit = match p {
+        Priv::M => M,
+        Priv::S => S,
+        _ => U,
+    };
+    if t.ctl & mode_bit == 0 {
+        return Check::Run;
+    }
+    // Re-entrancy (Sdtrig "Native Triggers", option 1).
+    let ms = regs::read_csr(uc, 0x300).unwrap_or(0);
+    let medeleg = regs::read_csr(uc, 0x302).unwrap_or(0);
+    let masked = match p {
+        Priv::M => ms & status::MIE == 0,
+        Priv::S => medeleg & (1 << 3) != 0 && ms & status::SIE == 0,
+        _ => false,
+    };
+    if masked {
+        return Check::Run;
+    }
+    if t.ctl & EXECUTE != 0 && pc == t.tdata2 {
+        return Check::Fire(pc);
+    }
+    let Some(insn) = insn else {
+        return Check::Run;
+    };
+    if t.ctl & (LOAD | STORE) == 0 {
+        return Check::Run;
+    }
+    // Vector loads/stores sit in the LOAD-FP/STORE-FP opcodes.
+    if matches!(insn.op, Op::Vector) && matches!(insn.raw & 0x7f, 0x07 | 0x27) {
+        return Check::Unsupported;
+    }
+    // An FP access with FS=Off is an illegal instruction, which has
+    // priority over the breakpoint (priv spec table 3.7).
+    if matches!(insn.op, Op::FpLoad { .. } | Op::FpStore { .. }) && ms & status::FS == 0 {
+        return Check::Run;
+    }
+    let Some((lo, size, load, store)) = accesses(uc, insn) else {
+        return Check::Run;
+    };
+    let wanted = (load && t.ctl & LOAD != 0) || (store && t.ctl & STORE != 0);
+    if wanted && t.tdata2.wrapping_sub(lo) < size {
+        return Check::Fire(t.tdata2);
+    }
+    Check::Run
+}
+
+/// What the run loop does with the instruction at the pc while it steps.
+pub(super) enum Gate {
+    /// Run it.
+    Run,
+    /// The trigger fired and its trap was delivered: go on from the handler.
+    Again,
+    /// End the run or the step with this outcome.
+    Stop(Outcome),
+}
+
+impl<O: Observer + 'static> Machine<O> {
+    /// Before a step: the budget (a free run that steps because a trigger is
+    /// armed stops where block mode would), then the trigger. A firing
+    /// trigger makes the instruction take a breakpoint exception: it is
+    /// executed but does not retire, like any instruction that traps.
+    pub(super) fn trigger_gate(&mut self, pc: u64, single: bool) -> Gate {
+        super::fp::apply_pending_box(&mut self.uc);
+        let hart = self.uc.get_data_mut();
+        hart.stepping = true;
+        if !single && hart.executed >= hart.limit {
+            hart.stepping = false;
+            return Gate::Stop(Outcome::Budget);
+        }
+        self.prepare_step(pc);
+        let insn = self
+            .uc
+            .get_data()
+            .pending
+            .as_ref()
+            .and_then(|p| p.block.insns.first().and_then(|d| d.insn));
+        match check(&mut self.uc, pc, insn.as_ref()) {
+            Check::Run => Gate::Run,
+            Check::Fire(tval) => {
+                hooks::finish(&mut self.uc, 1, None, false);
+                trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);
+                let hart = self.uc.get_data_mut();
+                if single {
+                    hart.stepping = false;
+                    Gate::Stop(Outcome::Stepped)
+                } else if let Some(s) = hart.stop.take() {
+                    hart.stepping = false;
+                    Gate::Stop(s)
+                } else {
+                    Gate::Again
+                }
+            }
+            Check::Unsupported => {
+                let f = GuestFault::Unsupported {
+                    pc,
+                    encoding: insn.map_or(0, |i| i.raw),
+                    why: "a vector load/store while a load/store debug trigger is armed".into(),
+                };
+                hooks::fault(&mut self.uc, f.clone());
+                let hart = self.uc.get_data_mut();
+                hart.outcome = None;
+                hart.stepping = false;
+                Gate::Stop(Outcome::Fault(f))
+            }
+        }
+    }
+}
