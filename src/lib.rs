@@ -11,6 +11,7 @@ pub mod cli;
 pub mod cost;
 pub mod isa;
 pub mod machine;
+pub mod platform;
 pub mod predict;
 pub mod report;
 pub mod scenario;

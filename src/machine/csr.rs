@@ -22,10 +22,10 @@ const MINSTRET: u16 = 0xb02;
 /// Whether trapscope must run this CSR instruction itself.
 pub fn must_intercept(insn: &Insn) -> bool {
     matches!(insn.op, Op::Csr(_))
-        && matches!(
+        && (matches!(
             insn.csr,
             SSTATUS | MSTATUS | CYCLE | TIME | INSTRET | MCYCLE | MINSTRET
-        )
+        ) || super::irq::is_shadowed(insn.csr))
 }
 
 /// Whether a CSR instruction writes its CSR (csrrs/csrrc with x0 do not;
@@ -93,6 +93,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
             }
             old
         }
+        c if super::irq::is_shadowed(c) => irq_csr(uc, pc, c, wr, &apply),
         _ => {
             // Counter access from S/U is gated by mcounteren, and from U also
             // by scounteren (priv spec 1.12 §3.1.11, §4.1.5).
@@ -134,4 +135,38 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
     };
     regs::write_gpr(uc, insn.rd, old);
     CsrResult::Done
+}
+
+/// mie/mip/mideleg/sie/sip from trapscope's shadow (DESIGN.md decision 10):
+/// unicorn's copies stay zero, so QEMU never takes an interrupt itself. A
+/// read-modify-write of mip uses the software-written SEIP, not the line
+/// (priv spec §3.1.9). Returns the old value.
+fn irq_csr<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    csr: u16,
+    wr: bool,
+    apply: &dyn Fn(u64) -> u64,
+) -> u64 {
+    use super::irq::{self, SEI, bit};
+    let hart = uc.get_data_mut();
+    let lines = hart.platform.lines(hart.time_value());
+    let old = hart.irq.read(csr, lines);
+    if wr {
+        let base = if csr == irq::MIP {
+            (old & !bit(SEI)) | (hart.irq.mip_sw & bit(SEI))
+        } else {
+            old
+        };
+        hart.irq.write(csr, apply(base));
+        let new = hart.irq.read(csr, lines);
+        hart.csr_shadow.insert(csr, new);
+        hart.emit(Event::CsrWrite {
+            pc,
+            csr,
+            old: Some(old),
+            new,
+        });
+    }
+    old
 }

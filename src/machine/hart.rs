@@ -87,6 +87,18 @@ pub struct Hart<O: Observer> {
     /// trapscope keeps itself (TSR, TW: `regs::status::SHADOWED`), merged
     /// into mstatus reads.
     pub(super) status_extra: u64,
+    /// mie/mip/mideleg as trapscope keeps them (unicorn's stay zero).
+    pub(super) irq: super::irq::IrqState,
+    /// The MMIO devices: CLINT, UART, test device, PLIC.
+    pub(super) platform: crate::platform::Platform,
+    /// The one-shot interrupt stop armed for the running block.
+    pub(super) irq_stop: Option<u64>,
+    /// What the run loop must do after the block hook stopped for an interrupt.
+    pub(super) irq_request: Option<super::interrupt::IrqRequest>,
+    /// Addresses that have an interrupt-stop code hook.
+    pub(super) irq_hooks: HashSet<u64>,
+    /// A device write changed interrupt inputs; checks wait for a block end.
+    pub(super) irq_defer: bool,
 }
 
 impl<O: Observer> Hart<O> {
@@ -123,6 +135,12 @@ impl<O: Observer> Hart<O> {
             probe_resume: None,
             strict_segments: false,
             status_extra: 0,
+            irq: Default::default(),
+            platform: Default::default(),
+            irq_stop: None,
+            irq_request: None,
+            irq_hooks: HashSet::new(),
+            irq_defer: false,
         }
     }
 

@@ -7,7 +7,10 @@ mod csr;
 mod dwarf;
 mod hart;
 mod hooks;
+mod interrupt;
+pub mod irq;
 mod lrsc;
+mod mmio;
 mod observe;
 pub mod program;
 pub mod regs;
@@ -127,7 +130,9 @@ impl<O: Observer + 'static> Machine<O> {
         hart.account = account;
         hart.strict_segments = cfg.strict_segments;
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
+        mmio::check_segments(&program)?;
         map_segments(&mut uc, &program)?;
+        mmio::map(&mut uc)?;
         let mut m = Machine {
             uc,
             program,
@@ -180,7 +185,7 @@ impl<O: Observer + 'static> Machine<O> {
                         || vec::is_vector_csr(&i)
                         || matches!(
                             i.op,
-                            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
+                            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector | Op::Wfi
                         ))
                 {
                     found.push((d.pc, i));
@@ -289,6 +294,10 @@ impl<O: Observer + 'static> Machine<O> {
     /// A CSR as the guest would read it (with the VS shadow merged into
     /// sstatus/mstatus).
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
+        if irq::is_shadowed(csr) {
+            let hart = self.uc.get_data();
+            return Some(hart.irq.read(csr, hart.platform.lines(hart.time_value())));
+        }
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
             let hart = self.uc.get_data();
@@ -322,6 +331,21 @@ impl<O: Observer + 'static> Machine<O> {
     /// The last trap taken: (cause, epc).
     pub fn last_trap(&self) -> Option<(u64, u64)> {
         self.uc.get_data().last_trap
+    }
+
+    /// What the guest sent to the UART.
+    pub fn uart_output(&self) -> &[u8] {
+        &self.uc.get_data().platform.uart.output
+    }
+
+    /// The platform devices (CLINT, UART, PLIC, test device).
+    pub fn platform(&self) -> &crate::platform::Platform {
+        &self.uc.get_data().platform
+    }
+
+    /// mip as the guest would read it now.
+    pub fn mip(&self) -> u64 {
+        interrupt::mip_now(self.uc.get_data())
     }
 
     pub fn observer(&self) -> &O {

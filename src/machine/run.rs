@@ -66,10 +66,16 @@ impl<O: Observer + 'static> Machine<O> {
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
             hart.outcome = None;
             hart.stepping = single;
+            hart.irq_stop = None;
+            hart.irq_request = None;
         }
         loop {
             let pc = self.pc();
             if single {
+                if let Some(o) = super::interrupt::before_step(&mut self.uc) {
+                    self.uc.get_data_mut().stepping = false;
+                    return o;
+                }
                 self.prepare_step(pc);
             }
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
@@ -89,6 +95,10 @@ impl<O: Observer + 'static> Machine<O> {
                     if single {
                         hart.stepping = false;
                         return Outcome::Stepped;
+                    }
+                    if let Some(o) = super::interrupt::resume(&mut self.uc) {
+                        self.uc.get_data_mut().stepping = false;
+                        return o;
                     }
                     // unicorn returned without a reason of ours: go on.
                 }

@@ -52,6 +52,8 @@ pub enum GuestFault {
     Livelock { pc: u64, failures: u32, why: String },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },
+    /// A `wfi` that no interrupt could ever wake.
+    WaitsForever { pc: u64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -86,6 +88,10 @@ impl std::fmt::Display for GuestFault {
             GuestFault::Emulator { pc, error } => {
                 write!(f, "emulator stopped at pc {pc:#x}: {error}")
             }
+            GuestFault::WaitsForever { pc } => write!(
+                f,
+                "waits forever at pc {pc:#x}: wfi with no interrupt that could wake it (none pending and enabled in mie, no timer armed)"
+            ),
         }
     }
 }
@@ -319,6 +325,9 @@ impl EventKind {
 
 /// Names of the exception causes (priv spec table 3.6 / 4.2).
 pub fn cause_name(cause: u64) -> &'static str {
+    if cause >> 63 == 1 {
+        return interrupt_name(cause & !(1 << 63));
+    }
     match cause {
         0 => "instruction address misaligned",
         1 => "instruction access fault",
@@ -335,5 +344,28 @@ pub fn cause_name(cause: u64) -> &'static str {
         13 => "load page fault",
         15 => "store/AMO page fault",
         _ => "reserved",
+    }
+}
+
+/// Names of the interrupt causes (xcause with the MSB set; priv spec
+/// table 3.6).
+pub fn interrupt_name(code: u64) -> &'static str {
+    match code {
+        1 => "supervisor software interrupt",
+        3 => "machine software interrupt",
+        5 => "supervisor timer interrupt",
+        7 => "machine timer interrupt",
+        9 => "supervisor external interrupt",
+        11 => "machine external interrupt",
+        _ => "reserved interrupt",
+    }
+}
+
+/// A cause as a number: "8", or "interrupt 5" when the MSB is set.
+pub fn cause_code(cause: u64) -> String {
+    if cause >> 63 == 1 {
+        format!("interrupt {}", cause & !(1 << 63))
+    } else {
+        cause.to_string()
     }
 }
