@@ -108,6 +108,9 @@ pub(super) fn elf(
             println!("{}", report::event_line(&program, e));
         }
     }
+    if !m.uart_output().is_empty() {
+        print!("{}", report::console::escape_console(m.uart_output()));
+    }
     Ok(elf_status(&o, &m, budget))
 }
 

@@ -105,6 +105,8 @@ pub struct Stats {
     executed: u64,
     /// The privilege of the last retired range (events between ranges run there).
     last_priv: Priv,
+    /// Interrupts taken over the whole run, by kind (`irq::key`).
+    pub interrupts: BTreeMap<&'static str, u64>,
 }
 
 impl Stats {
@@ -140,6 +142,7 @@ impl Stats {
             iteration_hits: 0,
             executed: 0,
             last_priv: Priv::M,
+            interrupts: BTreeMap::new(),
         }
     }
 
@@ -492,6 +495,12 @@ impl Observer for Stats {
             }
         }
         if let Event::TrapEnter { handler, to, .. } = ev {
+            if let Event::TrapEnter { cause, .. } = ev
+                && cause >> 63 == 1
+            {
+                let key = crate::machine::irq::key(cause & !(1 << 63));
+                *self.interrupts.entry(key).or_default() += 1;
+            }
             self.now.traps += 1;
             if let Some(m) = self.model.as_mut() {
                 // The pipeline is flushed: no stall carries into the handler.
