@@ -113,8 +113,9 @@ fn trap_loops_are_found_when_single_stepping_too() {
     }
 }
 
-/// spin_irq.S's `cfg`: mie, mideleg, mstatus bits to set, mode (0 M, 1 S).
-fn spin_irq(cfg: [u64; 4]) -> (Machine<NoObserver>, u64) {
+/// spin_irq.S's `cfg`: mie, mideleg, mstatus bits to set, mode (0 M, 1 S),
+/// mtimecmp (0: the timer stays unarmed).
+fn spin_irq(cfg: [u64; 5]) -> (Machine<NoObserver>, u64) {
     let mut m = machine("assets/guest/bad/spin_irq.elf");
     let at = m.program.symbol("cfg").unwrap().addr;
     for (i, v) in cfg.into_iter().enumerate() {
@@ -131,16 +132,23 @@ const STIE: u64 = 1 << 5;
 
 #[test]
 fn a_spin_is_endless_only_if_no_enabled_interrupt_could_be_taken() {
-    // (cfg, can an interrupt end it?) per priv spec §3.1.6.1 / §3.1.9.
-    let cases: [([u64; 4], bool); 8] = [
-        ([MTIE, 0, MIE, 0], true),           // M timer enabled, M with MIE=1
-        ([MTIE, 0, 0, 0], false),            // ... but MIE=0 in M
-        ([0, 0, MIE, 0], false),             // nothing in mie
-        ([STIE, STIE, MIE | SIE, 0], false), // delegated to S, hart in M: never
-        ([STIE, STIE, 0, 1], false),         // S timer in S with SIE=0
-        ([STIE, STIE, SIE, 1], true),        // ... with SIE=1
-        ([MTIE, 0, 0, 1], true),             // M interrupt from S: MIE does not matter
-        ([STIE, 0, 0, 1], true),             // STIE not delegated: its target is M
+    // (cfg, can an interrupt end it?) per priv spec §3.1.6.1 / §3.1.9: an
+    // interrupt must be takeable in the spin's mode and able to become
+    // pending. In a `j .` loop nothing writes mip or the CLINT, so only an
+    // armed timer (mtimecmp far away: it does not fire within the test) or a
+    // bit already pending can; S timer and software bits are written by
+    // software only (no Sstc), so they cannot.
+    const ARMED: u64 = 1 << 40;
+    let cases: [([u64; 5], bool); 9] = [
+        ([MTIE, 0, MIE, 0, ARMED], true), // M timer armed, M with MIE=1
+        ([MTIE, 0, MIE, 0, 0], false),    // ... the timer never armed
+        ([MTIE, 0, 0, 0, ARMED], false),  // ... MIE=0 in M
+        ([0, 0, MIE, 0, ARMED], false),   // nothing in mie
+        ([STIE, STIE, MIE | SIE, 0, ARMED], false), // delegated to S, hart in M: never
+        ([STIE, STIE, 0, 1, ARMED], false), // S timer in S with SIE=0
+        ([STIE, STIE, SIE, 1, ARMED], false), // ... SIE=1, but STIP is software's
+        ([MTIE, 0, 0, 1, ARMED], true),   // M interrupt from S: MIE does not matter
+        ([MTIE, STIE, 0, 1, 0], false),   // ... but the timer is not armed
     ];
     for (cfg, wakes) in cases {
         for single in [false, true] {

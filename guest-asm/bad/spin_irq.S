@@ -8,6 +8,11 @@
 	.type _start, @function
 _start:
 	la	t0, cfg
+	ld	t1, 32(t0)		# mtimecmp (0: leave the timer unarmed)
+	beqz	t1, 1f
+	li	t2, 0x02004000		# the CLINT's mtimecmp
+	sd	t1, 0(t2)
+1:
 	ld	t1, 0(t0)
 	csrw	mie, t1
 	ld	t1, 8(t0)
@@ -33,7 +38,7 @@ spin:
 	.balign 8
 	.globl cfg
 	.type cfg, @object
-cfg:	.dword 0, 0, 0, 0		# mie, mideleg, mstatus bits, mode
+cfg:	.dword 0, 0, 0, 0, 0		# mie, mideleg, mstatus bits, mode, mtimecmp
 	.size cfg, .-cfg
 
 	.include "htif.inc"

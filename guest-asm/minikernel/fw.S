@@ -2,7 +2,11 @@
 #
 # Plays the part OpenSBI plays on a real board, reduced to what the benchmark
 # needs: set up delegation and counters, drop to S-mode at kernel_start, and
-# serve one SBI call (system reset, which ends the run through HTIF tohost).
+# serve two SBI calls: system reset, which ends the run through HTIF tohost,
+# and set_timer, done as a firmware does it on a core without Sstc (the
+# kernel cannot write a timer compare register itself): program the CLINT's
+# mtimecmp and clear mip.STIP; when the M timer fires, mask MTIE and raise
+# STIP, which mideleg hands to the kernel as its timer interrupt.
 # On a core that traps AMO instructions (seed 004's MIPS P8700) it also
 # emulates them, from a second trap entry that _start installs only on such
 # a core (zalrsc-fw.S).
@@ -18,12 +22,13 @@
 #   "system failure" reason with a2 = 0 becomes code 1, so a failure can never
 #   read as a pass. The run's exit code is then `code`.
 #   Anything the firmware does not expect ends the run with its own code:
-#     0x7e00          ecall from S with an extension id other than SRST
-#     0x7e01          SRST with a function id other than 0
+#     0x7e00          ecall from S with an extension id other than SRST,
+#                     TIME or the legacy set_timer (0)
+#     0x7e01          SRST or TIME with a function id other than 0
 #     0x7f00 | cause  an exception it neither serves nor can redirect, e.g.
 #                     0x7f08 if an ecall from U reached M (delegation broken),
 #                     or any exception taken while in M-mode itself
-#     0x7f80 | code   an interrupt (trapscope raises none)
+#     0x7f80 | code   an interrupt other than the M timer
 
 	.include "minikernel-defs.inc"
 	.include "minikernel-abi.inc"
@@ -111,7 +116,7 @@ fw_trap_entry:
 	sd	t3, 24(sp)
 
 	csrr	t0, mcause
-	bltz	t0, fw_fail_irq
+	bltz	t0, fw_irq
 	li	t1, CAUSE_SUPERVISOR_ECALL
 	beq	t0, t1, fw_sbi_ecall
 
@@ -137,7 +142,7 @@ fw_trap_entry:
 fw_sbi_ecall:
 	li	t1, SBI_EXT_SRST
 	li	t0, FW_FAIL_BAD_EXT
-	bne	a7, t1, fw_halt
+	bne	a7, t1, fw_sbi_time
 	li	t0, FW_FAIL_BAD_FID
 	bnez	a6, fw_halt
 	mv	t0, a2				# exit code
@@ -145,6 +150,66 @@ fw_sbi_ecall:
 	snez	t0, a1				# failure reason, code 0 -> 1
 	j	fw_halt
 	.size fw_sbi_ecall, .-fw_sbi_ecall
+
+# fw_sbi_time: SBI set_timer (TIME FID 0, or legacy EID 0), a0 = stime_value.
+# Without Sstc the S-mode timer is the firmware's: program mtimecmp, clear a
+# pending S timer, and let the M timer through (MTIE) to raise it again when
+# mtime reaches a0. Returns SBI_SUCCESS in a0 (a1 = 0).
+	.globl fw_sbi_time
+	.type fw_sbi_time, @function
+fw_sbi_time:
+	li	t1, SBI_EXT_TIME
+	beq	a7, t1, 1f
+	bnez	a7, fw_halt			# t0 = FW_FAIL_BAD_EXT
+	j	2f				# legacy set_timer has no function id
+1:
+	li	t0, FW_FAIL_BAD_FID
+	bnez	a6, fw_halt
+2:
+	li	t1, CLINT_MTIMECMP
+	sd	a0, 0(t1)
+	li	t1, MIP_STIP
+	csrc	mip, t1
+	li	t1, MIP_MTIP
+	csrs	mie, t1
+	csrr	t1, mepc
+	addi	t1, t1, 4			# past the ecall
+	csrw	mepc, t1
+	li	a0, 0				# SBI_SUCCESS
+	li	a1, 0
+	j	fw_trap_return
+	.size fw_sbi_time, .-fw_sbi_time
+
+# fw_irq: an interrupt (t0 = mcause). The M timer fired for the kernel's
+# set_timer deadline: mask it (mtimecmp stays; MTIP stays pending until the
+# next set_timer) and raise the S timer interrupt. Anything else is fatal.
+	.globl fw_irq
+	.type fw_irq, @function
+fw_irq:
+	slli	t1, t0, 1
+	srli	t1, t1, 1			# the interrupt code
+	li	t2, IRQ_M_TIMER
+	bne	t1, t2, fw_fail_irq
+	li	t1, MIP_MTIP
+	csrc	mie, t1
+	li	t1, MIP_STIP
+	csrs	mip, t1
+	j	fw_trap_return
+	.size fw_irq, .-fw_irq
+
+# fw_trap_return: back to the interrupted context (the frame fw_trap_entry
+# saved), at mepc.
+	.globl fw_trap_return
+	.type fw_trap_return, @function
+fw_trap_return:
+	ld	t0, 0(sp)
+	ld	t1, 8(sp)
+	ld	t2, 16(sp)
+	ld	t3, 24(sp)
+	addi	sp, sp, FW_FRAME
+	csrrw	sp, mscratch, sp
+	mret
+	.size fw_trap_return, .-fw_trap_return
 
 # fw_redirect_to_s: hand the trap (cause in t0) to the S-mode handler as if it
 # had been delegated (privileged spec, "Supervisor Trap Handling"): fill in

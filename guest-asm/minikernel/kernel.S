@@ -424,6 +424,11 @@ kernel_start:
 	# atomics benchmark instead of user_start if asked (it may rewrite sepc).
 	call	atomics_setup
 
+	# A timer tick only if a scenario asks for one (timer.S).
+	ld	t0, knob_timer_period
+	beqz	t0, 3f
+	call	timer_setup
+3:
 	# A new process starts with no kernel values in its registers; user.S
 	# sets up its own stack.
 	li	ra, 0

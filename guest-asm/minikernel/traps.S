@@ -126,24 +126,7 @@ do_trap_unknown:
 2:	j	2b				# not reached: the reset ends the run
 	.size do_trap_unknown, .-do_trap_unknown
 
-# do_irq(regs): interrupts are delegated but trapscope raises none; count a
-# spurious one and return, as an unhandled interrupt line would be.
-	.globl do_irq
-	.type do_irq, @function
-do_irq:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
-	la	a5, stat_spurious_irq
-	ld	a4, 0(a5)
-	addi	a4, a4, 1
-	sd	a4, 0(a5)
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
-	ret
-	.size do_irq, .-do_irq
+# do_irq(regs) is in timer.S.
 
 # sbi_system_reset(type, reason, code): SBI SRST call; see fw.S for how the
 # firmware turns it into the run's exit code. Returns only if the SBI

@@ -120,6 +120,9 @@ pub(super) fn elf(
             say!("{}", report::event_line(&program, e));
         }
     }
+    if !m.uart_output().is_empty() {
+        print!("{}", report::console::escape_console(m.uart_output()));
+    }
     Ok(elf_status(&o, &m, budget))
 }
 

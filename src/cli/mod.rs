@@ -60,7 +60,7 @@ pub(super) fn guest_exit_text(code: u64) -> String {
 /// has seen it, ends the process as SIGINT would.
 fn catch_ctrl_c() {
     use signal_hook::consts::SIGINT;
-    let flag = crate::machine::interrupt::flag();
+    let flag = crate::machine::sigint::flag();
     let _ = signal_hook::flag::register_conditional_default(SIGINT, flag.clone());
     let _ = signal_hook::flag::register(SIGINT, flag);
 }
@@ -228,7 +228,7 @@ pub fn main() -> ExitCode {
         catch_ctrl_c();
     }
     let r = dispatch(cli);
-    if crate::machine::interrupt::requested() {
+    if crate::machine::sigint::requested() {
         tell!("trapscope: interrupted (Ctrl-C)");
         return ExitCode::from(EXIT_INTERRUPTED);
     }

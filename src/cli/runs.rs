@@ -26,7 +26,7 @@ pub(super) fn run_all(
         let v = s.variant(n).map_err(anyhow::Error::msg)?;
         runs.push(session::run_variant(s, v, opts).map_err(anyhow::Error::msg)?);
         // Ctrl-C: no report of a half-run; `cli::main` says why in one line.
-        if crate::machine::interrupt::requested() {
+        if crate::machine::sigint::requested() {
             anyhow::bail!("interrupted");
         }
     }

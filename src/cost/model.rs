@@ -35,10 +35,12 @@ pub enum Cat {
     TrapReturns,
     /// Vector instructions: the unit's occupancy.
     VectorUnit,
+    /// Cycles a `wfi` waited for the timer.
+    Idle,
 }
 
 /// How many categories there are.
-pub const N_CATS: usize = 12;
+pub const N_CATS: usize = 13;
 
 impl Cat {
     pub const ALL: [Cat; N_CATS] = [
@@ -54,6 +56,7 @@ impl Cat {
         Cat::TrapEntries,
         Cat::TrapReturns,
         Cat::VectorUnit,
+        Cat::Idle,
     ];
 
     /// The JSON key (and `check` metric name).
@@ -71,6 +74,7 @@ impl Cat {
             Cat::TrapEntries => "traps",
             Cat::TrapReturns => "trap_returns",
             Cat::VectorUnit => "vector",
+            Cat::Idle => "idle",
         }
     }
 
@@ -89,6 +93,7 @@ impl Cat {
             Cat::TrapEntries => "trap entries",
             Cat::TrapReturns => "trap returns",
             Cat::VectorUnit => "vector unit",
+            Cat::Idle => "wfi idle",
         }
     }
 

@@ -32,7 +32,8 @@ pub fn must_intercept(insn: &Insn) -> bool {
         && (matches!(
             insn.csr,
             SSTATUS | MSTATUS | CYCLE | TIME | INSTRET | MCYCLE | MINSTRET
-        ) || super::trigger::is_trigger_csr(insn.csr))
+        ) || super::trigger::is_trigger_csr(insn.csr)
+            || super::irq::is_shadowed(insn.csr))
 }
 
 /// mstatus or sstatus as the guest reads it, from QEMU's raw value: the VS
@@ -140,6 +141,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 None => return CsrResult::Illegal,
             }
         }
+        c if super::irq::is_shadowed(c) => irq_csr(uc, pc, c, wr, &apply),
         _ => {
             // Counter access from S/U is gated by mcounteren, and from U also
             // by scounteren (priv spec 1.12 §3.1.11, §4.1.5).
@@ -181,4 +183,38 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
     };
     regs::write_gpr(uc, insn.rd, old);
     CsrResult::Done
+}
+
+/// mie/mip/mideleg/sie/sip from trapscope's shadow (DESIGN.md decision 10):
+/// unicorn's copies stay zero, so QEMU never takes an interrupt itself. A
+/// read-modify-write of mip uses the software-written SEIP, not the line
+/// (priv spec §3.1.9). Returns the old value.
+fn irq_csr<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    csr: u16,
+    wr: bool,
+    apply: &dyn Fn(u64) -> u64,
+) -> u64 {
+    use super::irq::{self, SEI, bit};
+    let hart = uc.get_data_mut();
+    let lines = hart.platform.lines(hart.time_value());
+    let old = hart.irq.read(csr, lines);
+    if wr {
+        let base = if csr == irq::MIP {
+            (old & !bit(SEI)) | (hart.irq.mip_sw & bit(SEI))
+        } else {
+            old
+        };
+        hart.irq.write(csr, apply(base));
+        let new = hart.irq.read(csr, lines);
+        hart.csr_shadow.insert(csr, new);
+        hart.emit(Event::CsrWrite {
+            pc,
+            csr,
+            old: Some(old),
+            new,
+        });
+    }
+    old
 }

@@ -25,7 +25,7 @@ pub enum Outcome {
     /// A user breakpoint (`ebreak` the run asked to stop at).
     Breakpoint(u64),
     Fault(GuestFault),
-    /// The user asked the run to stop (Ctrl-C; `interrupt::requested`).
+    /// The user asked the run to stop (Ctrl-C; `sigint::requested`).
     Interrupted,
 }
 
@@ -98,6 +98,18 @@ pub struct Hart<O: Observer> {
     /// An f register a native single-precision instruction just wrote,
     /// to NaN-box at the next hook (fp.rs).
     pub(super) fbox: Option<u8>,
+    /// mie/mip/mideleg as trapscope keeps them (unicorn's stay zero).
+    pub(super) irq: super::irq::IrqState,
+    /// The MMIO devices: CLINT, UART, test device, PLIC.
+    pub(super) platform: crate::platform::Platform,
+    /// The one-shot interrupt stop armed for the running block.
+    pub(super) irq_stop: Option<u64>,
+    /// What the run loop must do after the block hook stopped for an interrupt.
+    pub(super) irq_request: Option<super::interrupt::IrqRequest>,
+    /// Addresses that have an interrupt-stop code hook.
+    pub(super) irq_hooks: HashSet<u64>,
+    /// A device write changed interrupt inputs; checks wait for a block end.
+    pub(super) irq_defer: bool,
 }
 
 impl<O: Observer> Hart<O> {
@@ -138,6 +150,12 @@ impl<O: Observer> Hart<O> {
             smc: Default::default(),
             trigger: Default::default(),
             fbox: None,
+            irq: Default::default(),
+            platform: Default::default(),
+            irq_stop: None,
+            irq_request: None,
+            irq_hooks: HashSet::new(),
+            irq_defer: false,
         }
     }
 

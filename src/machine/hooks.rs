@@ -65,6 +65,9 @@ pub(super) fn finish<O: Observer>(
         });
         post_retire(uc, &p, to, next);
         let hart = uc.get_data_mut();
+        if hart.irq_defer {
+            super::interrupt::end_defer(hart, &p.block.insns[to - 1], next);
+        }
         if let Some((code, xpc)) = hart.exit
             && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
         {
@@ -171,7 +174,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
-    if super::interrupt::requested() {
+    if super::sigint::requested() {
         hart.outcome = Some(Outcome::Interrupted);
         let _ = uc.emu_stop(); // before the block runs
         return;
@@ -183,6 +186,10 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
+    if super::interrupt::plan(uc, &block) {
+        return;
+    }
+    let hart = uc.get_data_mut();
     let priv_ = hart.priv_;
     hart.pending = Some(Pending {
         block,
@@ -306,6 +313,13 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         // Execution goes on normally into the intercepted instruction.
         finish(uc, i, Some(pc), true);
     }
+    if super::interrupt::before_intercept(uc, pc) {
+        return;
+    }
+    if matches!(insn.op, Op::Wfi) {
+        super::interrupt::wfi(uc, pc, &insn, idx);
+        return;
+    }
     if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {
         let done = match insn.op {
             Op::Lr { .. } => lrsc::lr(uc, pc, &insn),
@@ -366,6 +380,9 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     match result {
         CsrResult::Done => {
             finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
+            if super::interrupt::after_intercept(uc, pc + 4) {
+                return;
+            }
             let _ = uc.reg_write(R::PC, pc + 4);
         }
         CsrResult::Illegal => {

@@ -1,19 +1,332 @@
-//! A request from the user to stop a headless run (Ctrl-C). The CLI's
-//! signal handler sets the flag; the run loop checks it at every block and
-//! every step and stops with `Outcome::Interrupted`. No guest state depends
-//! on it, so determinism holds for runs that are not interrupted.
+//! Taking interrupts at exact instruction boundaries (DESIGN.md decision 10).
+//!
+//! The boundaries where an interrupt can first become pending and enabled:
+//! - the start of every block (after xRET, native CSR writes, traps: all end
+//!   a translation block) and of every single step;
+//! - right after an intercepted instruction (writes to mie/mip/sie/sip/
+//!   mideleg/sstatus/mstatus, `wfi`) and right before one;
+//! - inside a block, the instruction at which mtime reaches mtimecmp: before
+//!   the block runs, the observer says what its instructions will cost, the
+//!   first boundary at or past mtimecmp gets a one-shot stop, and the
+//!   interrupt is taken there. Costs are integers, and the cost up to
+//!   instruction i is the same whether the block runs whole or stepped, so
+//!   both modes take it at the same instruction.
+//!
+//! A store to the CLINT or PLIC changes interrupt inputs in the middle of a
+//! translated block, where the emulator cannot stop. Its effect is therefore
+//! seen from the boundary after the next instruction that always ends a
+//! block (a jump, branch, CSR access, xRET, `fence.i`, or a trap), in both
+//! modes alike.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
+use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-static FLAG: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+use super::block::{Block, DecodedInsn};
+use super::hart::{Hart, Outcome};
+use super::hooks;
+use super::irq::{self, Enables};
+use super::observe::Observer;
+use super::regs::{self, status};
+use super::trap;
+use crate::isa::{Insn, Op};
+use crate::trace::{GuestFault, Priv};
 
-/// The flag a signal handler sets (`signal_hook::flag::register`).
-pub fn flag() -> Arc<AtomicBool> {
-    FLAG.clone()
+/// What the run loop must do after the block hook stopped unicorn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IrqRequest {
+    /// Take the interrupt due at the current pc.
+    Deliver,
+    /// Place a one-shot stop at this address, then run the block again.
+    Install(u64),
 }
 
-/// Whether a stop was requested.
-pub fn requested() -> bool {
-    FLAG.load(Ordering::Relaxed)
+/// mtime at instruction `k` of the pending block (all before it accounted),
+/// or now when nothing is pending.
+pub(super) fn time_at<O: Observer>(hart: &Hart<O>, k: usize) -> u64 {
+    let Some(p) = hart.pending.as_ref() else {
+        return hart.time_value();
+    };
+    let n = k.saturating_sub(p.from);
+    if n == 0 {
+        return hart.time_value();
+    }
+    if hart.obs.time_ahead(0).is_some() {
+        let mut v = Vec::new();
+        hart.obs.costs_ahead(
+            &p.block.data,
+            &p.block.insns[..k.min(p.block.insns.len())],
+            p.from,
+            &mut v,
+        );
+        let milli = v.last().copied().unwrap_or(0);
+        return hart.obs.time_ahead(milli).unwrap_or(0);
+    }
+    // No core model: time counts instructions, like `cycle`.
+    hart.time_value() + n as u64
+}
+
+/// The index in the pending block of the memory access to `addr` (the
+/// registers are live while unicorn runs it), else the first unreported one.
+pub(super) fn access_index<O: Observer>(uc: &Unicorn<'_, Hart<O>>, addr: u64) -> Option<usize> {
+    let p = uc.get_data().pending.as_ref()?;
+    let hit = (p.from..p.block.insns.len()).find(|&i| {
+        p.block.insns[i].insn.is_some_and(|x| {
+            let base = regs::read_gpr(uc, x.rs1);
+            match x.op {
+                Op::Load { .. } | Op::Store { .. } | Op::FpLoad { .. } | Op::FpStore { .. } => {
+                    base.wrapping_add(x.imm as u64) == addr
+                }
+                Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } => base == addr,
+                _ => false,
+            }
+        })
+    });
+    Some(hit.unwrap_or(p.from))
+}
+
+/// The global enables now.
+fn enables<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Enables {
+    let ms = regs::read_csr(uc, super::csr::MSTATUS).unwrap_or(0);
+    Enables {
+        priv_: uc.get_data().priv_,
+        mie: ms & status::MIE != 0,
+        sie: ms & status::SIE != 0,
+    }
+}
+
+/// mip as the guest reads it now.
+pub(super) fn mip_now<O: Observer>(hart: &Hart<O>) -> u64 {
+    let lines = hart.platform.lines(hart.time_value());
+    hart.irq.mip(lines)
+}
+
+/// The interrupt to take at this boundary (everything before it accounted).
+fn due_now<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<(u64, Priv)> {
+    let hart = uc.get_data();
+    if hart.irq.mie == 0 || hart.irq_defer {
+        return None;
+    }
+    let pending = mip_now(hart);
+    if pending & hart.irq.mie == 0 {
+        return None;
+    }
+    let st = hart.irq;
+    let en = enables(uc);
+    irq::select(&st, pending, en)
+}
+
+/// Takes the interrupt due now, if any, with xepc = `epc` (the next
+/// instruction, not executed). Returns whether it did.
+fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
+    let Some((code, _)) = due_now(uc) else {
+        return false;
+    };
+    uc.get_data_mut().pending = None;
+    trap::deliver_interrupt(uc, code, epc);
+    true
+}
+
+/// Whether an intercepted instruction stops a block for the timer scan (it
+/// writes the pc, so the next instruction starts a new block); AMOs that run
+/// natively do not.
+fn splits(hart_amo_traps: bool, insn: &Insn) -> bool {
+    !matches!(insn.op, Op::Amo { .. }) || hart_amo_traps
+}
+
+/// The block hook's check, before `block` runs (`true`: unicorn was stopped
+/// and the run loop acts on `irq_request`).
+pub(super) fn plan<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    block: &Block<O::BlockData>,
+) -> bool {
+    let hart = uc.get_data_mut();
+    hart.irq_stop = None;
+    if hart.irq.mie == 0 || hart.irq_defer {
+        return false;
+    }
+    if due_now(uc).is_some() {
+        return request(uc, IrqRequest::Deliver);
+    }
+    // The one input that changes by itself inside a block: MTIP, from time.
+    let hart = uc.get_data();
+    let cmp = hart.platform.clint.mtimecmp;
+    if hart.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || hart.time_value() >= cmp {
+        return false;
+    }
+    // MTI is never delegated: it is taken below M, or in M with MIE.
+    if hart.priv_ == Priv::M && !enables(uc).mie {
+        return false;
+    }
+    let hart = uc.get_data();
+    let limit = (1..block.insns.len())
+        .find(|&k| {
+            hart.intercepts
+                .get(&block.insns[k].pc)
+                .is_some_and(|i| splits(hart.amo_traps, i))
+        })
+        .unwrap_or(block.insns.len());
+    let Some(k) = first_reaching(hart, block, limit, cmp) else {
+        return false;
+    };
+    let pc = block.insns[k].pc;
+    if hart.irq_hooks.contains(&pc) {
+        uc.get_data_mut().irq_stop = Some(pc);
+        return false;
+    }
+    request(uc, IrqRequest::Install(pc))
+}
+
+/// The first boundary k in 1..limit of `block` (run from its start) where
+/// mtime >= `cmp`.
+fn first_reaching<O: Observer>(
+    hart: &Hart<O>,
+    block: &Block<O::BlockData>,
+    limit: usize,
+    cmp: u64,
+) -> Option<usize> {
+    let now = hart.time_value();
+    if hart.obs.time_ahead(0).is_none() {
+        let k = usize::try_from(cmp - now).ok()?;
+        return (k < limit).then_some(k);
+    }
+    let mut v = Vec::with_capacity(limit);
+    hart.obs
+        .costs_ahead(&block.data, &block.insns[..limit], 0, &mut v);
+    (1..limit).find(|&k| hart.obs.time_ahead(v[k]).is_some_and(|t| t >= cmp))
+}
+
+fn request<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, r: IrqRequest) -> bool {
+    uc.get_data_mut().irq_request = Some(r);
+    let _ = uc.emu_stop(); // before the block runs
+    true
+}
+
+/// The one-shot stop placed by `plan`: the timer interrupt is due here.
+pub(super) fn on_irq_stop<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let hart = uc.get_data_mut();
+    if hart.irq_stop != Some(pc) {
+        return;
+    }
+    hart.irq_stop = None;
+    let Some(i) = hart.pending.as_ref().and_then(|p| p.block.index_of(pc)) else {
+        return;
+    };
+    hooks::finish(uc, i, Some(pc), true);
+    take(uc, pc);
+}
+
+/// Before an intercepted instruction at `pc` runs (the instructions before
+/// it accounted): an interrupt due here is taken instead.
+pub(super) fn before_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> bool {
+    take(uc, pc)
+}
+
+/// After an intercepted instruction completed (`next` = pc + 4): a write to
+/// an interrupt CSR or to mstatus/sstatus may have enabled one. Returns
+/// whether it was taken (the pc is then the handler's).
+pub(super) fn after_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, next: u64) -> bool {
+    uc.get_data_mut().irq_defer = false;
+    take(uc, next)
+}
+
+/// A device write deferred interrupt checks; they resume after an
+/// instruction that always ends a translated block, or a trap.
+pub(super) fn end_defer<O: Observer>(hart: &mut Hart<O>, last: &DecodedInsn, next: Option<u64>) {
+    let ends = next.is_none()
+        || last
+            .insn
+            .is_some_and(|i| i.is_control() || matches!(i.op, Op::Csr(_) | Op::FenceI | Op::Wfi));
+    if ends {
+        hart.irq_defer = false;
+    }
+}
+
+/// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
+/// U-mode always (trapscope's time limit is zero), it raises an illegal
+/// instruction. Otherwise the hart idles until an interrupt is pending and
+/// enabled in mie, whatever the global enables: model time moves to the
+/// timer's deadline, charged to the model as idle cycles. If nothing could
+/// ever wake it, the run ends: it waits forever.
+pub(super) fn wfi<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    insn: &Insn,
+    idx: Option<usize>,
+) {
+    let upto = idx.map_or(usize::MAX, |i| i + 1);
+    let hart = uc.get_data();
+    let tw = hart.status_extra & status::TW != 0;
+    if hart.priv_ == Priv::U || (hart.priv_ == Priv::S && tw) {
+        hooks::finish(uc, upto, None, false);
+        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+        return;
+    }
+    let awake = irq::wakes(&hart.irq, mip_now(hart));
+    let cmp = hart.platform.clint.mtimecmp;
+    let timer = hart.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
+    if !awake && !timer {
+        hooks::finish(uc, upto, None, false);
+        hooks::fault(uc, GuestFault::WaitsForever { pc });
+        return;
+    }
+    hooks::finish(uc, upto, Some(pc + 4), false);
+    if !awake {
+        advance_time(uc.get_data_mut(), pc, cmp);
+    }
+    uc.get_data_mut().irq_defer = false;
+    if !take(uc, pc + 4) {
+        let _ = uc.reg_write(R::PC, pc + 4);
+    }
+}
+
+/// Moves model time forward to `ticks` (idle cycles of the `wfi` at `pc`).
+fn advance_time<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
+    let now = hart.time_value();
+    if ticks <= now {
+        return;
+    }
+    if !hart.obs.idle(pc, ticks) {
+        // No core model: time is the cycle count, which idling advances.
+        hart.cycle_offset += i128::from(ticks - now);
+    }
+}
+
+/// The run loop's part after the block hook stopped unicorn for an
+/// interrupt (`IrqRequest`). Returns a stop to honour, if any.
+pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) -> Option<Outcome> {
+    match uc.get_data_mut().irq_request.take()? {
+        IrqRequest::Deliver => {
+            let pc = uc.reg_read(R::PC).unwrap_or(0);
+            take(uc, pc);
+            uc.get_data_mut().stop.take()
+        }
+        IrqRequest::Install(pc) => {
+            match uc.add_code_hook(pc, pc, |uc, addr, _| on_irq_stop(uc, addr)) {
+                Ok(_) => {
+                    uc.get_data_mut().irq_hooks.insert(pc);
+                    // Code translated before the hook existed does not call it.
+                    let _ = uc.ctl_remove_cache(pc, pc + 4);
+                    None
+                }
+                Err(e) => {
+                    let f = GuestFault::Emulator {
+                        pc,
+                        error: format!("cannot stop for an interrupt at {pc:#x}: {e:?}"),
+                    };
+                    hooks::fault(uc, f.clone());
+                    uc.get_data_mut().outcome = None;
+                    Some(Outcome::Fault(f))
+                }
+            }
+        }
+    }
+}
+
+/// Single-step: an interrupt due before the instruction at the pc is taken
+/// as a step of its own. Returns the step's outcome if one was taken.
+pub(super) fn before_step<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<Outcome> {
+    let pc = uc.reg_read(R::PC).unwrap_or(0);
+    if !take(uc, pc) {
+        return None;
+    }
+    Some(uc.get_data_mut().stop.take().unwrap_or(Outcome::Stepped))
 }

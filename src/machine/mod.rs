@@ -11,13 +11,16 @@ mod fault;
 mod fp;
 mod hart;
 mod hooks;
-pub mod interrupt;
+mod interrupt;
+pub mod irq;
 mod lrsc;
+mod mmio;
 mod mmu;
 mod observe;
 pub mod program;
 pub mod regs;
 mod run;
+pub mod sigint;
 mod smc;
 mod trap;
 mod trigger;
@@ -167,7 +170,9 @@ impl<O: Observer + 'static> Machine<O> {
         hart.faults.names = Some(program.clone());
         hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
+        mmio::check_segments(&program)?;
         map_segments(&mut uc, &program, &cfg)?;
+        mmio::map(&mut uc)?;
         let mut m = Machine {
             uc,
             program,
@@ -352,6 +357,10 @@ impl<O: Observer + 'static> Machine<O> {
         if trigger::is_trigger_csr(csr) {
             return trigger::peek(&self.uc.get_data().trigger, csr);
         }
+        if irq::is_shadowed(csr) {
+            let hart = self.uc.get_data();
+            return Some(hart.irq.read(csr, hart.platform.lines(hart.time_value())));
+        }
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
             let hart = self.uc.get_data();
@@ -380,6 +389,21 @@ impl<O: Observer + 'static> Machine<O> {
     /// The last trap taken: (cause, epc).
     pub fn last_trap(&self) -> Option<(u64, u64)> {
         self.uc.get_data().last_trap
+    }
+
+    /// What the guest sent to the UART.
+    pub fn uart_output(&self) -> &[u8] {
+        &self.uc.get_data().platform.uart.output
+    }
+
+    /// The platform devices (CLINT, UART, PLIC, test device).
+    pub fn platform(&self) -> &crate::platform::Platform {
+        &self.uc.get_data().platform
+    }
+
+    /// mip as the guest would read it now.
+    pub fn mip(&self) -> u64 {
+        interrupt::mip_now(self.uc.get_data())
     }
 
     pub fn observer(&self) -> &O {

@@ -62,6 +62,30 @@ pub trait Observer {
     fn time(&self) -> Option<u64> {
         None
     }
+    /// What the accounting will charge (milli-cycles) for `insns[from..]`,
+    /// before they run, if each completes without a mispredict: `out[j]` is
+    /// the cost of `insns[from..from + j]`, for j = 0 ..= the rest's length.
+    /// It must equal what `retired` then charges for all but the last
+    /// instruction of a range, whether the range comes whole or stepped: the
+    /// machine finds with it the instruction where the timer fires. Without
+    /// a model it leaves `out` empty (time then counts instructions).
+    fn costs_ahead(
+        &self,
+        _data: &Self::BlockData,
+        _insns: &[DecodedInsn],
+        _from: usize,
+        _out: &mut Vec<u64>,
+    ) {
+    }
+    /// `time()` after `milli` more modelled milli-cycles (`None`: no model).
+    fn time_ahead(&self, _milli: u64) -> Option<u64> {
+        None
+    }
+    /// `wfi` at `pc` idles until `time()` reaches `ticks`: the model charges
+    /// the idle cycles. `false`: no model (the machine advances the count).
+    fn idle(&mut self, _pc: u64, _ticks: u64) -> bool {
+        false
+    }
 }
 
 /// An observer that keeps nothing (for raw runs and benchmarks).

@@ -59,9 +59,11 @@ impl<O: Observer + 'static> Machine<O> {
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
             hart.outcome = None;
             hart.stepping = single;
+            hart.irq_stop = None;
+            hart.irq_request = None;
         }
         loop {
-            if super::interrupt::requested() {
+            if super::sigint::requested() {
                 self.uc.get_data_mut().stepping = false;
                 return Outcome::Interrupted;
             }
@@ -79,6 +81,16 @@ impl<O: Observer + 'static> Machine<O> {
             self.tb_single = Some(step);
             self.uc.get_data_mut().stepping = step;
             if step {
+                // An interrupt due before this instruction is a step of its
+                // own (interrupt.rs); while a trigger makes the machine step,
+                // the run goes on after it.
+                if let Some(o) = super::interrupt::before_step(&mut self.uc) {
+                    if single || o != Outcome::Stepped {
+                        self.uc.get_data_mut().stepping = false;
+                        return o;
+                    }
+                    continue;
+                }
                 match self.trigger_gate(pc, single) {
                     super::trigger::Gate::Run => {}
                     super::trigger::Gate::Again => continue,
@@ -106,6 +118,10 @@ impl<O: Observer + 'static> Machine<O> {
                     if single {
                         hart.stepping = false;
                         return Outcome::Stepped;
+                    }
+                    if let Some(o) = super::interrupt::resume(&mut self.uc) {
+                        self.uc.get_data_mut().stepping = false;
+                        return o;
                     }
                     // unicorn returned without a reason of ours: go on.
                 }

@@ -42,7 +42,7 @@ pub(super) fn must_hook(i: &Insn) -> bool {
         || vec::is_vector_csr(i)
         || matches!(
             i.op,
-            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector
+            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector | Op::Wfi
         )
         // TSR (csr.rs) and NaN-boxing (fp.rs): most of these run natively.
         || matches!(i.op, Op::Sret)

@@ -21,6 +21,8 @@ pub const CAUSE_LOAD_MISALIGNED: u64 = 4;
 pub const CAUSE_STORE_MISALIGNED: u64 = 6;
 pub const CAUSE_ECALL_U: u64 = 8;
 pub const CAUSE_FETCH_PAGE: u64 = 12;
+/// xcause's MSB: the trap is an interrupt (priv spec §3.1.15).
+pub const INTERRUPT: u64 = 1 << 63;
 
 /// The cause for an `ecall` from `p` (priv spec table 3.6).
 pub fn ecall_cause(p: Priv) -> u64 {
@@ -91,7 +93,14 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
     // Privilege first, then CSRs (DESIGN.md decision 3).
     regs::set_priv(uc, Priv::M);
     let medeleg = uc.reg_read(R::MEDELEG).unwrap_or(0);
-    let delegated = from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1;
+    let irq = cause & INTERRUPT != 0;
+    let code = cause & !INTERRUPT;
+    let delegated = if irq {
+        // mideleg, from trapscope's shadow (§3.1.8).
+        from != Priv::M && code < 64 && (uc.get_data().irq.mideleg >> code) & 1 == 1
+    } else {
+        from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1
+    };
     let to = if delegated { Priv::S } else { Priv::M };
     let (tvec_reg, tvec_name) = if delegated {
         (R::STVEC, "stvec")
@@ -132,7 +141,12 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
         uc.reg_read(R::MTVEC).unwrap_or(0)
     };
     let _ = uc.reg_write(R::MSTATUS, ms);
-    let handler = tvec & !3;
+    // Vectored mode sends interrupts to BASE + 4 x cause (§3.1.7).
+    let handler = if irq && tvec & 3 == 1 && code < 64 {
+        (tvec & !3).wrapping_add(4 * code)
+    } else {
+        tvec & !3
+    };
     regs::set_priv(uc, to);
     let _ = uc.reg_write(R::PC, handler);
 
@@ -159,4 +173,11 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
         hart.emit(Event::PrivChange { from, to, pc: epc });
     }
     handler
+}
+
+/// Delivers interrupt `code` (irq::select chose it and its mode): xcause
+/// with the MSB set, xtval = 0, xepc = `epc`, the next instruction not
+/// executed (priv spec §3.1.9, §3.1.15).
+pub fn deliver_interrupt<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, code: u64, epc: u64) -> u64 {
+    deliver(uc, INTERRUPT | code, epc, 0)
 }

@@ -2,7 +2,7 @@
 
 use crate::isa;
 use crate::machine::Program;
-use crate::trace::{Event, Stamped, cause_name};
+use crate::trace::{Event, Stamped, cause_code, cause_name};
 use crate::vector::VClass;
 
 fn lmul_name(x8: u32) -> &'static str {
@@ -88,8 +88,9 @@ fn event_text_raw(p: &Program, e: &Event) -> String {
             tval,
             handler,
         } => format!(
-            "trap      {} ({cause}) {}->{} epc {} tval {tval:#x} -> {}",
+            "trap      {} ({}) {}->{} epc {} tval {tval:#x} -> {}",
             cause_name(*cause),
+            cause_code(*cause),
             from.letter(),
             to.letter(),
             sym(*epc),

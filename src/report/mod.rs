@@ -2,6 +2,7 @@
 //! JSON for other tools.
 
 pub mod compare;
+pub mod console;
 mod escape;
 mod events;
 
@@ -203,6 +204,17 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         }
         let ev: Vec<String> = r.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  events        {}", ev.join(", "));
+        if !r.interrupts.is_empty() {
+            let irq: Vec<String> = r
+                .interrupts
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let _ = writeln!(o, "  interrupts    {}", irq.join(", "));
+        }
+        for line in console::console_lines(&console::escape_console(r.uart.as_bytes())) {
+            let _ = writeln!(o, "{line}");
+        }
     }
     if runs.len() >= 2 && runs.iter().all(|r| r.iterations > 0 && r.window_closed) {
         let _ = writeln!(o);

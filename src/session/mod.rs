@@ -73,6 +73,13 @@ pub struct VariantRun {
     /// LR/SC: successes, failures, the longest run of failures of one SC,
     /// and 1 if the run stopped as a livelock.
     pub lrsc: BTreeMap<String, f64>,
+    /// Interrupts taken over the whole run, by kind (`s_timer`, `m_timer`,
+    /// ...: `machine::irq::key`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub interrupts: BTreeMap<String, u64>,
+    /// What the guest wrote to the UART.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub uart: String,
     /// The scenario's `[results]`: guest values read at the end.
     pub results: BTreeMap<String, f64>,
     /// Their names, where the scenario gives them (e.g. "fast").
@@ -275,6 +282,12 @@ pub fn run_variant(
             .collect(),
         estimate,
         lrsc,
+        interrupts: stats
+            .interrupts
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect(),
+        uart: String::from_utf8_lossy(m.uart_output()).into_owned(),
         results,
         result_names,
         log,

@@ -15,6 +15,14 @@ const M_START: u8 = 1;
 const M_END: u8 = 2;
 const M_ITER: u8 = 4;
 
+/// Timer ticks at `milli` modelled milli-cycles (`timebase_hz` at the
+/// core's clock).
+fn ticks(p: &Profile, milli: u64) -> u64 {
+    let c = &p.core;
+    let cycles = milli as f64 / crate::cost::MILLI as f64;
+    (cycles * c.timebase_hz.value / (c.clock_ghz.value * 1e9)) as u64
+}
+
 pub struct BlockInfo {
     /// Phase per instruction (`None`: decided by privilege).
     phase: Vec<Option<u8>>,
@@ -97,6 +105,8 @@ pub struct Stats {
     executed: u64,
     /// The privilege of the last retired range (events between ranges run there).
     last_priv: Priv,
+    /// Interrupts taken over the whole run, by kind (`irq::key`).
+    pub interrupts: BTreeMap<&'static str, u64>,
 }
 
 impl Stats {
@@ -132,6 +142,7 @@ impl Stats {
             iteration_hits: 0,
             executed: 0,
             last_priv: Priv::M,
+            interrupts: BTreeMap::new(),
         }
     }
 
@@ -354,10 +365,89 @@ impl Observer for Stats {
     /// The platform timer: modelled cycles at the core's clock, in ticks of
     /// its `timebase_hz`.
     fn time(&self) -> Option<u64> {
+        self.time_ahead(0)
+    }
+
+    /// The same walk as `retired` over instructions that all complete and
+    /// predict right (load-use stalls and status-write waits included), so
+    /// the cost up to any instruction is what accounting will charge.
+    fn costs_ahead(
+        &self,
+        info: &BlockInfo,
+        insns: &[DecodedInsn],
+        from: usize,
+        out: &mut Vec<u64>,
+    ) {
+        out.clear();
+        let (Some(m), Some(t)) = (self.model.as_ref(), info.cost.as_ref()) else {
+            return;
+        };
+        out.push(0);
+        let (mut prev, mut pending, mut sum) = (m.last_load, m.vec_pending, 0u64);
+        for (i, d) in insns.iter().enumerate().skip(from) {
+            let at = At {
+                i,
+                prev_load: prev,
+                completed: true,
+                misp: None,
+            };
+            let (mut spent, mut syncs) = (0, false);
+            m.cost.charge(t, d, at, |cat, v| {
+                spent += v;
+                syncs |= cat == Cat::StatusWrites;
+            });
+            pending -= pending.min(spent);
+            if syncs {
+                spent += std::mem::take(&mut pending);
+            }
+            sum += spent;
+            out.push(sum);
+            prev = CostModel::load_rd(t, i);
+        }
+    }
+
+    /// The platform timer after `milli` more cycles: modelled cycles at the
+    /// core's clock, in ticks of its `timebase_hz`.
+    fn time_ahead(&self, milli: u64) -> Option<u64> {
         let m = self.model.as_ref()?;
+        Some(ticks(
+            &m.profile,
+            self.now.cycles.iter().sum::<u64>() + milli,
+        ))
+    }
+
+    /// Idle cycles up to the first milli-cycle at which the timer reads
+    /// `target`, charged to the `wfi`'s phase and line.
+    fn idle(&mut self, pc: u64, target: u64) -> bool {
+        let Some(m) = self.model.as_mut() else {
+            return false;
+        };
+        let sum: u64 = self.now.cycles.iter().sum();
         let c = &m.profile.core;
-        let cycles = self.now.cycles.iter().sum::<u64>() as f64 / crate::cost::MILLI as f64;
-        Some((cycles * c.timebase_hz.value / (c.clock_ghz.value * 1e9)) as u64)
+        let per_tick = c.clock_ghz.value * 1e9 / c.timebase_hz.value * crate::cost::MILLI as f64;
+        let mut need = ((target as f64 * per_tick).ceil() as u64).saturating_sub(sum);
+        while ticks(&m.profile, sum + need) < target {
+            need += 1;
+        }
+        while need > 0 && ticks(&m.profile, sum + need - 1) >= target {
+            need -= 1;
+        }
+        m.vec_pending -= m.vec_pending.min(need);
+        m.last_load = 0;
+        let p = self
+            .map
+            .phase_of(pc)
+            .unwrap_or(PhaseMap::default_for(self.last_priv)) as usize;
+        self.now.cycles[p] += need;
+        self.now.ledger.add(Cat::Idle, need);
+        if let Some(id) = self
+            .program
+            .loc(pc)
+            .and_then(|l| self.line_ids.get(&Some(l)))
+        {
+            self.lines[*id as usize] += need;
+        }
+        true
     }
 
     fn event(&mut self, at: u64, ev: &Event) {
@@ -405,6 +495,12 @@ impl Observer for Stats {
             }
         }
         if let Event::TrapEnter { handler, to, .. } = ev {
+            if let Event::TrapEnter { cause, .. } = ev
+                && cause >> 63 == 1
+            {
+                let key = crate::machine::irq::key(cause & !(1 << 63));
+                *self.interrupts.entry(key).or_default() += 1;
+            }
             self.now.traps += 1;
             if let Some(m) = self.model.as_mut() {
                 // The pipeline is flushed: no stall carries into the handler.

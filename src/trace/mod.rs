@@ -74,6 +74,8 @@ pub enum GuestFault {
     /// A jump or branch to itself, taken while no interrupt is enabled
     /// that could ever end it.
     Spin { pc: u64, place: String },
+    /// A `wfi` that no interrupt could ever wake.
+    WaitsForever { pc: u64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -140,6 +142,10 @@ impl std::fmt::Display for GuestFault {
                 f,
                 "spins forever at {pc:#x}{}: a jump to itself, and no enabled interrupt could end it",
                 named(place)
+            ),
+            GuestFault::WaitsForever { pc } => write!(
+                f,
+                "waits forever at pc {pc:#x}: wfi with no interrupt that could wake it (none pending and enabled in mie, no timer armed)"
             ),
         }
     }
@@ -383,6 +389,9 @@ impl EventKind {
 
 /// Names of the exception causes (priv spec table 3.6 / 4.2).
 pub fn cause_name(cause: u64) -> &'static str {
+    if cause >> 63 == 1 {
+        return interrupt_name(cause & !(1 << 63));
+    }
     match cause {
         0 => "instruction address misaligned",
         1 => "instruction access fault",
@@ -399,5 +408,28 @@ pub fn cause_name(cause: u64) -> &'static str {
         13 => "load page fault",
         15 => "store/AMO page fault",
         _ => "reserved",
+    }
+}
+
+/// Names of the interrupt causes (xcause with the MSB set; priv spec
+/// table 3.6).
+pub fn interrupt_name(code: u64) -> &'static str {
+    match code {
+        1 => "supervisor software interrupt",
+        3 => "machine software interrupt",
+        5 => "supervisor timer interrupt",
+        7 => "machine timer interrupt",
+        9 => "supervisor external interrupt",
+        11 => "machine external interrupt",
+        _ => "reserved interrupt",
+    }
+}
+
+/// A cause as a number: "8", or "interrupt 5" when the MSB is set.
+pub fn cause_code(cause: u64) -> String {
+    if cause >> 63 == 1 {
+        format!("interrupt {}", cause & !(1 << 63))
+    } else {
+        cause.to_string()
     }
 }

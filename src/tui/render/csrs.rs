@@ -16,7 +16,7 @@ fn fs_name(v: u64) -> &'static str {
 
 fn cause(c: u64) -> String {
     if c >> 63 == 1 {
-        format!("interrupt {}", c & !(1 << 63))
+        format!("interrupt {} {}", c & !(1 << 63), cause_name(c))
     } else {
         format!("{c} {}", cause_name(c))
     }
