@@ -11,6 +11,9 @@ use std::path::Path;
 
 /// The largest guest ELF trapscope reads.
 pub const ELF_MAX: u64 = 256 << 20;
+/// The largest vmlinux image or snapshot RAM file (for the kernel snapshots
+/// to come; guest ELFs stay under `ELF_MAX`).
+pub const KERNEL_IMAGE_MAX: u64 = 2 << 30;
 /// The largest scenario, profile or source file trapscope reads.
 pub const TEXT_MAX: u64 = 4 << 20;
 

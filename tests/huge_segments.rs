@@ -177,3 +177,76 @@ fn mem_limit_reaches_run_compare_and_check() {
         );
     }
 }
+
+#[test]
+fn many_separate_segments_are_refused_and_many_adjacent_ones_merge() {
+    let dir = scratch("huge-many");
+    // 300 one-page segments with a page between each: 300 regions, over 256.
+    let mut loads = vec![Load::code(BASE, 0x1000, &SPIN)];
+    loads.extend((1..300).map(|i| Load::code(BASE + i * 0x2000, 0x1000, &[])));
+    let f = write(&dir, "apart.elf", &elf(BASE, &loads));
+    let out = trapscope_within(&["elf", &f], SECOND);
+    // The 257th region is program header 256's.
+    fails_one_line(
+        &out,
+        2,
+        &[
+            "apart.elf",
+            "program header 256",
+            "more than 256 separate memory regions",
+        ],
+    );
+    // 10,000 adjacent pages: one region.
+    let mut loads = vec![Load::code(BASE, 0x1000, &SPIN)];
+    loads.extend((1..10_000).map(|i| Load::code(BASE + i * 0x1000, 0x1000, &[])));
+    let f = write(&dir, "adjacent.elf", &elf(BASE, &loads));
+    let out = trapscope_within(&["elf", &f, "--budget", "100"], Duration::from_secs(3));
+    fails_one_line(&out, 124, &["budget of 100"]);
+}
+
+#[test]
+fn strict_segments_is_accepted_by_every_running_command() {
+    let out = trapscope_within(
+        &[
+            "elf",
+            "assets/guest/bad/spin.elf",
+            "--strict-segments",
+            "--budget",
+            "10",
+        ],
+        SECOND,
+    );
+    fails_one_line(&out, 124, &["budget of 10"]);
+    for args in [
+        &[
+            "run",
+            "tests/fixtures/exit_code.toml",
+            "-v",
+            "zero",
+            "--strict-segments",
+        ][..],
+        &[
+            "check",
+            "tests/fixtures/exit_code_expected.toml",
+            "--strict-segments",
+        ],
+    ] {
+        let out = trapscope_within(args, Duration::from_secs(10));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // compare runs both variants: `three` exits 3 (exit 1), so it ran.
+    let out = trapscope_within(
+        &[
+            "compare",
+            "tests/fixtures/exit_code.toml",
+            "--strict-segments",
+        ],
+        Duration::from_secs(10),
+    );
+    fails_one_line(&out, 1, &["variant three on generic", "code 3"]);
+}

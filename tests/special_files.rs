@@ -19,7 +19,7 @@ fn manifest(p: &str) -> String {
         .into_owned()
 }
 
-/// A FIFO, /dev/zero, /dev/urandom and a directory, each with the words
+/// A socket, a FIFO, /dev/zero, /dev/urandom and a directory, each with the words
 /// the refusal uses for it.
 fn specials(dir: &Path) -> Vec<(String, &'static str)> {
     let fifo = dir.join("pipe.toml");
@@ -27,7 +27,11 @@ fn specials(dir: &Path) -> Vec<(String, &'static str)> {
     assert!(ok.success());
     let sub = dir.join("sub.toml");
     std::fs::create_dir_all(&sub).unwrap();
+    let sock = dir.join("sock.toml");
+    // Kept bound for the test's life: leaked on purpose (a test process).
+    std::mem::forget(std::os::unix::net::UnixListener::bind(&sock).unwrap());
     vec![
+        (sock.to_string_lossy().into_owned(), "socket"),
         (fifo.to_string_lossy().into_owned(), "FIFO"),
         ("/dev/zero".into(), "character device"),
         ("/dev/urandom".into(), "character device"),

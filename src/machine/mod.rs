@@ -72,8 +72,8 @@ impl MachineConfig {
     /// 4 GiB: far above any guest ELF or scenario, far below what would
     /// exhaust the host.
     pub const DEFAULT_MEM_LIMIT: u64 = 4 << 30;
-    /// 2 GiB: the cap for a vmlinux image or a snapshot's RAM, which are
-    /// larger than a guest ELF but still bounded (issue 9, "Huge segments").
+    /// 2 GiB: the memory cap for a vmlinux image or a snapshot's RAM, which
+    /// get their own cap (issue 9, "Huge segments"); unused until they load.
     pub const KERNEL_MEM_LIMIT: u64 = 2 << 30;
 }
 
@@ -219,7 +219,7 @@ impl<O: Observer + 'static> Machine<O> {
         // found by scanning the loaded text once.
         let mut found = Vec::new();
         for seg in self.program.segments.iter().filter(|s| s.exec) {
-            for d in decode_range(seg.vaddr, &seg.data) {
+            for d in scan_text(seg.vaddr, &seg.data) {
                 if let Some(i) = d.insn
                     && smc::must_hook(&i)
                 {
@@ -415,6 +415,27 @@ impl<O: Observer + 'static> Machine<O> {
     }
 }
 
+/// The instructions of a text segment, decoded a chunk at a time so that a
+/// huge segment never holds all its decoded instructions at once.
+fn scan_text(start: u64, bytes: &[u8]) -> impl Iterator<Item = DecodedInsn> + '_ {
+    const CHUNK: usize = 64 << 10;
+    let mut off = 0usize;
+    std::iter::from_fn(move || {
+        if off >= bytes.len() {
+            return None;
+        }
+        let end = (off + CHUNK).min(bytes.len());
+        let ds = decode_range(start + off as u64, &bytes[off..end]);
+        // The next chunk starts after the last whole instruction.
+        off = match ds.last() {
+            Some(l) => (l.pc + u64::from(l.len) - start) as usize,
+            None => bytes.len(),
+        };
+        Some(ds)
+    })
+    .flatten()
+}
+
 /// The permissions a segment's memory gets (the one place that decides).
 /// DESIGN.md decision 11: RAM is what the platform says (RWX, PMP
 /// permitting); the ELF's flags only under --strict-segments.
@@ -453,6 +474,11 @@ fn check_mem_limit(program: &Program, cfg: &MachineConfig) -> Result<(), LoadErr
     }
     Ok(())
 }
+
+/// The most separate mappings a guest may need: unicorn's time to map grows
+/// much faster than the count (about 0.1 s for 256, minutes for 4096), and
+/// real guests have a handful.
+const MAX_REGIONS: usize = 256;
 
 /// Maps the PT_LOAD segments as page-aligned regions: overlapping or
 /// adjacent ranges are merged as intervals (a sweep over their ends, never a
@@ -506,6 +532,20 @@ fn map_segments<D>(
             }
         }
         prev = pos;
+    }
+    if let Some(&(start, end, _)) = regions.get(MAX_REGIONS) {
+        let s = program
+            .segments
+            .iter()
+            .find(|s| s.vaddr < end && s.vaddr + s.memsz > start)
+            .unwrap_or(&program.segments[0]);
+        return Err(LoadError::BadElf {
+            path: program.path.clone(),
+            msg: format!(
+                "program header {} (PT_LOAD at {:#x}, p_memsz {:#x}) makes more than {MAX_REGIONS} separate memory regions, the most trapscope maps",
+                s.index, s.vaddr, s.memsz
+            ),
+        });
     }
     for (start, end, perm) in regions {
         uc.mem_map(start, (end - start) as usize, perm)

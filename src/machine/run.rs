@@ -21,7 +21,7 @@ impl<O: Observer + 'static> Machine<O> {
                 .add_code_hook(a, a, |uc, addr, _| hooks::on_stop_addr(uc, addr))
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
-                    error: format!("cannot stop at {a:#x}: {e:?}"),
+                    error: format!("cannot stop at {a:#x}: {}", super::uc_text(e)),
                 })?;
             self.stop_hooks.insert(a, id);
             // Code already translated does not call hooks added after it.
@@ -157,7 +157,7 @@ impl<O: Observer + 'static> Machine<O> {
                         }
                         None => GuestFault::Emulator {
                             pc: now,
-                            error: format!("{e:?}"),
+                            error: super::uc_text(e).to_string(),
                         },
                     };
                     self.uc.get_data_mut().stepping = false;
