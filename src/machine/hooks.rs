@@ -435,7 +435,7 @@ pub(super) fn on_mem_fault<O: Observer>(
     let (pc, tval) = if access == Access::Fetch {
         (addr, addr)
     } else {
-        let p = uc.get_data().priv_;
+        let p = super::mmu::data_priv(uc, uc.get_data().priv_);
         let paged = super::access::paged(uc, p);
         match super::access::find_access(uc, access, addr, paged) {
             Some((d, va)) => {

@@ -122,8 +122,14 @@ pub(super) fn code_written<O: Observer>(
         }
         pc += 2;
     }
-    // unicorn notices its own stores to translated code, but not writes
-    // trapscope makes, and the code hooks above apply only to new
-    // translations.
-    let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    // unicorn notices the guest's own stores to translated code (and drops
+    // those translations after this hook); the code hooks above apply to the
+    // new ones. Writes trapscope makes itself (`new` is None: the API, the V
+    // unit) drop them here. Not from inside a store (unicorn's TLB entry for
+    // it must survive the hook), and only with instruction translation off:
+    // the cache removal translates its address as a fetch.
+    let p = uc.get_data().priv_;
+    if new.is_none() && !super::access::paged(uc, p) {
+        let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    }
 }
