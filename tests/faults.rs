@@ -271,7 +271,14 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
         assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
     }
-    for t in ["access_fault", "sv39", "vector_fault", "smc", "smc_mprv"] {
+    for t in [
+        "access_fault",
+        "sv39",
+        "vector_fault",
+        "smc",
+        "smc_mprv",
+        "smc_data",
+    ] {
         let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
         assert_eq!(o, Outcome::Exited(0), "{t}");
     }

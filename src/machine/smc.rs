@@ -30,7 +30,7 @@ impl SmcState {
         self.hooked.push((start, end));
     }
 
-    fn watches(&self, addr: u64, len: u64) -> bool {
+    pub fn watches(&self, addr: u64, len: u64) -> bool {
         let last = addr.wrapping_add(len.max(1) - 1);
         self.watched.iter().any(|&(s, e)| addr <= e && last >= s)
     }
@@ -48,8 +48,8 @@ pub(super) fn must_hook(i: &Insn) -> bool {
 
 /// Watches guest writes to `[start, end]` (a text segment): only code
 /// pages get the hook, so ordinary stores pay one range check.
-pub(super) fn watch<O: Observer + 'static>(
-    uc: &mut Unicorn<'static, Hart<O>>,
+pub(super) fn watch<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
     start: u64,
     end: u64,
 ) -> Result<(), unicorn_engine::unicorn_const::uc_error> {
@@ -67,6 +67,17 @@ pub(super) fn watch<O: Observer + 'static>(
     )?;
     uc.get_data_mut().smc.watched.push((start, end));
     Ok(())
+}
+
+/// Code decoded outside the watched ranges (RAM is executable, so a guest
+/// may run code it put in a data page): watch its pages from now on, so a
+/// later write there drops the decoded block.
+pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64, end: u64) {
+    if end <= start || uc.get_data().smc.watches(start, end - start) {
+        return;
+    }
+    let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
+    let _ = watch(uc, p0, p1);
 }
 
 /// `len` bytes at `addr` were (or, with `new`, are about to be) written.
