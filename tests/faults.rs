@@ -73,6 +73,8 @@ fn trap_loops_end_at_once_with_one_line() {
         assert!(err.contains(&format!("({sym})")), "{g}: {err}");
         assert!(err.contains("64 times"), "{g}: {err}");
         assert!(err.contains("mtvec points at it"), "{g}: {err}");
+        // The loop's own trap is the last one: not said twice.
+        assert!(!err.contains("last trap"), "{g}: {err}");
     }
 }
 
