@@ -76,6 +76,12 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
     if end <= start || uc.get_data().smc.watches(start, end - start) {
         return;
     }
+    // Watches are physical and decoded blocks virtual: with paging on the
+    // two do not line up, so only code at physical addresses is watched.
+    let p = uc.get_data().priv_;
+    if super::access::paged(uc, p) {
+        return;
+    }
     let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
     let _ = watch(uc, p0, p1);
 }
