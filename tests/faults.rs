@@ -73,6 +73,8 @@ fn trap_loops_end_at_once_with_one_line() {
         assert!(err.contains(&format!("({sym})")), "{g}: {err}");
         assert!(err.contains("64 times"), "{g}: {err}");
         assert!(err.contains("mtvec points at it"), "{g}: {err}");
+        // The loop's own trap is the last one: not said twice.
+        assert!(!err.contains("last trap"), "{g}: {err}");
     }
 }
 
@@ -279,7 +281,14 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         let o = same_in_both_modes(&format!("assets/guest/{g}.elf"));
         assert!(matches!(o, Outcome::Fault(_)), "{g}: {o:?}");
     }
-    for t in ["access_fault", "sv39", "vector_fault", "smc"] {
+    for t in [
+        "access_fault",
+        "sv39",
+        "vector_fault",
+        "smc",
+        "smc_mprv",
+        "smc_data",
+    ] {
         let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
         assert_eq!(o, Outcome::Exited(0), "{t}");
     }
@@ -415,4 +424,37 @@ fn a_handler_that_paging_leaves_unmapped_is_a_trap_loop() {
         "{err}"
     );
     assert!(err.contains("stvec points at it"), "{err}");
+}
+
+#[test]
+fn a_loadable_segment_without_flags_is_code_too() {
+    // Some linker scripts (riscv-tests' env/p/link.ld) put all of a guest
+    // in one PT_LOAD with no R/W/X flags. RAM is RWX, so its instructions
+    // run; trapscope must also find the ones it runs itself there. Take
+    // counters.S (it checks cycle/instret, which trapscope intercepts) and
+    // clear the flags of its executable segments.
+    let mut elf = std::fs::read(root().join("assets/guest/tests/counters.elf")).unwrap();
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as usize;
+    let phoff = u64::from_le_bytes(elf[0x20..0x28].try_into().unwrap()) as usize;
+    let (size, n) = (u16_at(&elf, 0x36), u16_at(&elf, 0x38));
+    let mut cleared = 0;
+    for i in 0..n {
+        let ph = phoff + i * size;
+        let ty = u32::from_le_bytes(elf[ph..ph + 4].try_into().unwrap());
+        let flags = u32::from_le_bytes(elf[ph + 4..ph + 8].try_into().unwrap());
+        if ty == 1 && flags & 1 != 0 {
+            elf[ph + 4..ph + 8].copy_from_slice(&0u32.to_le_bytes());
+            cleared += 1;
+        }
+    }
+    assert!(cleared >= 1);
+    let path = std::env::temp_dir().join(format!("trapscope-flagless-{}.elf", std::process::id()));
+    std::fs::write(&path, &elf).unwrap();
+    let (code, err, _) = elf_run(&path);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+fn elf_run(path: &Path) -> (Option<i32>, String, Duration) {
+    elf(&[path.to_str().unwrap()])
 }

@@ -360,7 +360,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
             let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
                 .map_err(anyhow::Error::msg)?;
-            if crate::machine::interrupt::requested() {
+            if crate::machine::sigint::requested() {
                 anyhow::bail!("interrupted");
             }
             if format == Format::Json {

@@ -59,8 +59,8 @@ pub(super) fn find_access<O: Observer>(
     })
 }
 
-/// Whether translation is on for an access from `p` (satp.MODE = Sv39 and
-/// the hart below M). MPRV is not modelled.
+/// Whether translation is on for an access made with privilege `p`
+/// (satp.MODE = Sv39 and `p` below M; for data, pass `mmu::data_priv`).
 pub fn paged<D>(uc: &mut Unicorn<'_, D>, p: Priv) -> bool {
     p != Priv::M && regs::read_csr(uc, 0x180).unwrap_or(0) >> 60 == 8
 }

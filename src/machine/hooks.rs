@@ -148,9 +148,12 @@ pub(super) fn block_at<O: Observer>(
     }
     let bytes = uc.mem_read_as_vec(addr, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
+    let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
+    if uc.get_data().account {
+        super::smc::watch_code(uc, addr, end);
+    }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
-    let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     hart.blocks.insert(
         size,
         Block {
@@ -480,7 +483,7 @@ pub(super) fn on_mem_fault<O: Observer>(
     let (pc, tval) = if access == Access::Fetch {
         (addr, addr)
     } else {
-        let p = uc.get_data().priv_;
+        let p = super::mmu::data_priv(uc, uc.get_data().priv_);
         let paged = super::access::paged(uc, p);
         match super::access::find_access(uc, access, addr, paged) {
             Some((d, va)) => {

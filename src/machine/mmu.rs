@@ -32,7 +32,8 @@ pub enum XlateError {
 }
 
 /// The privilege loads and stores are made with: MPP when M-mode has
-/// MPRV set, else the current one (§3.1.6.3).
+/// MPRV set, else the current one (§3.1.6.3). Reads a CSR only in M-mode,
+/// so it never switches privilege (safe inside unicorn's memory hooks).
 pub fn data_priv<D>(uc: &mut Unicorn<'_, D>, cur: Priv) -> Priv {
     if cur != Priv::M {
         return cur;

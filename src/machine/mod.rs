@@ -217,15 +217,17 @@ impl<O: Observer + 'static> Machine<O> {
         }
         // DESIGN.md decision 4: hook exactly the instructions we run ourselves,
         // found by scanning the loaded text once.
+        // Code is what may run: executable segments, and under the platform's
+        // rules (RAM is RWX) also those that claim neither X nor W (some
+        // linker scripts emit flagless PT_LOADs holding text).
+        let strict = uc.get_data().strict_segments;
+        let is_code = |s: &&program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
         let mut found = Vec::new();
-        for seg in self.program.segments.iter().filter(|s| s.exec) {
-            for d in scan_text(seg.vaddr, &seg.data) {
-                if let Some(i) = d.insn
-                    && smc::must_hook(&i)
-                {
-                    found.push((d.pc, i));
-                }
-            }
+        for seg in self.program.segments.iter().filter(is_code) {
+            found.extend(
+                scan_text(seg.vaddr, &seg.data)
+                    .filter_map(|d| d.insn.filter(smc::must_hook).map(|i| (d.pc, i))),
+            );
         }
         // unicorn checks every code hook's range each time a hooked
         // instruction runs, so many one-address hooks cost more than a few
@@ -255,12 +257,7 @@ impl<O: Observer + 'static> Machine<O> {
             uc.get_data_mut().smc.note_hooked(start, end);
         }
         // Code the guest writes (DESIGN.md decision 11).
-        for seg in self
-            .program
-            .segments
-            .iter()
-            .filter(|s| s.exec && s.memsz > 0)
-        {
+        for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;
             let end = (seg.vaddr + seg.memsz).div_ceil(0x1000) * 0x1000 - 1;
             smc::watch(uc, start, end).map_err(emu)?;

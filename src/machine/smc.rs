@@ -30,7 +30,7 @@ impl SmcState {
         self.hooked.push((start, end));
     }
 
-    fn watches(&self, addr: u64, len: u64) -> bool {
+    pub fn watches(&self, addr: u64, len: u64) -> bool {
         let last = addr.wrapping_add(len.max(1) - 1);
         self.watched.iter().any(|&(s, e)| addr <= e && last >= s)
     }
@@ -51,8 +51,8 @@ pub(super) fn must_hook(i: &Insn) -> bool {
 
 /// Watches guest writes to `[start, end]` (a text segment): only code
 /// pages get the hook, so ordinary stores pay one range check.
-pub(super) fn watch<O: Observer + 'static>(
-    uc: &mut Unicorn<'static, Hart<O>>,
+pub(super) fn watch<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
     start: u64,
     end: u64,
 ) -> Result<(), unicorn_engine::unicorn_const::uc_error> {
@@ -70,6 +70,23 @@ pub(super) fn watch<O: Observer + 'static>(
     )?;
     uc.get_data_mut().smc.watched.push((start, end));
     Ok(())
+}
+
+/// Code decoded outside the watched ranges (RAM is executable, so a guest
+/// may run code it put in a data page): watch its pages from now on, so a
+/// later write there drops the decoded block.
+pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64, end: u64) {
+    if end <= start || uc.get_data().smc.watches(start, end - start) {
+        return;
+    }
+    // Watches are physical and decoded blocks virtual: with paging on the
+    // two do not line up, so only code at physical addresses is watched.
+    let p = uc.get_data().priv_;
+    if super::access::paged(uc, p) {
+        return;
+    }
+    let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
+    let _ = watch(uc, p0, p1);
 }
 
 /// `len` bytes at `addr` were (or, with `new`, are about to be) written.
@@ -125,8 +142,14 @@ pub(super) fn code_written<O: Observer>(
         }
         pc += 2;
     }
-    // unicorn notices its own stores to translated code, but not writes
-    // trapscope makes, and the code hooks above apply only to new
-    // translations.
-    let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    // unicorn notices the guest's own stores to translated code (and drops
+    // those translations after this hook); the code hooks above apply to the
+    // new ones. Writes trapscope makes itself (`new` is None: the API, the V
+    // unit) drop them here. Not from inside a store (unicorn's TLB entry for
+    // it must survive the hook), and only with instruction translation off:
+    // the cache removal translates its address as a fetch.
+    let p = uc.get_data().priv_;
+    if new.is_none() && !super::access::paged(uc, p) {
+        let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    }
 }

@@ -352,7 +352,10 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             if let GuestFault::Livelock { pc, .. } = f {
                 msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
             }
-            if let Some((cause, epc)) = m.last_trap() {
+            // A trap loop names its trap already.
+            if !matches!(f, GuestFault::TrapLoop { .. })
+                && let Some((cause, epc)) = m.last_trap()
+            {
                 msg.push_str(&format!(
                     " (last trap: {} at {:#x} in {})",
                     crate::trace::cause_name(cause),

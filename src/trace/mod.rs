@@ -42,9 +42,11 @@ impl Priv {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum GuestFault {
-    /// An access to memory the guest does not have (not delivered as a trap).
+    /// An access to memory the guest does not have, not delivered as a trap
+    /// (under `--strict-segments`, or as the `fault` of `Undeliverable`).
     Unmapped { pc: u64, addr: u64, access: Access },
-    /// A write to a read-only segment (guest text is not self-modifying).
+    /// An access the ELF's segment flags forbid (only under
+    /// `--strict-segments`: otherwise RAM is read/write/execute).
     Protection { pc: u64, addr: u64, access: Access },
     /// An instruction trapscope cannot run.
     Unsupported { pc: u64, encoding: u32, why: String },
@@ -96,7 +98,7 @@ impl std::fmt::Display for GuestFault {
             ),
             GuestFault::Protection { pc, addr, access } => write!(
                 f,
-                "guest fault at pc {pc:#x}: {} of protected address {addr:#x} (guest text is read-only)",
+                "guest fault at pc {pc:#x}: {} of protected address {addr:#x} (the ELF's segment flags forbid it under --strict-segments)",
                 access.noun()
             ),
             GuestFault::Unsupported { pc, encoding, why } => write!(
