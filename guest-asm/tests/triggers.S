@@ -47,6 +47,10 @@
 #   26  ... with SIE=1: the breakpoint goes to S (scause 3, sepc = stval =
 #       the address)
 #   27  lr.d with a load trigger and sc.d with a store trigger: cause 3 each
+#   28  execute on an instruction trapscope runs itself (csrr mstatus): one
+#       trap, mepc = it, a0 unchanged
+#   29  execute trigger moved by a tdata2 write while armed: fires at the
+#       new address only
 
         .include "selftest.inc"
         ST_START
@@ -319,6 +323,34 @@ m_sc:
         CHECK_LOG_ADDR 27, st_m_area, 0, TE_EPC, m_lr
         CHECK_LOG 27, st_m_area, 1, TE_CAUSE, CAUSE_BREAKPOINT
         CHECK_LOG_ADDR 27, st_m_area, 1, TE_EPC, m_sc
+
+        # ---- execute on an intercepted instruction ----
+        la      t0, m_csr
+        csrw    tdata2, t0
+        li      t0, T_TYPE2 | T_M | T_EXEC
+        csrw    tdata1, t0
+        LOG_RESET st_m_area
+        li      a0, SENTINEL
+m_csr:
+        csrr    a0, mstatus
+        CHECK_COUNT 28, st_m_area, 1
+        CHECK_LOG_ADDR 28, st_m_area, 0, TE_EPC, m_csr
+        CHECK_EQI 28, a0, SENTINEL
+
+        # ---- execute trigger moved while armed ----
+        la      t0, m_old
+        csrw    tdata2, t0
+        la      t0, m_new
+        csrw    tdata2, t0
+        LOG_RESET st_m_area
+m_old:
+        li      a0, 8
+m_new:
+        li      a1, 9
+        csrw    tdata1, zero
+        CHECK_COUNT 29, st_m_area, 1
+        CHECK_LOG_ADDR 29, st_m_area, 0, TE_EPC, m_new
+        CHECK_EQI 29, a0, 8
 
         # ---- unimplemented trigger CSRs ----
         LOG_RESET st_m_area

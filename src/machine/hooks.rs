@@ -13,6 +13,7 @@ use super::lrsc;
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
+use super::trigger;
 use super::vec;
 use crate::isa::Op;
 use crate::trace::{Access, Event, GuestFault, XRet};
@@ -267,6 +268,9 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     fp::apply_pending_box(uc);
+    if trigger::exec_check(uc, pc) {
+        return; // an execute trigger fired before it (trigger.rs)
+    }
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };

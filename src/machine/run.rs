@@ -62,9 +62,10 @@ impl<O: Observer + 'static> Machine<O> {
         }
         loop {
             let pc = self.pc();
-            // An armed debug trigger is checked before every instruction,
-            // so the machine steps while one is (trigger.rs).
-            let step = single || self.uc.get_data().trigger.armed();
+            // An armed load/store trigger is checked before every
+            // instruction, so the machine steps while one is (trigger.rs).
+            let step = single || self.uc.get_data().trigger.needs_stepping();
+            self.sync_trigger_hook();
             // unicorn counts instructions (`count = 1`) with a hook compiled
             // into each translated block; blocks translated for a free run
             // lack it and would run whole. Switching modes therefore drops

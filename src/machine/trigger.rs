@@ -16,9 +16,10 @@
 //! Triggers"): a trigger does not match in M-mode while mstatus.MIE=0, nor,
 //! when medeleg[3]=1, in S-mode while sstatus.SIE=0.
 //!
-//! While a trigger is armed the machine single-steps and checks each
-//! instruction before it runs (`Machine::trigger_step`); unarmed, blocks run
-//! at full speed.
+//! An execute trigger is a code hook at its address, so blocks run at full
+//! speed. While a load or store trigger is armed the machine single-steps
+//! and checks each instruction before it runs (`Machine::trigger_gate`);
+//! with none armed, blocks run at full speed.
 
 use unicorn_engine::Unicorn;
 
@@ -69,6 +70,18 @@ impl Trigger {
         self.ctl & (EXECUTE | STORE | LOAD) != 0 && self.ctl & (M | S | U) != 0
     }
 
+    /// A load or store trigger is armed: the machine must check every
+    /// instruction before it runs, so it single-steps.
+    pub fn needs_stepping(&self) -> bool {
+        self.armed() && self.ctl & (STORE | LOAD) != 0
+    }
+
+    /// The address an armed execute trigger watches (a code hook there
+    /// checks it, so blocks run at full speed).
+    pub fn exec_addr(&self) -> Option<u64> {
+        (self.armed() && self.ctl & EXECUTE != 0).then_some(self.tdata2)
+    }
+
     /// tdata1 after a write of `v` (WARL, see the module doc). dmode reads
     /// 0: only Debug Mode may set it, and this hart has none. maskmax reads
     /// 0 (no NAPOT matching); hit is not implemented (reads 0).
@@ -94,9 +107,9 @@ pub fn peek(t: &Trigger, csr: u16) -> Option<u64> {
 }
 
 /// A guest access to a trigger CSR (already checked to come from M-mode):
-/// returns the old value, or `None` for an illegal access. A write that arms
-/// or disarms the trigger stops emulation after this instruction, so that
-/// the run loop switches between blocks and checked single steps.
+/// returns the old value, or `None` for an illegal access. A write stops
+/// emulation after this instruction, so that the run loop moves the execute
+/// hook and switches between blocks and checked single steps.
 pub fn csr_access<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     pc: u64,
@@ -124,9 +137,7 @@ pub fn csr_access<O: Observer>(
         old: Some(old),
         new: shown,
     });
-    if t.armed() != hart.trigger.armed() {
-        let _ = uc.emu_stop();
-    }
+    let _ = uc.emu_stop();
     Some(old)
 }
 
@@ -228,11 +239,62 @@ pub(super) enum Gate {
     Stop(Outcome),
 }
 
+/// The code hook at an execute trigger's address, in block mode (stepping
+/// checks in `Machine::trigger_gate` instead).
+pub(super) fn on_exec<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    exec_check(uc, pc);
+}
+
+/// Fires an execute trigger at `pc` if it matches: returns whether it did.
+/// Called by this hook and by `on_intercept`, whichever unicorn runs first
+/// for an address both hook: the pc has moved once the first has delivered
+/// the breakpoint (or emulated the instruction), so the other does nothing.
+pub(super) fn exec_check<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> bool {
+    let hart = uc.get_data();
+    if hart.stepping
+        || hart.trigger.exec_addr() != Some(pc)
+        || uc.reg_read(unicorn_engine::RegisterRISCV::PC).ok() != Some(pc)
+    {
+        return false;
+    }
+    let Check::Fire(tval) = check(uc, pc, None) else {
+        return false;
+    };
+    let idx = uc
+        .get_data()
+        .pending
+        .as_ref()
+        .and_then(|p| p.block.index_of(pc));
+    // Executed, not retired, as in the stepping path.
+    hooks::finish(uc, idx.map_or(0, |i| i + 1), None, false);
+    trap::raise(uc, trap::CAUSE_BREAKPOINT, pc, tval);
+    true
+}
+
 impl<O: Observer + 'static> Machine<O> {
     /// Before a step: the budget (a free run that steps because a trigger is
     /// armed stops where block mode would), then the trigger. A firing
     /// trigger makes the instruction take a breakpoint exception: it is
     /// executed but does not retire, like any instruction that traps.
+    /// Keeps the execute hook at the trigger's address (called between
+    /// emulator runs, where adding hooks and dropping translations is safe).
+    pub(super) fn sync_trigger_hook(&mut self) {
+        let want = self.uc.get_data().trigger.exec_addr();
+        if self.trigger_hook.map(|h| h.0) == want {
+            return;
+        }
+        if let Some((a, id)) = self.trigger_hook.take() {
+            let _ = self.uc.remove_hook(id);
+            let _ = self.uc.ctl_remove_cache(a, a.wrapping_add(4));
+        }
+        if let Some(a) = want
+            && let Ok(id) = self.uc.add_code_hook(a, a, |uc, addr, _| on_exec(uc, addr))
+        {
+            let _ = self.uc.ctl_remove_cache(a, a.wrapping_add(4));
+            self.trigger_hook = Some((a, id));
+        }
+    }
+
     pub(super) fn trigger_gate(&mut self, pc: u64, single: bool) -> Gate {
         super::fp::apply_pending_box(&mut self.uc);
         let hart = self.uc.get_data_mut();
