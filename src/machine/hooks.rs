@@ -268,8 +268,8 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     fp::apply_pending_box(uc);
-    if trigger::exec_check(uc, pc) {
-        return; // an execute trigger fired before it (trigger.rs)
+    if trigger::before(uc, pc) {
+        return; // the debug trigger fired before it (trigger.rs)
     }
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;

@@ -94,7 +94,7 @@ pub struct Machine<O: Observer + 'static> {
     /// Whether the translated code was made for single-stepping.
     tb_single: Option<bool>,
     /// The code hook at the debug trigger's execute address (trigger.rs).
-    trigger_hook: Option<(u64, unicorn_engine::UcHookId)>,
+    trigger_hook: Option<(trigger::HookAt, unicorn_engine::UcHookId)>,
 }
 
 fn emu(e: uc_error) -> LoadError {

@@ -49,6 +49,13 @@ impl<O: Observer + 'static> Machine<O> {
         if let Err(f) = self.sync_stop_addrs(&until.addrs) {
             return Outcome::Fault(f);
         }
+        // unicorn counts instructions (`count = 1`) with a hook compiled into
+        // each translated block; blocks translated for a free run lack it and
+        // would run whole. Switching modes therefore drops the translations.
+        if self.tb_single.is_some_and(|s| s != single) {
+            let _ = self.uc.ctl_flush_tb();
+        }
+        self.tb_single = Some(single);
         let start_pc = self.pc();
         {
             let hart = self.uc.get_data_mut();
@@ -62,29 +69,18 @@ impl<O: Observer + 'static> Machine<O> {
         }
         loop {
             let pc = self.pc();
-            // An armed load/store trigger is checked before every
-            // instruction, so the machine steps while one is (trigger.rs).
-            let step = single || self.uc.get_data().trigger.needs_stepping();
+            // The debug trigger: hooks in block mode, a check before each
+            // step (trigger.rs).
             self.sync_trigger_hook();
-            // unicorn counts instructions (`count = 1`) with a hook compiled
-            // into each translated block; blocks translated for a free run
-            // lack it and would run whole. Switching modes therefore drops
-            // the translations.
-            if self.tb_single.is_some_and(|s| s != step) {
-                let _ = self.uc.ctl_flush_tb();
-            }
-            self.tb_single = Some(step);
-            self.uc.get_data_mut().stepping = step;
-            if step {
-                match self.trigger_gate(pc, single) {
+            if single {
+                match self.trigger_gate(pc) {
                     super::trigger::Gate::Run => {}
-                    super::trigger::Gate::Again => continue,
                     super::trigger::Gate::Stop(o) => return o,
                 }
             }
-            let r = self.uc.emu_start(pc, NEVER, 0, if step { 1 } else { 0 });
+            let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
-            self.settle(now, step && r.is_ok());
+            self.settle(now, single && r.is_ok());
             let hart = self.uc.get_data_mut();
             if let Some(o) = hart.outcome.take() {
                 hart.stepping = false;
