@@ -192,6 +192,7 @@ fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
 
 /// An exception unicorn raised: unicorn has already advanced the pc by 4.
 pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
+    fp::drop_pending_box(uc); // a native FP instruction trapped (fp.rs)
     let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
     let hart = uc.get_data();
     let idx = pending_index(hart, epc);
