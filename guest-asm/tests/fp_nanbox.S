@@ -39,6 +39,8 @@
 #   17  FS Initial -> emulated fadd.s -> FS Dirty
 #   18  frm = 5 (reserved) with rm = dyn: illegal (cause 2, mtval = encoding)
 #   19  FS Off: fadd.s of an unboxed input is illegal (cause 2)
+#   20  FS Off: fadd.s of boxed inputs is illegal too, and its rd keeps the
+#       double it held (nothing was written, so nothing is boxed)
 
         .include "selftest.inc"
         .include "fp.inc"
@@ -159,6 +161,16 @@ fs_off:
         CHECK_COUNT 19, st_m_area, 1
         CHECK_LOG 19, st_m_area, 0, TE_CAUSE, CAUSE_ILLEGAL
         CHECK_LOG_ADDR 19, st_m_area, 0, TE_EPC, fs_off
+        FS_SET  1
+        FLD64   f3, 0x4008000000000000  # 3.0 (a double)
+        FS_SET  0
+        LOG_RESET st_m_area
+fs_off2:
+        fadd.s  f3, f1, f1
+        CHECK_COUNT 20, st_m_area, 1
+        CHECK_LOG_ADDR 20, st_m_area, 0, TE_EPC, fs_off2
+        FS_SET  1
+        CHECK_F 20, f3, 0x4008000000000000
         PASS
         .size test_main, . - test_main
 

@@ -43,6 +43,14 @@
 #   22  sw with a store trigger on its last byte: cause 3, mtval = that byte
 #   23  tdata3 and tcontrol are illegal (cause 2), twice
 #   24  S-mode access to tselect is illegal (cause 2)
+#   25  medeleg[3]=1, S-mode execute with sstatus.SIE=0: masked (no trap)
+#   26  ... with SIE=1: the breakpoint goes to S (scause 3, sepc = stval =
+#       the address)
+#   27  lr.d with a load trigger and sc.d with a store trigger: cause 3 each
+#   28  execute on an instruction trapscope runs itself (csrr mstatus): one
+#       trap, mepc = it, a0 unchanged
+#   29  execute trigger moved by a tdata2 write while armed: fires at the
+#       new address only
 
         .include "selftest.inc"
         ST_START
@@ -268,6 +276,82 @@ m_flw:
         lw      a1, 0(s0)
         CHECK_EQI 22, a1, 0
 
+        # ---- S-mode triggers when breakpoints are delegated ----
+        li      t0, 1 << CAUSE_BREAKPOINT
+        csrw    medeleg, t0
+        la      t0, s_exec2
+        csrw    tdata2, t0
+        li      t0, T_TYPE2 | T_S | T_EXEC
+        csrw    tdata1, t0
+        csrci   mstatus, MSTATUS_SIE
+        LOG_RESET st_m_area
+        LOG_RESET st_s_area
+        RESUME_AT s2_done, back_s2
+        ENTER_S s_exec2
+back_s2:
+        CHECK_COUNT 25, st_s_area, 0
+        CHECK_COUNT 25, st_m_area, 1
+        csrsi   mstatus, MSTATUS_SIE
+        LOG_RESET st_m_area
+        LOG_RESET st_s_area
+        RESUME_AT s2_done, back_s3
+        ENTER_S s_exec2
+back_s3:
+        csrw    tdata1, zero
+        csrw    medeleg, zero
+        csrci   mstatus, MSTATUS_SIE
+        CHECK_COUNT 26, st_s_area, 1
+        CHECK_LOG 26, st_s_area, 0, TE_CAUSE, CAUSE_BREAKPOINT
+        CHECK_LOG_ADDR 26, st_s_area, 0, TE_EPC, s_exec2
+        CHECK_LOG_ADDR 26, st_s_area, 0, TE_TVAL, s_exec2
+
+        # ---- LR and SC ----
+        csrsi   mstatus, MSTATUS_MIE    # the resume above left M with MIE=0
+        csrw    tdata2, s0
+        li      t0, T_TYPE2 | T_M | T_LOAD
+        csrw    tdata1, t0
+        LOG_RESET st_m_area
+m_lr:
+        lr.d    a1, (s0)
+        li      t0, T_TYPE2 | T_M | T_STORE
+        csrw    tdata1, t0
+m_sc:
+        sc.d    a2, a1, (s0)
+        csrw    tdata1, zero
+        CHECK_COUNT 27, st_m_area, 2
+        CHECK_LOG 27, st_m_area, 0, TE_CAUSE, CAUSE_BREAKPOINT
+        CHECK_LOG_ADDR 27, st_m_area, 0, TE_EPC, m_lr
+        CHECK_LOG 27, st_m_area, 1, TE_CAUSE, CAUSE_BREAKPOINT
+        CHECK_LOG_ADDR 27, st_m_area, 1, TE_EPC, m_sc
+
+        # ---- execute on an intercepted instruction ----
+        la      t0, m_csr
+        csrw    tdata2, t0
+        li      t0, T_TYPE2 | T_M | T_EXEC
+        csrw    tdata1, t0
+        LOG_RESET st_m_area
+        li      a0, SENTINEL
+m_csr:
+        csrr    a0, mstatus
+        CHECK_COUNT 28, st_m_area, 1
+        CHECK_LOG_ADDR 28, st_m_area, 0, TE_EPC, m_csr
+        CHECK_EQI 28, a0, SENTINEL
+
+        # ---- execute trigger moved while armed ----
+        la      t0, m_old
+        csrw    tdata2, t0
+        la      t0, m_new
+        csrw    tdata2, t0
+        LOG_RESET st_m_area
+m_old:
+        li      a0, 8
+m_new:
+        li      a1, 9
+        csrw    tdata1, zero
+        CHECK_COUNT 29, st_m_area, 1
+        CHECK_LOG_ADDR 29, st_m_area, 0, TE_EPC, m_new
+        CHECK_EQI 29, a0, 8
+
         # ---- unimplemented trigger CSRs ----
         LOG_RESET st_m_area
         csrr    a1, tdata3
@@ -294,6 +378,14 @@ s_done:
         ecall
         ST_UNREACHABLE
         .size s_exec, . - s_exec
+
+        .type s_exec2, @function
+s_exec2:
+        li      a0, 6                   # triggers when SIE=1
+s2_done:
+        ecall
+        ST_UNREACHABLE
+        .size s_exec2, . - s_exec2
 
 # ---- U-mode code ----
         .section .user.text, "ax", @progbits

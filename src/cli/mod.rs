@@ -394,6 +394,16 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                     b.ratio,
                     b.repeats
                 );
+                if let Some(fp) = &b.fp {
+                    say!(
+                        "FP-heavy guest (fp_bench, {} iterations, {} instructions): raw {:.1}, instrumented {:.1} M instr/s, ratio {:.2}",
+                        fp.iterations,
+                        fp.instructions,
+                        fp.raw_minstr_per_s,
+                        fp.instrumented_minstr_per_s,
+                        fp.ratio
+                    );
+                }
                 say!("\nTUI key-to-frame (action + full draw at 160x45):");
                 for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
                     say!(

@@ -239,3 +239,44 @@ pub fn reads(raw: u32) -> Option<FpReads> {
                 || f.name == "fmv.w.x"),
     })
 }
+
+#[cfg(test)]
+mod reads_tests {
+    use super::reads;
+
+    /// An OP-FP encoding: funct5, fmt (0 S, 1 D), rs2 field, funct3.
+    fn op_fp(funct5: u32, fmt: u32, rs2: u32, funct3: u32) -> u32 {
+        funct5 << 27 | fmt << 25 | rs2 << 20 | 11 << 15 | funct3 << 12 | 10 << 7 | 0x53
+    }
+
+    #[test]
+    fn source_and_destination_formats_follow_the_names() {
+        // (encoding, name, single inputs, single result, fmin/fmax)
+        let cases = [
+            (op_fp(0b00000, 0, 12, 7), "fadd.s", true, true, false),
+            (op_fp(0b00000, 1, 12, 7), "fadd.d", false, false, false),
+            (op_fp(0b01000, 1, 0, 0), "fcvt.d.s", true, false, false),
+            (op_fp(0b01000, 0, 1, 7), "fcvt.s.d", false, true, false),
+            (op_fp(0b11100, 0, 0, 0), "fmv.x.w", false, false, false),
+            (op_fp(0b11110, 0, 0, 0), "fmv.w.x", false, true, false),
+            (op_fp(0b11010, 0, 0, 7), "fcvt.s.w", false, true, false),
+            (op_fp(0b11000, 0, 0, 7), "fcvt.w.s", true, false, false),
+            (op_fp(0b10100, 0, 12, 2), "feq.s", true, false, false),
+            (op_fp(0b11100, 0, 0, 1), "fclass.s", true, false, false),
+            (op_fp(0b00101, 1, 12, 0), "fmin.d", false, false, true),
+            (op_fp(0b00101, 0, 12, 1), "fmax.s", true, true, true),
+            (op_fp(0b00100, 0, 12, 2), "fsgnjx.s", true, true, false),
+        ];
+        for (raw, name, single, single_dest, minmax) in cases {
+            let r = reads(raw).unwrap();
+            assert_eq!(r.name, name);
+            assert_eq!(r.single, single, "{name}");
+            assert_eq!(r.single_dest, single_dest, "{name}");
+            assert_eq!(r.minmax, minmax, "{name}");
+        }
+        // fmadd.s reads three singles.
+        let fmadd = 12 << 27 | 12 << 20 | 11 << 15 | 7 << 12 | 10 << 7 | 0x43;
+        let r = reads(fmadd).unwrap();
+        assert_eq!((r.name, r.f_inputs, r.single), ("fmadd.s", 3, true));
+    }
+}

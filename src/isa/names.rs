@@ -60,6 +60,13 @@ pub fn csr_name(csr: u16) -> Option<&'static str> {
         0x342 => "mcause",
         0x343 => "mtval",
         0x344 => "mip",
+        // Debug spec 1.0, "Sdtrig" (trigger module registers).
+        0x7a0 => "tselect",
+        0x7a1 => "tdata1",
+        0x7a2 => "tdata2",
+        0x7a3 => "tdata3",
+        0x7a4 => "tinfo",
+        0x7a5 => "tcontrol",
         0xb00 => "mcycle",
         0xb02 => "minstret",
         0xc00 => "cycle",

@@ -56,11 +56,16 @@ pub fn must_intercept(insn: &Insn) -> bool {
 }
 
 /// Where the boxing of a natively written single result happens: the
-/// instruction after it (FP computations never jump or trap once trapscope
-/// has checked FS and frm).
+/// instruction after it (FP computations never jump; one that traps leaves
+/// nothing to box, and `on_exception` drops the pending box).
 pub fn fixup_site(pc: u64, insn: &Insn) -> Option<u64> {
     let r = reads(insn.raw)?;
     (insn.op == Op::Fp && r.single_dest).then_some(pc + u64::from(insn.len))
+}
+
+/// The native instruction whose result was pending trapped instead.
+pub fn drop_pending_box<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
+    uc.get_data_mut().fbox = None;
 }
 
 /// Boxes the single result a native instruction left in an f register.
@@ -274,10 +279,6 @@ pub fn run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, insn: &Insn) -> FpResult 
     let Some(r) = reads(insn.raw) else {
         return FpResult::Native;
     };
-    let ms = regs::read_csr(uc, 0x300).unwrap_or(0);
-    if ms & status::FS == 0 {
-        return FpResult::Illegal; // as native execution would (§3.1.6.6)
-    }
     let srcs = [insn.rs1, insn.rs2, ((insn.raw >> 27) & 31) as u8];
     let mut x = [0u64; 3];
     let mut all_boxed = true;
@@ -291,20 +292,25 @@ pub fn run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, insn: &Insn) -> FpResult 
             v
         };
     }
+    if !r.minmax && all_boxed {
+        // Native. If it traps (FS Off, a reserved frm), the exception hook
+        // drops the pending box: rd was not written.
+        if r.single_dest {
+            uc.get_data_mut().fbox = Some(insn.rd);
+        }
+        return FpResult::Native;
+    }
+    let ms = regs::read_csr(uc, 0x300).unwrap_or(0);
+    if ms & status::FS == 0 {
+        return FpResult::Illegal; // as native execution would (§3.1.6.6)
+    }
     // A dynamic rounding mode needs a valid frm even when the result cannot
     // depend on it (§11.2: reserved frm values are illegal with rm=111).
-    // Checked here for native runs too, so that those cannot trap.
     if r.rounds && (insn.raw >> 12) & 7 == 7 {
         let frm = uc.reg_read(R::FRM).unwrap_or(0);
         if frm > 4 {
             return FpResult::Illegal;
         }
-    }
-    if !r.minmax && all_boxed {
-        if r.single_dest {
-            uc.get_data_mut().fbox = Some(insn.rd);
-        }
-        return FpResult::Native;
     }
     let out = compute(insn, &r, x);
     let mut dirty = false;

@@ -13,6 +13,7 @@ use super::lrsc;
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
+use super::trigger;
 use super::vec;
 use crate::isa::Op;
 use crate::trace::{Access, Event, GuestFault, XRet};
@@ -208,6 +209,7 @@ fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
 
 /// An exception unicorn raised: unicorn has already advanced the pc by 4.
 pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
+    fp::drop_pending_box(uc); // a native FP instruction trapped (fp.rs)
     let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
     let cause = u64::from(intno);
     if cause > 15 {
@@ -297,6 +299,9 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     fp::apply_pending_box(uc);
+    if trigger::before(uc, pc) {
+        return; // the debug trigger fired before it (trigger.rs)
+    }
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };

@@ -105,6 +105,8 @@ pub struct Machine<O: Observer + 'static> {
     pub ebreak_stops: bool,
     /// Whether the translated code was made for single-stepping.
     tb_single: Option<bool>,
+    /// The code hook at the debug trigger's execute address (trigger.rs).
+    trigger_hook: Option<(trigger::HookAt, unicorn_engine::UcHookId)>,
 }
 
 fn emu(e: uc_error) -> LoadError {
@@ -179,6 +181,7 @@ impl<O: Observer + 'static> Machine<O> {
             stop_hooks: HashMap::new(),
             ebreak_stops: false,
             tb_single: None,
+            trigger_hook: None,
         };
         m.install_hooks(account)?;
         m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;

@@ -49,6 +49,13 @@ impl<O: Observer + 'static> Machine<O> {
         if let Err(f) = self.sync_stop_addrs(&until.addrs) {
             return Outcome::Fault(f);
         }
+        // unicorn counts instructions (`count = 1`) with a hook compiled into
+        // each translated block; blocks translated for a free run lack it and
+        // would run whole. Switching modes therefore drops the translations.
+        if self.tb_single.is_some_and(|s| s != single) {
+            let _ = self.uc.ctl_flush_tb();
+        }
+        self.tb_single = Some(single);
         let start_pc = self.pc();
         {
             let hart = self.uc.get_data_mut();
@@ -68,41 +75,27 @@ impl<O: Observer + 'static> Machine<O> {
                 return Outcome::Interrupted;
             }
             let pc = self.pc();
-            // An armed debug trigger is checked before every instruction,
-            // so the machine steps while one is (trigger.rs).
-            let step = single || self.uc.get_data().trigger.armed();
-            // unicorn counts instructions (`count = 1`) with a hook compiled
-            // into each translated block; blocks translated for a free run
-            // lack it and would run whole. Switching modes therefore drops
-            // the translations.
-            if self.tb_single.is_some_and(|s| s != step) {
-                let _ = self.uc.ctl_flush_tb();
-            }
-            self.tb_single = Some(step);
-            self.uc.get_data_mut().stepping = step;
-            if step {
+            // The debug trigger: hooks in block mode, a check before each
+            // step (trigger.rs).
+            self.sync_trigger_hook();
+            if single {
                 // An interrupt due before this instruction is a step of its
-                // own (interrupt.rs); while a trigger makes the machine step,
-                // the run goes on after it.
+                // own (interrupt.rs).
                 if let Some(o) = super::interrupt::before_step(&mut self.uc) {
-                    if single || o != Outcome::Stepped {
-                        self.uc.get_data_mut().stepping = false;
-                        return o;
-                    }
-                    continue;
+                    self.uc.get_data_mut().stepping = false;
+                    return o;
                 }
-                match self.trigger_gate(pc, single) {
+                match self.trigger_gate(pc) {
                     super::trigger::Gate::Run => {}
-                    super::trigger::Gate::Again => continue,
                     super::trigger::Gate::Stop(o) => return o,
                 }
             }
-            let r = self.uc.emu_start(pc, NEVER, 0, if step { 1 } else { 0 });
+            let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
             // A memory fault is settled by its delivery, which knows the
             // faulting instruction (unicorn's pc is its block's start).
             if r.is_ok() || self.uc.get_data().mem_fault.is_none() {
-                self.settle(now, step && r.is_ok());
+                self.settle(now, single && r.is_ok());
             }
             let hart = self.uc.get_data_mut();
             if let Some(o) = hart.outcome.take() {

@@ -90,6 +90,23 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
 }
 
 /// `len` bytes at `addr` were (or, with `new`, are about to be) written.
+/// Puts the intercept hook on `pc` unless a hook range covers it already.
+fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let covered = uc
+        .get_data()
+        .smc
+        .hooked
+        .iter()
+        .any(|&(s, e)| s <= pc && pc <= e);
+    if !covered
+        && uc
+            .add_code_hook(pc, pc, |uc, a, _| hooks::on_intercept(uc, a))
+            .is_ok()
+    {
+        uc.get_data_mut().smc.note_hooked(pc, pc);
+    }
+}
+
 pub(super) fn code_written<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     addr: u64,
@@ -127,13 +144,11 @@ pub(super) fn code_written<O: Observer>(
         match hook {
             Some(i) => {
                 hart.intercepts.insert(pc, i);
-                let covered = hart.smc.hooked.iter().any(|&(s, e)| s <= pc && pc <= e);
-                if !covered
-                    && uc
-                        .add_code_hook(pc, pc, |uc, a, _| hooks::on_intercept(uc, a))
-                        .is_ok()
-                {
-                    uc.get_data_mut().smc.note_hooked(pc, pc);
+                hook_at(uc, pc);
+                // A single-precision result is NaN-boxed at the next
+                // instruction's hook (fp.rs), as install_hooks arranges.
+                if let Some(site) = super::fp::fixup_site(pc, &i) {
+                    hook_at(uc, site);
                 }
             }
             None => {

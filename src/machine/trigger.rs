@@ -16,9 +16,11 @@
 //! Triggers"): a trigger does not match in M-mode while mstatus.MIE=0, nor,
 //! when medeleg[3]=1, in S-mode while sstatus.SIE=0.
 //!
-//! While a trigger is armed the machine single-steps and checks each
-//! instruction before it runs (`Machine::trigger_step`); unarmed, blocks run
-//! at full speed.
+//! The trigger is a code hook: at tdata2 for an execute trigger, on every
+//! instruction while a load or store trigger is armed (it then checks each
+//! memory access's effective address before the access); none when it is
+//! disarmed, so blocks run at full speed. Single steps are checked before
+//! they run (`Machine::trigger_gate`).
 
 use unicorn_engine::Unicorn;
 
@@ -69,6 +71,18 @@ impl Trigger {
         self.ctl & (EXECUTE | STORE | LOAD) != 0 && self.ctl & (M | S | U) != 0
     }
 
+    /// A load or store trigger is armed: every instruction is checked
+    /// before it runs (a code hook on all addresses).
+    pub fn watches_data(&self) -> bool {
+        self.armed() && self.ctl & (STORE | LOAD) != 0
+    }
+
+    /// The address an armed execute trigger watches (a code hook there
+    /// checks it, so blocks run at full speed).
+    pub fn exec_addr(&self) -> Option<u64> {
+        (self.armed() && self.ctl & EXECUTE != 0).then_some(self.tdata2)
+    }
+
     /// tdata1 after a write of `v` (WARL, see the module doc). dmode reads
     /// 0: only Debug Mode may set it, and this hart has none. maskmax reads
     /// 0 (no NAPOT matching); hit is not implemented (reads 0).
@@ -94,9 +108,9 @@ pub fn peek(t: &Trigger, csr: u16) -> Option<u64> {
 }
 
 /// A guest access to a trigger CSR (already checked to come from M-mode):
-/// returns the old value, or `None` for an illegal access. A write that arms
-/// or disarms the trigger stops emulation after this instruction, so that
-/// the run loop switches between blocks and checked single steps.
+/// returns the old value, or `None` for an illegal access. A write stops
+/// emulation after this instruction, so that the run loop moves the execute
+/// hook and switches between blocks and checked single steps.
 pub fn csr_access<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     pc: u64,
@@ -124,9 +138,7 @@ pub fn csr_access<O: Observer>(
         old: Some(old),
         new: shown,
     });
-    if t.armed() != hart.trigger.armed() {
-        let _ = uc.emu_stop();
-    }
+    let _ = uc.emu_stop();
     Some(old)
 }
 
@@ -168,16 +180,43 @@ pub fn check<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: Option<&
     let hart = uc.get_data();
     let t = hart.trigger;
     let p = hart.priv_;
-    if !t.armed() {
-        return Check::Run;
-    }
     let mode_bit = match p {
         Priv::M => M,
         Priv::S => S,
         _ => U,
     };
-    if t.ctl & mode_bit == 0 {
+    if !t.armed() || t.ctl & mode_bit == 0 {
         return Check::Run;
+    }
+    // What would fire, cheapest tests first (this runs before every
+    // instruction while a load/store trigger is armed).
+    let exec_hit = t.ctl & EXECUTE != 0 && pc == t.tdata2;
+    let hit = if exec_hit {
+        Check::Fire(pc)
+    } else if let Some(insn) = insn.filter(|_| t.ctl & (LOAD | STORE) != 0) {
+        if matches!(insn.op, Op::Vector) {
+            // Vector loads/stores sit in the LOAD-FP/STORE-FP opcodes.
+            if matches!(insn.raw & 0x7f, 0x07 | 0x27) {
+                Check::Unsupported
+            } else {
+                Check::Run
+            }
+        } else {
+            match accesses(uc, insn) {
+                Some((lo, size, load, store))
+                    if ((load && t.ctl & LOAD != 0) || (store && t.ctl & STORE != 0))
+                        && t.tdata2.wrapping_sub(lo) < size =>
+                {
+                    Check::Fire(t.tdata2)
+                }
+                _ => Check::Run,
+            }
+        }
+    } else {
+        Check::Run
+    };
+    if matches!(hit, Check::Run) {
+        return hit;
     }
     // Re-entrancy (Sdtrig "Native Triggers", option 1).
     let ms = regs::read_csr(uc, 0x300).unwrap_or(0);
@@ -187,60 +226,146 @@ pub fn check<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: Option<&
         Priv::S => medeleg & (1 << 3) != 0 && ms & status::SIE == 0,
         _ => false,
     };
-    if masked {
-        return Check::Run;
-    }
-    if t.ctl & EXECUTE != 0 && pc == t.tdata2 {
-        return Check::Fire(pc);
-    }
-    let Some(insn) = insn else {
-        return Check::Run;
-    };
-    if t.ctl & (LOAD | STORE) == 0 {
-        return Check::Run;
-    }
-    // Vector loads/stores sit in the LOAD-FP/STORE-FP opcodes.
-    if matches!(insn.op, Op::Vector) && matches!(insn.raw & 0x7f, 0x07 | 0x27) {
-        return Check::Unsupported;
-    }
     // An FP access with FS=Off is an illegal instruction, which has
-    // priority over the breakpoint (priv spec table 3.7).
-    if matches!(insn.op, Op::FpLoad { .. } | Op::FpStore { .. }) && ms & status::FS == 0 {
-        return Check::Run;
-    }
-    let Some((lo, size, load, store)) = accesses(uc, insn) else {
-        return Check::Run;
-    };
-    let wanted = (load && t.ctl & LOAD != 0) || (store && t.ctl & STORE != 0);
-    if wanted && t.tdata2.wrapping_sub(lo) < size {
-        return Check::Fire(t.tdata2);
-    }
-    Check::Run
+    // priority over a data breakpoint (priv spec table 3.7).
+    let fp_off = !exec_hit
+        && insn.is_some_and(|i| matches!(i.op, Op::FpLoad { .. } | Op::FpStore { .. }))
+        && ms & status::FS == 0;
+    if masked || fp_off { Check::Run } else { hit }
 }
 
-/// What the run loop does with the instruction at the pc while it steps.
+/// What the run loop does with the instruction at the pc before a step.
 pub(super) enum Gate {
     /// Run it.
     Run,
-    /// The trigger fired and its trap was delivered: go on from the handler.
-    Again,
-    /// End the run or the step with this outcome.
+    /// End the step with this outcome (the trigger fired, or a fault).
     Stop(Outcome),
 }
 
-impl<O: Observer + 'static> Machine<O> {
-    /// Before a step: the budget (a free run that steps because a trigger is
-    /// armed stops where block mode would), then the trigger. A firing
-    /// trigger makes the instruction take a breakpoint exception: it is
-    /// executed but does not retire, like any instruction that traps.
-    pub(super) fn trigger_gate(&mut self, pc: u64, single: bool) -> Gate {
-        super::fp::apply_pending_box(&mut self.uc);
-        let hart = self.uc.get_data_mut();
-        hart.stepping = true;
-        if !single && hart.executed >= hart.limit {
-            hart.stepping = false;
-            return Gate::Stop(Outcome::Budget);
+/// Where the trigger's code hook sits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum HookAt {
+    /// An execute trigger: its address.
+    Addr(u64),
+    /// A load/store trigger: every instruction.
+    All,
+}
+
+impl Trigger {
+    fn hook_at(&self) -> Option<HookAt> {
+        if self.watches_data() {
+            Some(HookAt::All)
+        } else {
+            self.exec_addr().map(HookAt::Addr)
         }
+    }
+}
+
+/// The trigger's code hook, in block mode (single steps are checked by
+/// `Machine::trigger_gate` before they run, and the hook does nothing then).
+pub(super) fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    before(uc, pc);
+}
+
+/// Checks the trigger before the instruction at `pc` runs and, if it fires,
+/// delivers the breakpoint (or ends the run for an unsupported access).
+/// Returns whether it did. Called by the trigger's hook and by
+/// `on_intercept`, whichever unicorn runs first for an address both hook:
+/// once the first has delivered the breakpoint or emulated the instruction
+/// the pc has moved, and the other does nothing.
+pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> bool {
+    let hart = uc.get_data();
+    if hart.stepping || !hart.trigger.armed() {
+        return false;
+    }
+    if !hart.trigger.watches_data() && hart.trigger.exec_addr() != Some(pc) {
+        return false;
+    }
+    if uc.reg_read(unicorn_engine::RegisterRISCV::PC).ok() != Some(pc) {
+        return false;
+    }
+    let idx = uc
+        .get_data()
+        .pending
+        .as_ref()
+        .and_then(|p| p.block.index_of(pc));
+    let insn = match idx {
+        Some(i) => uc
+            .get_data()
+            .pending
+            .as_ref()
+            .and_then(|p| p.block.insns[i].insn),
+        None => {
+            let bytes = uc.mem_read_as_vec(pc, 4).unwrap_or_default();
+            super::block::decode_range(pc, &bytes)
+                .first()
+                .and_then(|d| d.insn)
+        }
+    };
+    match check(uc, pc, insn.as_ref()) {
+        Check::Run => false,
+        Check::Fire(tval) => {
+            // Executed, not retired, as any instruction that traps.
+            hooks::finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::raise(uc, trap::CAUSE_BREAKPOINT, pc, tval);
+            true
+        }
+        Check::Unsupported => {
+            hooks::finish(uc, idx.unwrap_or(0), None, false);
+            hooks::fault(uc, unsupported(pc, insn.as_ref()));
+            true
+        }
+    }
+}
+
+fn unsupported(pc: u64, insn: Option<&Insn>) -> GuestFault {
+    GuestFault::Unsupported {
+        pc,
+        encoding: insn.map_or(0, |i| i.raw),
+        why: "a vector load/store while a load/store debug trigger is armed".into(),
+    }
+}
+
+impl<O: Observer + 'static> Machine<O> {
+    /// Keeps the trigger's code hook where the trigger needs it (called
+    /// between emulator runs, where adding hooks and dropping translations
+    /// is safe; a trigger CSR write stops emulation to get here).
+    pub(super) fn sync_trigger_hook(&mut self) {
+        let want = self.uc.get_data().trigger.hook_at();
+        if self.trigger_hook.map(|h| h.0) == want {
+            return;
+        }
+        if let Some((at, id)) = self.trigger_hook.take() {
+            let _ = self.uc.remove_hook(id);
+            self.drop_translations(at);
+        }
+        let Some(at) = want else { return };
+        let (lo, hi) = match at {
+            HookAt::Addr(a) => (a, a),
+            HookAt::All => (1, 0), // begin > end: every address
+        };
+        if let Ok(id) = self
+            .uc
+            .add_code_hook(lo, hi, |uc, addr, _| on_code(uc, addr))
+        {
+            self.drop_translations(at);
+            self.trigger_hook = Some((at, id));
+        }
+    }
+
+    /// Translated code calls only the hooks that existed when it was made.
+    fn drop_translations(&mut self, at: HookAt) {
+        let _ = match at {
+            HookAt::Addr(a) => self.uc.ctl_remove_cache(a, a.wrapping_add(4)),
+            HookAt::All => self.uc.ctl_flush_tb(),
+        };
+    }
+
+    /// Before a single step: the trigger fires instead of the instruction
+    /// (a breakpoint exception: the instruction is executed but does not
+    /// retire, like any instruction that traps), or it runs.
+    pub(super) fn trigger_gate(&mut self, pc: u64) -> Gate {
+        super::fp::apply_pending_box(&mut self.uc);
         self.prepare_step(pc);
         let insn = self
             .uc
@@ -254,22 +379,11 @@ impl<O: Observer + 'static> Machine<O> {
                 hooks::finish(&mut self.uc, 1, None, false);
                 trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);
                 let hart = self.uc.get_data_mut();
-                if single {
-                    hart.stepping = false;
-                    Gate::Stop(Outcome::Stepped)
-                } else if let Some(s) = hart.stop.take() {
-                    hart.stepping = false;
-                    Gate::Stop(s)
-                } else {
-                    Gate::Again
-                }
+                hart.stepping = false;
+                Gate::Stop(Outcome::Stepped)
             }
             Check::Unsupported => {
-                let f = GuestFault::Unsupported {
-                    pc,
-                    encoding: insn.map_or(0, |i| i.raw),
-                    why: "a vector load/store while a load/store debug trigger is armed".into(),
-                };
+                let f = unsupported(pc, insn.as_ref());
                 hooks::fault(&mut self.uc, f.clone());
                 let hart = self.uc.get_data_mut();
                 hart.outcome = None;

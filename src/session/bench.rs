@@ -28,6 +28,78 @@ pub struct BenchResult {
     /// Instrumented throughput over raw throughput.
     pub ratio: f64,
     pub repeats: u32,
+    /// The same measure on an FP-heavy guest (`bench_fp`).
+    pub fp: Option<FpBench>,
+}
+
+/// Instrumented against raw throughput on guest-asm/tests/fp_bench.S, whose
+/// loop is mostly single-precision and fmin/fmax instructions, which
+/// trapscope intercepts (machine/fp.rs).
+#[derive(Debug, Serialize)]
+pub struct FpBench {
+    pub guest: String,
+    pub iterations: u64,
+    pub instructions: u64,
+    pub raw_seconds: f64,
+    pub instrumented_seconds: f64,
+    pub raw_minstr_per_s: f64,
+    pub instrumented_minstr_per_s: f64,
+    pub ratio: f64,
+}
+
+/// The FP figure: the same core model as `bench`, no scenario (the guest is
+/// a bare-metal self-test; its knob is written directly).
+pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBench, String> {
+    use super::stats::{CoreModel, Markers, PhaseMap, Stats};
+    let path = crate::project_dir().join("assets/guest/tests/fp_bench.elf");
+    let program = Rc::new(crate::machine::Program::load(&path).map_err(|e| e.to_string())?);
+    let knob = program
+        .symbol("fp_iterations")
+        .ok_or("fp_bench.elf has no fp_iterations")?
+        .addr;
+    let budget = u64::MAX / 2;
+    let mut instructions = 0;
+    let instrumented = best(repeats, || {
+        let stats = Stats::new(
+            Rc::new(PhaseMap::new(&program, &[])),
+            program.clone(),
+            Some(CoreModel::new(core.clone())),
+            Markers::default(),
+            crate::trace::EventLog::new(1, true),
+        );
+        let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
+        m.write_u64(knob, iterations);
+        let t = Instant::now();
+        let o = m.run(&until(budget));
+        let dt = t.elapsed().as_secs_f64();
+        if !matches!(o, Outcome::Exited(0)) {
+            return Err(format!("instrumented FP run ended with {o:?}"));
+        }
+        instructions = m.executed();
+        Ok(dt)
+    })?;
+    let raw = best(repeats, || {
+        let mut m = Machine::new_raw(program.clone(), NoObserver).map_err(|e| e.to_string())?;
+        m.write_u64(knob, iterations);
+        let t = Instant::now();
+        let o = m.run(&until(budget));
+        let dt = t.elapsed().as_secs_f64();
+        if !matches!(o, Outcome::Exited(0)) {
+            return Err(format!("raw FP run ended with {o:?}"));
+        }
+        Ok(dt)
+    })?;
+    let mips = |secs: f64| instructions as f64 / secs / 1e6;
+    Ok(FpBench {
+        guest: path.display().to_string(),
+        iterations,
+        instructions,
+        raw_seconds: raw,
+        instrumented_seconds: instrumented,
+        raw_minstr_per_s: mips(raw),
+        instrumented_minstr_per_s: mips(instrumented),
+        ratio: raw / instrumented,
+    })
 }
 
 fn until(budget: u64) -> Until {
@@ -121,5 +193,6 @@ pub fn bench(
         single_step_minstr_per_s: mips(step, step_insns),
         ratio: raw / instrumented,
         repeats,
+        fp: Some(bench_fp(core.clone(), iterations, repeats)?),
     })
 }
