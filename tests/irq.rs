@@ -282,3 +282,54 @@ fn a_segment_over_a_device_is_refused_at_load() {
         .to_string();
     assert!(err.contains("overlaps the UART at 0x10000000"), "{err}");
 }
+
+#[test]
+fn run_and_the_tui_show_the_uart_output() {
+    let path = root().join("tests/fixtures/uart.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(root())
+        .args(["run", "tests/fixtures/uart.toml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  uart output\n    | platform ok\n"),
+        "{text}"
+    );
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use trapscope::tui::state::{AppState, Timing};
+    use trapscope::tui::update::Action;
+    let s = Scenario::load(&path).unwrap();
+    let mut app = AppState::new(Rc::new(s), None).unwrap();
+    app.update(Action::Continue);
+    app.timing = Timing::default();
+    let mut t = Terminal::new(TestBackend::new(160, 45)).unwrap();
+    t.draw(|f| trapscope::tui::render::draw(f, &app)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let screen: String = (0..45)
+        .map(|y| (0..160).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect();
+    assert!(screen.contains("uart › platform ok"), "{screen}");
+}
+
+#[test]
+fn an_interrupt_is_possible_only_when_enabled_and_armed() {
+    // At reset mie is 0: nothing can break a spin. In the irq scenario,
+    // once the kernel armed the timer (MTIE by set_timer), the user loop
+    // can be interrupted.
+    let mut m = machine("assets/guest/bad/spin.elf");
+    assert!(!m.interrupt_possible());
+    let s = scenario();
+    let v = s.variant("before").unwrap();
+    let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+    let spin = v.program.symbol("irq_spin").unwrap().addr;
+    let o = m.run(&Until {
+        addrs: vec![spin],
+        max_insns: Some(10_000),
+        ..Until::default()
+    });
+    assert_eq!(o, Outcome::ReachedAddr(spin));
+    assert!(m.interrupt_possible());
+}

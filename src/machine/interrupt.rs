@@ -254,8 +254,7 @@ pub(super) fn wfi<O: Observer>(
 ) {
     let upto = idx.map_or(usize::MAX, |i| i + 1);
     let hart = uc.get_data();
-    let tw = hart.status_extra & status::TW != 0;
-    if hart.priv_ == Priv::U || (hart.priv_ == Priv::S && tw) {
+    if wfi_traps(hart.priv_, hart.status_extra) {
         hooks::finish(uc, upto, None, false);
         trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         return;
@@ -276,6 +275,31 @@ pub(super) fn wfi<O: Observer>(
     if !take(uc, pc + 4) {
         let _ = uc.reg_write(R::PC, pc + 4);
     }
+}
+
+/// Whether an interrupt could ever be taken here without the guest doing
+/// anything more (for "spins forever": a loop that writes no CSR and no
+/// device): one is pending and takeable now, or the timer is armed and MTI
+/// takeable (§3.1.6.1 enables at the current privilege).
+pub(super) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
+    let hart = uc.get_data();
+    if hart.irq.mie == 0 {
+        return false;
+    }
+    let mut could = mip_now(hart);
+    if hart.platform.clint.mtimecmp != u64::MAX {
+        could |= irq::bit(irq::MTI);
+    }
+    let st = hart.irq;
+    let (m, s) = irq::takeable(&st, enables(uc));
+    (m | s) & could != 0
+}
+
+/// Whether `wfi` raises illegal instruction at privilege `p` (§3.1.6.5:
+/// with TW = 1 below M; §3.3.3: in U-mode when S exists, unless it completes
+/// within a time limit, which is zero here). `status_extra` holds TW.
+pub(super) fn wfi_traps(p: Priv, status_extra: u64) -> bool {
+    p == Priv::U || (p == Priv::S && status_extra & status::TW != 0)
 }
 
 /// Moves model time forward to `ticks` (idle cycles of the `wfi` at `pc`).
@@ -329,4 +353,21 @@ pub(super) fn before_step<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<
         return None;
     }
     Some(uc.get_data_mut().stop.take().unwrap_or(Outcome::Stepped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wfi_traps_below_m_with_tw_and_always_in_u() {
+        let tw = status::TW;
+        assert!(!wfi_traps(Priv::M, 0));
+        assert!(!wfi_traps(Priv::M, tw), "TW does not apply to M");
+        assert!(!wfi_traps(Priv::S, 0));
+        assert!(wfi_traps(Priv::S, tw));
+        assert!(wfi_traps(Priv::U, 0));
+        assert!(wfi_traps(Priv::U, tw));
+        assert!(!wfi_traps(Priv::S, status::TSR), "only TW counts");
+    }
 }

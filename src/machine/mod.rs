@@ -343,6 +343,13 @@ impl<O: Observer + 'static> Machine<O> {
         &self.uc.get_data().platform
     }
 
+    /// Whether an interrupt could still be taken without the guest writing
+    /// a CSR or a device: none can break a loop that does neither when
+    /// this is false (the "spins forever" check).
+    pub fn interrupt_possible(&mut self) -> bool {
+        interrupt::interrupt_possible(&mut self.uc)
+    }
+
     /// mip as the guest would read it now.
     pub fn mip(&self) -> u64 {
         interrupt::mip_now(self.uc.get_data())
