@@ -30,6 +30,9 @@ use super::trap;
 use crate::isa::{Insn, Op};
 use crate::trace::{GuestFault, Priv};
 
+/// The most interrupt-stop hooks kept at once.
+const MAX_IRQ_HOOKS: usize = 32;
+
 /// What the run loop must do after the block hook stopped unicorn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IrqRequest {
@@ -168,7 +171,7 @@ pub(super) fn plan<O: Observer>(
         return false;
     };
     let pc = block.insns[k].pc;
-    if hart.irq_hooks.contains(&pc) {
+    if hart.irq_hooks.contains_key(&pc) {
         uc.get_data_mut().irq_stop = Some(pc);
         return false;
     }
@@ -324,9 +327,24 @@ pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) 
             uc.get_data_mut().stop.take()
         }
         IrqRequest::Install(pc) => {
+            // unicorn checks every code hook's range at each hooked
+            // instruction, so stops for many different addresses (a
+            // periodic tick) are dropped and made again past a bound.
+            if uc.get_data().irq_hooks.len() >= MAX_IRQ_HOOKS {
+                let old: Vec<_> = uc
+                    .get_data_mut()
+                    .irq_hooks
+                    .drain()
+                    .map(|(_, id)| id)
+                    .collect();
+                for id in old {
+                    let _ = uc.remove_hook(id);
+                }
+                let _ = uc.ctl_flush_tb();
+            }
             match uc.add_code_hook(pc, pc, |uc, addr, _| on_irq_stop(uc, addr)) {
-                Ok(_) => {
-                    uc.get_data_mut().irq_hooks.insert(pc);
+                Ok(id) => {
+                    uc.get_data_mut().irq_hooks.insert(pc, id);
                     // Code translated before the hook existed does not call it.
                     let _ = uc.ctl_remove_cache(pc, pc + 4);
                     None
