@@ -286,7 +286,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     }
     if matches!(insn.op, Op::Wfi) {
-        super::interrupt::wfi(uc, pc, &insn, idx);
+        super::wfi::wfi(uc, pc, &insn, idx);
         return;
     }
     if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {

@@ -119,7 +119,7 @@ fn due_now<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<(u64, Priv)> {
 
 /// Takes the interrupt due now, if any, with xepc = `epc` (the next
 /// instruction, not executed). Returns whether it did.
-fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
+pub(super) fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
     let Some((code, _)) = due_now(uc) else {
         return false;
     };
@@ -243,80 +243,6 @@ pub(super) fn end_defer<O: Observer>(hart: &mut Hart<O>, last: &DecodedInsn, nex
     }
 }
 
-/// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
-/// U-mode always (trapscope's time limit is zero), it raises an illegal
-/// instruction. Otherwise the hart idles until an interrupt is pending and
-/// enabled in mie, whatever the global enables: model time moves to the
-/// timer's deadline, charged to the model as idle cycles. If nothing could
-/// ever wake it, the run ends: it waits forever.
-pub(super) fn wfi<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    pc: u64,
-    insn: &Insn,
-    idx: Option<usize>,
-) {
-    let upto = idx.map_or(usize::MAX, |i| i + 1);
-    let hart = uc.get_data();
-    if wfi_traps(hart.priv_, hart.status_extra) {
-        hooks::finish(uc, upto, None, false);
-        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
-        return;
-    }
-    let awake = irq::wakes(&hart.irq, mip_now(hart));
-    let cmp = hart.platform.clint.mtimecmp;
-    let timer = hart.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
-    if !awake && !timer {
-        hooks::finish(uc, upto, None, false);
-        hooks::fault(uc, GuestFault::WaitsForever { pc });
-        return;
-    }
-    hooks::finish(uc, upto, Some(pc + 4), false);
-    if !awake {
-        advance_time(uc.get_data_mut(), pc, cmp);
-    }
-    uc.get_data_mut().irq_defer = false;
-    if !take(uc, pc + 4) {
-        let _ = uc.reg_write(R::PC, pc + 4);
-    }
-}
-
-/// Whether an interrupt could ever be taken here without the guest doing
-/// anything more (for "spins forever": a loop that writes no CSR and no
-/// device): one is pending and takeable now, or the timer is armed and MTI
-/// takeable (§3.1.6.1 enables at the current privilege).
-pub(super) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
-    let hart = uc.get_data();
-    if hart.irq.mie == 0 {
-        return false;
-    }
-    let mut could = mip_now(hart);
-    if hart.platform.clint.mtimecmp != u64::MAX {
-        could |= irq::bit(irq::MTI);
-    }
-    let st = hart.irq;
-    let (m, s) = irq::takeable(&st, enables(uc));
-    (m | s) & could != 0
-}
-
-/// Whether `wfi` raises illegal instruction at privilege `p` (§3.1.6.5:
-/// with TW = 1 below M; §3.3.3: in U-mode when S exists, unless it completes
-/// within a time limit, which is zero here). `status_extra` holds TW.
-pub(super) fn wfi_traps(p: Priv, status_extra: u64) -> bool {
-    p == Priv::U || (p == Priv::S && status_extra & status::TW != 0)
-}
-
-/// Moves model time forward to `ticks` (idle cycles of the `wfi` at `pc`).
-fn advance_time<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
-    let now = hart.time_value();
-    if ticks <= now {
-        return;
-    }
-    if !hart.obs.idle(pc, ticks) {
-        // No core model: time is the cycle count, which idling advances.
-        hart.cycle_offset += i128::from(ticks - now);
-    }
-}
-
 /// The run loop's part after the block hook stopped unicorn for an
 /// interrupt (`IrqRequest`). Returns a stop to honour, if any.
 pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) -> Option<Outcome> {
@@ -373,19 +299,20 @@ pub(super) fn before_step<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<
     Some(uc.get_data_mut().stop.take().unwrap_or(Outcome::Stepped))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wfi_traps_below_m_with_tw_and_always_in_u() {
-        let tw = status::TW;
-        assert!(!wfi_traps(Priv::M, 0));
-        assert!(!wfi_traps(Priv::M, tw), "TW does not apply to M");
-        assert!(!wfi_traps(Priv::S, 0));
-        assert!(wfi_traps(Priv::S, tw));
-        assert!(wfi_traps(Priv::U, 0));
-        assert!(wfi_traps(Priv::U, tw));
-        assert!(!wfi_traps(Priv::S, status::TSR), "only TW counts");
+/// Whether an interrupt could ever be taken here without the guest doing
+/// anything more (for "spins forever": a loop that writes no CSR and no
+/// device): one is pending and takeable now, or the timer is armed and MTI
+/// takeable (§3.1.6.1 enables at the current privilege).
+pub(super) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
+    let hart = uc.get_data();
+    if hart.irq.mie == 0 {
+        return false;
     }
+    let mut could = mip_now(hart);
+    if hart.platform.clint.mtimecmp != u64::MAX {
+        could |= irq::bit(irq::MTI);
+    }
+    let st = hart.irq;
+    let (m, s) = irq::takeable(&st, enables(uc));
+    (m | s) & could != 0
 }

@@ -17,6 +17,7 @@ pub mod regs;
 mod run;
 mod trap;
 mod vec;
+mod wfi;
 
 pub use vec::describe as disasm;
 
