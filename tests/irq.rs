@@ -364,3 +364,23 @@ fn wfi_idles_the_model_clock_the_same_stepped() {
         assert!(eb.events["idle"] >= 2.0, "{core}");
     }
 }
+
+#[test]
+fn a_deadline_beyond_any_run_waits_forever() {
+    // bad/wfi_far.S: mtimecmp = 2^63, MTIE, `1: wfi; j 1b` (wfi at +0x14:
+    // lui, c.li, c.slli, sd, li, csrw). The timer could
+    // wake it, but not within 2^40 ticks: a guest fault at once, on a core
+    // model or without one, block or stepped.
+    let s = Scenario::load(&root().join("tests/fixtures/wfi_far.toml")).unwrap();
+    for core in [Some("u74"), None] {
+        let b = run(&s, "only", core, false, &[]);
+        let st = run(&s, "only", core, true, &[]);
+        assert_eq!(b.outcome, "fault", "{core:?}");
+        assert!(b.instructions < 10, "{core:?}: {}", b.instructions);
+        assert_eq!(semantic(&b), semantic(&st), "{core:?}");
+    }
+    let (code, _, err) = elf("assets/guest/bad/wfi_far.elf");
+    assert_eq!(code, Some(125), "{err}");
+    assert!(err.contains("waits forever at pc 0x80000014"), "{err}");
+    assert!(err.contains("more than 2^40 ticks away"), "{err}");
+}

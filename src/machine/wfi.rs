@@ -14,6 +14,10 @@ use super::trap;
 use crate::isa::Insn;
 use crate::trace::{GuestFault, Priv};
 
+/// The longest wait (timer ticks) trapscope idles through: about three
+/// days at a 4 MHz timebase, beyond any run; a later deadline waits forever.
+const WAIT_LIMIT: u64 = 1 << 40;
+
 /// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
 /// U-mode always (trapscope's time limit is zero), it raises an illegal
 /// instruction. Otherwise the hart idles until an interrupt is pending and
@@ -36,9 +40,20 @@ pub(super) fn wfi<O: Observer>(
     let awake = irq::wakes(&hart.irq, mip_now(hart));
     let cmp = hart.platform.clint.mtimecmp;
     let timer = hart.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
-    if !awake && !timer {
+    let why = if awake {
+        None
+    } else if !timer {
+        Some("no interrupt is pending and enabled in mie, and no timer is armed".to_string())
+    } else if cmp.saturating_sub(hart.time_value()) > WAIT_LIMIT {
+        Some(format!(
+            "the timer (mtimecmp {cmp:#x}) is more than 2^40 ticks away"
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
         hooks::finish(uc, upto, None, false);
-        hooks::fault(uc, GuestFault::WaitsForever { pc });
+        hooks::fault(uc, GuestFault::WaitsForever { pc, why });
         return;
     }
     hooks::finish(uc, upto, Some(pc + 4), false);

@@ -52,8 +52,8 @@ pub enum GuestFault {
     Livelock { pc: u64, failures: u32, why: String },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },
-    /// A `wfi` that no interrupt could ever wake.
-    WaitsForever { pc: u64 },
+    /// A `wfi` that no interrupt could ever wake (`why` says what it lacks).
+    WaitsForever { pc: u64, why: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -88,10 +88,9 @@ impl std::fmt::Display for GuestFault {
             GuestFault::Emulator { pc, error } => {
                 write!(f, "emulator stopped at pc {pc:#x}: {error}")
             }
-            GuestFault::WaitsForever { pc } => write!(
-                f,
-                "waits forever at pc {pc:#x}: wfi with no interrupt that could wake it (none pending and enabled in mie, no timer armed)"
-            ),
+            GuestFault::WaitsForever { pc, why } => {
+                write!(f, "waits forever at pc {pc:#x}: wfi, and {why}")
+            }
         }
     }
 }
