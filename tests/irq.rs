@@ -123,10 +123,13 @@ fn block_mode_equals_single_step_with_interrupts() {
     // is bounded.) One tick; many short ticks (stops inside blocks); and ticks
     // landing anywhere in the getppid benchmark, kernel and firmware
     // included (irq_bench = 0 runs user.S with the timer on).
-    let cases: [&[(&str, u64)]; 3] = [
+    let cases: [&[(&str, u64)]; 4] = [
         &[("timer_period", 20), ("spins", 20_000)],
         &[("timer_irqs", 40), ("timer_period", 7), ("spins", 20_000)],
         &[("irq_bench", 0), ("timer_irqs", 30), ("timer_period", 11)],
+        // A tick every few instructions' worth of time: stops at more
+        // addresses than the machine keeps hooks for.
+        &[("irq_bench", 0), ("timer_irqs", 500), ("timer_period", 2)],
     ];
     for core in [Some("u74"), Some("c910"), Some("generic"), None] {
         for set in cases {
@@ -282,4 +285,103 @@ fn a_segment_over_a_device_is_refused_at_load() {
         .unwrap()
         .to_string();
     assert!(err.contains("overlaps the UART at 0x10000000"), "{err}");
+}
+
+#[test]
+fn run_and_the_tui_show_the_uart_output() {
+    let path = root().join("tests/fixtures/uart.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(root())
+        .args(["run", "tests/fixtures/uart.toml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  uart output\n    | platform ok\n"),
+        "{text}"
+    );
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use trapscope::tui::state::{AppState, Timing};
+    use trapscope::tui::update::Action;
+    let s = Scenario::load(&path).unwrap();
+    let mut app = AppState::new(Rc::new(s), None).unwrap();
+    app.update(Action::Continue);
+    app.timing = Timing::default();
+    let mut t = Terminal::new(TestBackend::new(160, 45)).unwrap();
+    t.draw(|f| trapscope::tui::render::draw(f, &app)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let screen: String = (0..45)
+        .map(|y| (0..160).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect();
+    assert!(screen.contains("uart › platform ok"), "{screen}");
+}
+
+#[test]
+fn an_interrupt_is_possible_only_when_enabled_and_armed() {
+    // At reset mie is 0: nothing can break a spin. In the irq scenario,
+    // once the kernel armed the timer (MTIE by set_timer), the user loop
+    // can be interrupted.
+    let mut m = machine("assets/guest/bad/spin.elf");
+    assert!(!m.interrupt_possible());
+    let s = scenario();
+    let v = s.variant("before").unwrap();
+    let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+    let spin = v.program.symbol("irq_spin").unwrap().addr;
+    let o = m.run(&Until {
+        addrs: vec![spin],
+        max_insns: Some(10_000),
+        ..Until::default()
+    });
+    assert_eq!(o, Outcome::ReachedAddr(spin));
+    assert!(m.interrupt_possible());
+}
+
+#[test]
+fn wfi_idles_the_model_clock_the_same_stepped() {
+    // guest-asm/tests/interrupts.S waits three times with wfi for a timer
+    // deadline (checks 1, 8 and 35's part when TW works) and checks from
+    // inside that mtime reached it: under a core model the idle cycles are
+    // charged, in block mode and stepped alike.
+    let s = Scenario::load(&root().join("tests/fixtures/interrupts.toml")).unwrap();
+    for core in ["u74", "c910", "generic"] {
+        let b = run(&s, "only", Some(core), false, &[]);
+        let st = run(&s, "only", Some(core), true, &[]);
+        assert_eq!(b.exit_code, Some(0), "{core}: {:?}", b.error);
+        assert_eq!(semantic(&b), semantic(&st), "{core}");
+        let (eb, es) = (b.estimate.unwrap(), st.estimate.unwrap());
+        assert_eq!(eb.cycles_total, es.cycles_total, "{core}");
+        assert_eq!(eb.breakdown, es.breakdown, "{core}");
+        // At least two waits of 200 and 300 ticks, less the few cycles
+        // between arming and the wfi.
+        let p = Profile::find(core).unwrap();
+        let per_tick = p.core.clock_ghz.value * 1e9 / p.core.timebase_hz.value;
+        assert!(
+            eb.breakdown["idle"] > 400.0 * per_tick,
+            "{core}: {:?}",
+            eb.breakdown
+        );
+        assert!(eb.events["idle"] >= 2.0, "{core}");
+    }
+}
+
+#[test]
+fn a_deadline_beyond_any_run_waits_forever() {
+    // bad/wfi_far.S: mtimecmp = 2^63, MTIE, `1: wfi; j 1b` (wfi at +0x14:
+    // lui, c.li, c.slli, sd, li, csrw). The timer could
+    // wake it, but not within 2^40 ticks: a guest fault at once, on a core
+    // model or without one, block or stepped.
+    let s = Scenario::load(&root().join("tests/fixtures/wfi_far.toml")).unwrap();
+    for core in [Some("u74"), None] {
+        let b = run(&s, "only", core, false, &[]);
+        let st = run(&s, "only", core, true, &[]);
+        assert_eq!(b.outcome, "fault", "{core:?}");
+        assert!(b.instructions < 10, "{core:?}: {}", b.instructions);
+        assert_eq!(semantic(&b), semantic(&st), "{core:?}");
+    }
+    let (code, _, err) = elf("assets/guest/bad/wfi_far.elf");
+    assert_eq!(code, Some(125), "{err}");
+    assert!(err.contains("waits forever at pc 0x80000014"), "{err}");
+    assert!(err.contains("more than 2^40 ticks away"), "{err}");
 }

@@ -17,10 +17,12 @@
 #                  (scause = interrupt | 5) it counts the tick, masks the
 #                  interrupt (as Linux's riscv_timer_interrupt clears
 #                  CSR_IE.TIE), and either programs the next event, which
-#                  unmasks it, or, after knob_timer_irqs ticks, stops the
+#                  unmasks it (through the legacy call, so both SBI entry
+#                  points run), or, after knob_timer_irqs ticks, stops the
 #                  timer with set_timer(-1). Any other interrupt is counted
 #                  as spurious.
-#   sbi_set_timer  the SBI TIME call (fw.S programs mtimecmp).
+#   sbi_set_timer  the SBI TIME call (fw.S programs mtimecmp), and
+#                  sbi_set_timer_legacy, the same through EID 0.
 #
 # Instructions, for the scenario's hand counts (do_irq with the timer
 # stopped, knob_timer_irqs = 1; `la`/`ld sym` are auipc + addi/ld, `call`
@@ -87,7 +89,7 @@ do_irq:
 	rdtime	a0
 	ld	a5, knob_timer_period
 	add	a0, a0, a5
-	call	sbi_set_timer
+	call	sbi_set_timer_legacy
 	li	a5, SIE_STIE
 	csrs	sie, a5
 	j	3f
@@ -112,6 +114,17 @@ sbi_set_timer:
 	ecall
 	ret
 	.size sbi_set_timer, .-sbi_set_timer
+
+# sbi_set_timer_legacy(stime_value): the legacy set_timer (EID 0, no
+# function id; Linux's sbi_set_timer_v01). The re-arm in do_irq uses it, so
+# that both of the firmware's set_timer entry points run.
+	.globl sbi_set_timer_legacy
+	.type sbi_set_timer_legacy, @function
+sbi_set_timer_legacy:
+	li	a7, SBI_EXT_LEGACY_SET_TIMER
+	ecall
+	ret
+	.size sbi_set_timer_legacy, .-sbi_set_timer_legacy
 
 	.section .kernel.data, "aw", @progbits
 	.balign 8

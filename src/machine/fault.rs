@@ -11,7 +11,6 @@ use super::block::DecodedInsn;
 use super::hart::{Hart, Outcome};
 use super::observe::Observer;
 use super::program::Program;
-use super::regs;
 use crate::isa::Op;
 use crate::trace::{Event, GuestFault};
 
@@ -108,8 +107,7 @@ pub(super) fn check_spin<O: Observer>(
     if !jumps_to_itself(last, next) {
         return;
     }
-    let cur = regs::read_priv(uc);
-    if super::wake::interrupt_can_wake(uc, cur) {
+    if super::wake::interrupt_can_wake(uc) {
         return;
     }
     let hart = uc.get_data_mut();

@@ -106,8 +106,8 @@ pub struct Hart<O: Observer> {
     pub(super) irq_stop: Option<u64>,
     /// What the run loop must do after the block hook stopped for an interrupt.
     pub(super) irq_request: Option<super::interrupt::IrqRequest>,
-    /// Addresses that have an interrupt-stop code hook.
-    pub(super) irq_hooks: HashSet<u64>,
+    /// Addresses that have an interrupt-stop code hook, and its id.
+    pub(super) irq_hooks: HashMap<u64, unicorn_engine::UcHookId>,
     /// A device write changed interrupt inputs; checks wait for a block end.
     pub(super) irq_defer: bool,
 }
@@ -154,7 +154,7 @@ impl<O: Observer> Hart<O> {
             platform: Default::default(),
             irq_stop: None,
             irq_request: None,
-            irq_hooks: HashSet::new(),
+            irq_hooks: HashMap::new(),
             irq_defer: false,
         }
     }

@@ -305,6 +305,15 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };
+    // The timer's one-shot stop at this instruction: its hook was added
+    // after this one, so take the interrupt here, before the instruction
+    // acts, as a single step would (interrupt.rs).
+    if uc.get_data().irq_stop == Some(pc) {
+        super::interrupt::on_irq_stop(uc, pc);
+        if uc.reg_read(R::PC).unwrap_or(pc) != pc {
+            return;
+        }
+    }
     let idx = pending_index(uc.get_data(), pc);
     if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
         return; // runs natively
@@ -325,7 +334,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     }
     if matches!(insn.op, Op::Wfi) {
-        super::interrupt::wfi(uc, pc, &insn, idx);
+        super::wfi::wfi(uc, pc, &insn, idx);
         return;
     }
     if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {

@@ -30,6 +30,9 @@ use super::trap;
 use crate::isa::{Insn, Op};
 use crate::trace::{GuestFault, Priv};
 
+/// The most interrupt-stop hooks kept at once.
+const MAX_IRQ_HOOKS: usize = 32;
+
 /// What the run loop must do after the block hook stopped unicorn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IrqRequest {
@@ -116,7 +119,7 @@ fn due_now<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<(u64, Priv)> {
 
 /// Takes the interrupt due now, if any, with xepc = `epc` (the next
 /// instruction, not executed). Returns whether it did.
-fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
+pub(super) fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
     let Some((code, _)) = due_now(uc) else {
         return false;
     };
@@ -126,10 +129,17 @@ fn take<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, epc: u64) -> bool {
 }
 
 /// Whether an intercepted instruction stops a block for the timer scan (it
-/// writes the pc, so the next instruction starts a new block); AMOs that run
-/// natively do not.
+/// writes the pc, so the next instruction starts a new block). AMOs that run
+/// natively do not, nor `sret` and F/D instructions, which usually run
+/// natively too (TSR, NaN-boxing): the scan goes on through them, and a
+/// stop placed on one is honoured by the intercept before it acts
+/// (`hooks::on_intercept`).
 fn splits(hart_amo_traps: bool, insn: &Insn) -> bool {
-    !matches!(insn.op, Op::Amo { .. }) || hart_amo_traps
+    match insn.op {
+        Op::Amo { .. } => hart_amo_traps,
+        Op::Sret | Op::Fp => false,
+        _ => true,
+    }
 }
 
 /// The block hook's check, before `block` runs (`true`: unicorn was stopped
@@ -168,7 +178,7 @@ pub(super) fn plan<O: Observer>(
         return false;
     };
     let pc = block.insns[k].pc;
-    if hart.irq_hooks.contains(&pc) {
+    if hart.irq_hooks.contains_key(&pc) {
         uc.get_data_mut().irq_stop = Some(pc);
         return false;
     }
@@ -240,56 +250,6 @@ pub(super) fn end_defer<O: Observer>(hart: &mut Hart<O>, last: &DecodedInsn, nex
     }
 }
 
-/// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
-/// U-mode always (trapscope's time limit is zero), it raises an illegal
-/// instruction. Otherwise the hart idles until an interrupt is pending and
-/// enabled in mie, whatever the global enables: model time moves to the
-/// timer's deadline, charged to the model as idle cycles. If nothing could
-/// ever wake it, the run ends: it waits forever.
-pub(super) fn wfi<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    pc: u64,
-    insn: &Insn,
-    idx: Option<usize>,
-) {
-    let upto = idx.map_or(usize::MAX, |i| i + 1);
-    let hart = uc.get_data();
-    let tw = hart.status_extra & status::TW != 0;
-    if hart.priv_ == Priv::U || (hart.priv_ == Priv::S && tw) {
-        hooks::finish(uc, upto, None, false);
-        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
-        return;
-    }
-    let awake = irq::wakes(&hart.irq, mip_now(hart));
-    let cmp = hart.platform.clint.mtimecmp;
-    let timer = hart.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
-    if !awake && !timer {
-        hooks::finish(uc, upto, None, false);
-        hooks::fault(uc, GuestFault::WaitsForever { pc });
-        return;
-    }
-    hooks::finish(uc, upto, Some(pc + 4), false);
-    if !awake {
-        advance_time(uc.get_data_mut(), pc, cmp);
-    }
-    uc.get_data_mut().irq_defer = false;
-    if !take(uc, pc + 4) {
-        let _ = uc.reg_write(R::PC, pc + 4);
-    }
-}
-
-/// Moves model time forward to `ticks` (idle cycles of the `wfi` at `pc`).
-fn advance_time<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
-    let now = hart.time_value();
-    if ticks <= now {
-        return;
-    }
-    if !hart.obs.idle(pc, ticks) {
-        // No core model: time is the cycle count, which idling advances.
-        hart.cycle_offset += i128::from(ticks - now);
-    }
-}
-
 /// The run loop's part after the block hook stopped unicorn for an
 /// interrupt (`IrqRequest`). Returns a stop to honour, if any.
 pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) -> Option<Outcome> {
@@ -300,9 +260,24 @@ pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) 
             uc.get_data_mut().stop.take()
         }
         IrqRequest::Install(pc) => {
+            // unicorn checks every code hook's range at each hooked
+            // instruction, so stops for many different addresses (a
+            // periodic tick) are dropped and made again past a bound.
+            if uc.get_data().irq_hooks.len() >= MAX_IRQ_HOOKS {
+                let old: Vec<_> = uc
+                    .get_data_mut()
+                    .irq_hooks
+                    .drain()
+                    .map(|(_, id)| id)
+                    .collect();
+                for id in old {
+                    let _ = uc.remove_hook(id);
+                }
+                let _ = uc.ctl_flush_tb();
+            }
             match uc.add_code_hook(pc, pc, |uc, addr, _| on_irq_stop(uc, addr)) {
-                Ok(_) => {
-                    uc.get_data_mut().irq_hooks.insert(pc);
+                Ok(id) => {
+                    uc.get_data_mut().irq_hooks.insert(pc, id);
                     // Code translated before the hook existed does not call it.
                     let _ = uc.ctl_remove_cache(pc, pc + 4);
                     None
@@ -329,4 +304,22 @@ pub(super) fn before_step<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<
         return None;
     }
     Some(uc.get_data_mut().stop.take().unwrap_or(Outcome::Stepped))
+}
+
+/// Whether an interrupt could ever be taken here without the guest doing
+/// anything more (for "spins forever": a loop that writes no CSR and no
+/// device): one is pending and takeable now, or the timer is armed and MTI
+/// takeable (§3.1.6.1 enables at the current privilege).
+pub(super) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
+    let hart = uc.get_data();
+    if hart.irq.mie == 0 {
+        return false;
+    }
+    let mut could = mip_now(hart);
+    if hart.platform.clint.mtimecmp != u64::MAX {
+        could |= irq::bit(irq::MTI);
+    }
+    let st = hart.irq;
+    let (m, s) = irq::takeable(&st, enables(uc));
+    (m | s) & could != 0
 }

@@ -26,6 +26,7 @@ mod trap;
 mod trigger;
 mod vec;
 mod wake;
+mod wfi;
 
 pub use vec::describe as disasm;
 
@@ -399,6 +400,13 @@ impl<O: Observer + 'static> Machine<O> {
     /// The platform devices (CLINT, UART, PLIC, test device).
     pub fn platform(&self) -> &crate::platform::Platform {
         &self.uc.get_data().platform
+    }
+
+    /// Whether an interrupt could still be taken without the guest writing
+    /// a CSR or a device: none can break a loop that does neither when
+    /// this is false (the "spins forever" check).
+    pub fn interrupt_possible(&mut self) -> bool {
+        interrupt::interrupt_possible(&mut self.uc)
     }
 
     /// mip as the guest would read it now.

@@ -15,6 +15,12 @@ const M_START: u8 = 1;
 const M_END: u8 = 2;
 const M_ITER: u8 = 4;
 
+/// The most milli-cycles one `wfi` idles (about 1.2e15 cycles; the machine
+/// refuses waits of more than 2^40 ticks before asking).
+const IDLE_CAP: u64 = 1 << 60;
+/// The most milli-cycles idling brings the clock to, in all.
+const IDLE_TOTAL: u64 = 1 << 62;
+
 /// Timer ticks at `milli` modelled milli-cycles (`timebase_hz` at the
 /// core's clock).
 fn ticks(p: &Profile, milli: u64) -> u64 {
@@ -425,12 +431,23 @@ impl Observer for Stats {
         let sum: u64 = self.now.cycles.iter().sum();
         let c = &m.profile.core;
         let per_tick = c.clock_ghz.value * 1e9 / c.timebase_hz.value * crate::cost::MILLI as f64;
-        let mut need = ((target as f64 * per_tick).ceil() as u64).saturating_sub(sum);
-        while ticks(&m.profile, sum + need) < target {
-            need += 1;
-        }
-        while need > 0 && ticks(&m.profile, sum + need - 1) >= target {
-            need -= 1;
+        // One wfi idles at most IDLE_CAP (a deadline further away is as
+        // good as never; the guest's budget ends the run).
+        let want = target as f64 * per_tick;
+        // ... and the model's clock stops at IDLE_TOTAL, far below overflow.
+        let cap = IDLE_CAP.min(IDLE_TOTAL.saturating_sub(sum));
+        let mut need = if !want.is_finite() || want >= sum.saturating_add(cap) as f64 {
+            cap
+        } else {
+            (want.ceil() as u64).saturating_sub(sum)
+        };
+        if need < cap {
+            while need < cap && ticks(&m.profile, sum + need) < target {
+                need += 1;
+            }
+            while need > 0 && ticks(&m.profile, sum + need - 1) >= target {
+                need -= 1;
+            }
         }
         m.vec_pending -= m.vec_pending.min(need);
         m.last_load = 0;

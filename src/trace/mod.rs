@@ -76,8 +76,8 @@ pub enum GuestFault {
     /// A jump or branch to itself, taken while no interrupt is enabled
     /// that could ever end it.
     Spin { pc: u64, place: String },
-    /// A `wfi` that no interrupt could ever wake.
-    WaitsForever { pc: u64 },
+    /// A `wfi` that no interrupt could ever wake (`why` says what it lacks).
+    WaitsForever { pc: u64, why: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -145,10 +145,9 @@ impl std::fmt::Display for GuestFault {
                 "spins forever at {pc:#x}{}: a jump to itself, and no enabled interrupt could end it",
                 named(place)
             ),
-            GuestFault::WaitsForever { pc } => write!(
-                f,
-                "waits forever at pc {pc:#x}: wfi with no interrupt that could wake it (none pending and enabled in mie, no timer armed)"
-            ),
+            GuestFault::WaitsForever { pc, why } => {
+                write!(f, "waits forever at pc {pc:#x}: wfi, and {why}")
+            }
         }
     }
 }

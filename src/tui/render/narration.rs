@@ -1,11 +1,16 @@
-//! The scenario's narration for where the guest is (or the lesson step's).
+//! The scenario's narration for where the guest is (or the lesson step's),
+//! and, once the guest has written to its UART, the console's last lines.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::pane_block;
+use super::{dim, pane_block};
 use crate::tui::state::{AppState, Pane};
+
+/// Console lines shown under the narration.
+const CONSOLE_LINES: usize = 2;
 
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let text = s
@@ -13,8 +18,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .clone()
         .unwrap_or_else(|| s.scenario.title.clone());
     let title = format!(" {} ", s.scenario.patch);
+    let mut lines = vec![Line::raw(text)];
+    let uart = s.live.m.uart_output();
+    if !uart.is_empty() {
+        let console = crate::report::console::escape_console(uart);
+        let tail: Vec<&str> = console.lines().rev().take(CONSOLE_LINES).collect();
+        for l in tail.into_iter().rev() {
+            lines.push(Line::styled(format!("uart › {l}"), dim()));
+        }
+    }
     f.render_widget(
-        Paragraph::new(text)
+        Paragraph::new(lines)
             .wrap(Wrap { trim: true })
             .block(pane_block(s, Pane::Narration, title)),
         area,
