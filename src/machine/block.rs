@@ -3,7 +3,7 @@
 //! A block is the run of instructions unicorn translated together; we decode
 //! it once, let the observer build its per-block table once, and cache both.
 
-use std::collections::HashMap;
+use super::pchash::PcMap;
 use std::rc::Rc;
 
 use crate::isa::{self, Insn};
@@ -64,13 +64,13 @@ pub fn decode_range(start: u64, bytes: &[u8]) -> Vec<DecodedInsn> {
 
 /// Blocks by (start, size in bytes).
 pub struct BlockCache<D> {
-    map: HashMap<(u64, u32), Rc<Block<D>>>,
+    map: PcMap<(u64, u32), Rc<Block<D>>>,
 }
 
 impl<D> Default for BlockCache<D> {
     fn default() -> Self {
         BlockCache {
-            map: HashMap::new(),
+            map: PcMap::default(),
         }
     }
 }

@@ -1,10 +1,11 @@
 //! The state trapscope keeps beside unicorn's: what the emulator lacks
 //! (the VS field, model counters), the block being executed, and stop requests.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::block::{Block, BlockCache};
+use super::pchash::{PcMap, PcSet};
 use super::observe::Observer;
 use crate::isa::Insn;
 use crate::trace::{Access, Event, EventKind, GuestFault, Priv};
@@ -52,8 +53,8 @@ pub struct Hart<O: Observer> {
     /// Stop before a block that would take `executed` past this.
     pub(super) limit: u64,
     pub(super) until_kinds: Vec<EventKind>,
-    pub(super) intercepts: HashMap<u64, Insn>,
-    pub(super) stop_addrs: HashSet<u64>,
+    pub(super) intercepts: PcMap<u64, Insn>,
+    pub(super) stop_addrs: PcSet<u64>,
     /// A stop address we are resuming from, to pass once.
     pub(super) skip_once: Option<u64>,
     /// Last value seen of each CSR, for the `old` of CSR-write events.
@@ -81,7 +82,7 @@ pub struct Hart<O: Observer> {
     /// Stop after this many consecutive failures of one SC (0: never).
     pub(super) livelock_after: u32,
     /// Probed addresses, and the one whose instruction runs next unprobed.
-    pub(super) probes: HashSet<u64>,
+    pub(super) probes: PcSet<u64>,
     pub(super) probe_resume: Option<u64>,
     /// `MachineConfig::strict_segments`.
     pub(super) strict_segments: bool,
@@ -126,8 +127,8 @@ impl<O: Observer> Hart<O> {
             outcome: None,
             limit: u64::MAX,
             until_kinds: Vec::new(),
-            intercepts: HashMap::new(),
-            stop_addrs: HashSet::new(),
+            intercepts: PcMap::default(),
+            stop_addrs: PcSet::default(),
             skip_once: None,
             csr_shadow: HashMap::new(),
             mem_fault: None,
@@ -142,7 +143,7 @@ impl<O: Observer> Hart<O> {
             amo_traps: false,
             xret_clears: false,
             livelock_after: 10_000,
-            probes: HashSet::new(),
+            probes: PcSet::default(),
             probe_resume: None,
             strict_segments: false,
             status_extra: 0,

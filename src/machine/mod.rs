@@ -17,6 +17,7 @@ mod lrsc;
 mod mmio;
 mod mmu;
 mod observe;
+mod pchash;
 pub mod program;
 pub mod regs;
 mod run;
