@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::block::{Block, BlockCache};
-use super::pchash::{PcMap, PcSet};
 use super::observe::Observer;
+use super::pchash::{PcMap, PcSet};
 use crate::isa::Insn;
 use crate::trace::{Access, Event, EventKind, GuestFault, Priv};
 
