@@ -147,11 +147,7 @@ fn pending_from<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> usize {
 /// Makes the one instruction at `pc` the pending block (as a single step
 /// does), for a trap whose instruction no block hook covered.
 pub(super) fn own_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    let len = uc
-        .mem_read_as_vec(pc, 2)
-        .ok()
-        .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
-        .unwrap_or(4);
+    let len = super::smc::insn_len_at(uc, pc);
     let block = hooks::block_at(uc, pc, u32::from(len));
     let hart = uc.get_data_mut();
     let priv_ = hart.priv_;

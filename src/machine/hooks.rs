@@ -142,11 +142,13 @@ pub(super) fn block_at<O: Observer>(
     if let Some(b) = uc.get_data().blocks.get(addr, size) {
         return b;
     }
-    let bytes = uc.mem_read_as_vec(addr, size as usize).unwrap_or_default();
+    // unicorn's memory API is physical: read the code where paging puts it.
+    let phys = super::smc::physical_pc(uc, addr);
+    let bytes = uc.mem_read_as_vec(phys, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     if uc.get_data().account {
-        super::smc::watch_code(uc, addr, end);
+        super::smc::watch_code(uc, phys, phys + (end - addr));
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
@@ -155,6 +157,7 @@ pub(super) fn block_at<O: Observer>(
         Block {
             start: addr,
             end,
+            phys,
             insns,
             data,
         },

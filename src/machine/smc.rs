@@ -69,6 +69,35 @@ pub(super) fn watch<O: Observer>(
     Ok(())
 }
 
+/// The physical address of the instruction at virtual `pc` (write hooks
+/// see physical addresses, blocks and intercepts are keyed by pc).
+pub(super) fn physical_pc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u64 {
+    let p = uc.get_data().priv_;
+    if !super::access::paged(uc, p) {
+        return pc;
+    }
+    super::mmu::translate(uc, pc, crate::trace::Access::Fetch, p, false).unwrap_or(pc)
+}
+
+/// `len` bytes of code at virtual `pc` (unicorn's memory API is physical),
+/// empty if they are not memory.
+pub(super) fn read_code<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    len: usize,
+) -> Vec<u8> {
+    let pa = physical_pc(uc, pc);
+    uc.mem_read_as_vec(pa, len).unwrap_or_default()
+}
+
+/// The length of the instruction at virtual `pc` (4 if it cannot be read).
+pub(super) fn insn_len_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u8 {
+    let b = read_code(uc, pc, 2);
+    b.get(..2)
+        .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
+        .unwrap_or(4)
+}
+
 /// Code decoded outside the watched ranges (RAM is executable, so a guest
 /// may run code it put in a data page): watch its pages from now on, so a
 /// later write there drops the decoded block.
@@ -76,49 +105,17 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
     if end <= start || uc.get_data().smc.watches(start, end - start) {
         return;
     }
-    // Watches are physical and decoded blocks virtual: with paging on the
-    // two do not line up, so only code at physical addresses is watched.
-    let p = uc.get_data().priv_;
-    if super::access::paged(uc, p) {
-        return;
-    }
     let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
     let _ = watch(uc, p0, p1);
 }
 
-/// `len` bytes at `addr` were (or, with `new`, are about to be) written.
-pub(super) fn code_written<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    addr: u64,
-    len: u64,
-    new: Option<&[u8]>,
-) {
-    if len == 0 || !uc.get_data().smc.watches(addr, len) {
-        return;
-    }
-    let end = addr.saturating_add(len);
-    uc.get_data_mut().blocks.remove_overlapping(addr, end);
-    // Instructions covering a written byte start at most 2 bytes before it
-    // (4-byte instructions, 2-byte alignment). Decoding at every 2-byte
-    // offset finds every real instruction start; an entry at an offset that
-    // is not one is never reached (code hooks fire at instruction starts).
-    let w0 = addr.saturating_sub(2) & !1;
-    let w1 = end;
-    let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
-        return;
-    };
-    if let Some(new) = new {
-        let at = (addr - w0) as usize;
-        for (i, b) in new.iter().enumerate() {
-            if let Some(slot) = bytes.get_mut(at + i) {
-                *slot = *b;
-            }
-        }
-    }
-    let mut pc = w0;
-    while pc < w1 {
-        let off = (pc - w0) as usize;
-        let d = decode_range(pc, &bytes[off..]).into_iter().next();
+/// Updates the intercepts for the `n` bytes of code at virtual `va0`,
+/// `bytes` (with 2 to spare for an instruction that starts at the end).
+fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n: u64) {
+    let mut off = 0u64;
+    while off < n {
+        let pc = va0.wrapping_add(off);
+        let d = decode_range(pc, &bytes[off as usize..]).into_iter().next();
         let hook = d.and_then(|d| d.insn).filter(must_hook);
         let hart = uc.get_data_mut();
         match hook {
@@ -137,16 +134,58 @@ pub(super) fn code_written<O: Observer>(
                 hart.intercepts.remove(&pc);
             }
         }
-        pc += 2;
+        off += 2;
+    }
+}
+
+/// `len` bytes at physical `addr` were (or, with `new`, are about to be) written.
+pub(super) fn code_written<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    addr: u64,
+    len: u64,
+    new: Option<&[u8]>,
+) {
+    if len == 0 || !uc.get_data().smc.watches(addr, len) {
+        return;
+    }
+    let end = addr.saturating_add(len);
+    // Where the written bytes are code: at their virtual address in every
+    // decoded block over them, and at the address itself (text scanned at
+    // load, guests without paging).
+    let mut places = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    places.push(addr);
+    places.sort_unstable();
+    places.dedup();
+    // Instructions covering a written byte start at most 2 bytes before it
+    // (4-byte instructions, 2-byte alignment). Decoding at every 2-byte
+    // offset finds every real instruction start; an entry at an offset that
+    // is not one is never reached (code hooks fire at instruction starts).
+    let w0 = addr.saturating_sub(2) & !1;
+    let w1 = end;
+    let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
+        return;
+    };
+    if let Some(new) = new {
+        let at = (addr - w0) as usize;
+        for (i, b) in new.iter().enumerate() {
+            if let Some(slot) = bytes.get_mut(at + i) {
+                *slot = *b;
+            }
+        }
+    }
+    for &va in &places {
+        rescan(uc, va.wrapping_sub(addr - w0), &bytes, w1 - w0);
     }
     // unicorn notices the guest's own stores to translated code (and drops
     // those translations after this hook); the code hooks above apply to the
     // new ones. Writes trapscope makes itself (`new` is None: the API, the V
-    // unit) drop them here. Not from inside a store (unicorn's TLB entry for
-    // it must survive the hook), and only with instruction translation off:
-    // the cache removal translates its address as a fetch.
-    let p = uc.get_data().priv_;
-    if new.is_none() && !super::access::paged(uc, p) {
-        let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    // unit) drop them here, by virtual address (the removal translates it
+    // as a fetch). Never from inside a store: unicorn's TLB entry for the
+    // store in progress must survive the hook.
+    if new.is_none() {
+        for va in places {
+            let v0 = va.wrapping_sub(addr - w0);
+            let _ = uc.ctl_remove_cache(v0, v0.wrapping_add(w1 + 2 - w0));
+        }
     }
 }
