@@ -149,6 +149,7 @@ fn pending_from<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> usize {
 pub(super) fn own_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let len = super::smc::insn_len_at(uc, pc);
     let block = hooks::block_at(uc, pc, u32::from(len));
+    super::smc::retranslate_fresh(uc);
     let hart = uc.get_data_mut();
     let priv_ = hart.priv_;
     hart.pending = Some(Pending {

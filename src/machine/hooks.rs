@@ -149,6 +149,9 @@ pub(super) fn block_at<O: Observer>(
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     if uc.get_data().account {
         super::smc::watch_code(uc, phys, phys + (end - addr));
+        if super::smc::register_block(uc, &insns) {
+            uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
+        }
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
@@ -176,6 +179,13 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         return;
     }
     let block = block_at(uc, addr, size);
+    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+        // Its translation lacks the hooks of intercepts just found: drop it
+        // and stop before it runs; the run loop starts here again.
+        let _ = uc.ctl_remove_cache(s, e);
+        let _ = uc.emu_stop();
+        return;
+    }
     let hart = uc.get_data_mut();
     if hart.executed + block.insns.len() as u64 > hart.limit {
         hart.outcome = Some(Outcome::Budget);

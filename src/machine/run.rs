@@ -149,6 +149,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
+        smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
         hart.pending = Some(Pending {

@@ -9,7 +9,7 @@
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
 
-use super::block::decode_range;
+use super::block::{DecodedInsn, decode_range};
 use super::hart::Hart;
 use super::hooks;
 use super::observe::Observer;
@@ -23,6 +23,9 @@ pub(super) struct SmcState {
     watched: Vec<(u64, u64)>,
     /// Ranges (inclusive) covered by an intercept code hook.
     hooked: Vec<(u64, u64)>,
+    /// A block just decoded holds intercepts its translation has no hooks
+    /// for: its range, to translate again.
+    pub fresh: Option<(u64, u64)>,
 }
 
 impl SmcState {
@@ -90,6 +93,15 @@ pub(super) fn read_code<O: Observer>(
     uc.mem_read_as_vec(pa, len).unwrap_or_default()
 }
 
+/// After a block was decoded outside the block hook (a single step, a trap
+/// whose instruction no block covered): drop the translation of a block
+/// that turned out to hold new intercepts, before unicorn runs it.
+pub(super) fn retranslate_fresh<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
+    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+        let _ = uc.ctl_remove_cache(s, e);
+    }
+}
+
 /// The length of the instruction at virtual `pc` (4 if it cannot be read).
 pub(super) fn insn_len_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u8 {
     let b = read_code(uc, pc, 2);
@@ -109,6 +121,42 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
     let _ = watch(uc, p0, p1);
 }
 
+/// Registers the instructions of a newly decoded block that trapscope must
+/// run itself and did not know of (code the load-time scan did not see:
+/// written to a data page, or behind data in text that threw the linear
+/// scan off). Returns whether there were any.
+pub(super) fn register_block<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    insns: &[DecodedInsn],
+) -> bool {
+    let mut any = false;
+    for d in insns {
+        let Some(i) = d.insn.filter(must_hook) else {
+            continue;
+        };
+        if uc.get_data().intercepts.contains_key(&d.pc) {
+            continue;
+        }
+        add_intercept(uc, d.pc, i);
+        any = true;
+    }
+    any
+}
+
+/// An intercept at `pc`, with a code hook if none covers it yet.
+fn add_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, i: Insn) {
+    let hart = uc.get_data_mut();
+    hart.intercepts.insert(pc, i);
+    let covered = hart.smc.hooked.iter().any(|&(s, e)| s <= pc && pc <= e);
+    if !covered
+        && uc
+            .add_code_hook(pc, pc, |uc, a, _| hooks::on_intercept(uc, a))
+            .is_ok()
+    {
+        uc.get_data_mut().smc.note_hooked(pc, pc);
+    }
+}
+
 /// Updates the intercepts for the `n` bytes of code at virtual `va0`,
 /// `bytes` (with 2 to spare for an instruction that starts at the end).
 fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n: u64) {
@@ -116,22 +164,10 @@ fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n:
     while off < n {
         let pc = va0.wrapping_add(off);
         let d = decode_range(pc, &bytes[off as usize..]).into_iter().next();
-        let hook = d.and_then(|d| d.insn).filter(must_hook);
-        let hart = uc.get_data_mut();
-        match hook {
-            Some(i) => {
-                hart.intercepts.insert(pc, i);
-                let covered = hart.smc.hooked.iter().any(|&(s, e)| s <= pc && pc <= e);
-                if !covered
-                    && uc
-                        .add_code_hook(pc, pc, |uc, a, _| hooks::on_intercept(uc, a))
-                        .is_ok()
-                {
-                    uc.get_data_mut().smc.note_hooked(pc, pc);
-                }
-            }
+        match d.and_then(|d| d.insn).filter(must_hook) {
+            Some(i) => add_intercept(uc, pc, i),
             None => {
-                hart.intercepts.remove(&pc);
+                uc.get_data_mut().intercepts.remove(&pc);
             }
         }
         off += 2;
