@@ -2,7 +2,6 @@
 //! delivery), intercepted instructions, run-until addresses, `tohost` and
 //! memory faults.
 
-use unicorn_engine::unicorn_const::MemType;
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::{Block, decode_range};
@@ -14,7 +13,7 @@ use super::regs;
 use super::trap;
 use super::vec;
 use crate::isa::Op;
-use crate::trace::{Access, Event, GuestFault, XRet};
+use crate::trace::{Event, GuestFault, XRet};
 
 /// Reports `pending.block.insns[from..to]` as retired; keeps the pending block
 /// (for a later part) when `keep`.
@@ -433,36 +432,4 @@ pub(super) fn on_tohost_value<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, v: u64
         hart.outcome = Some(Outcome::Exited(v >> 1));
         let _ = uc.emu_stop();
     }
-}
-
-/// Unmapped or protected memory: record the access and the instruction that
-/// made it (registers are live here); unicorn returns an error next, and the
-/// run loop delivers it (`access::deliver`).
-pub(super) fn on_mem_fault<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    ty: MemType,
-    addr: u64,
-) -> bool {
-    let mut access = match ty {
-        MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
-        MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
-        _ => Access::Read,
-    };
-    let (pc, tval) = if access == Access::Fetch {
-        (addr, addr)
-    } else {
-        let p = super::mmu::data_priv(uc, uc.get_data().priv_);
-        let paged = super::access::paged(uc, p);
-        match super::access::find_access(uc, access, addr, paged) {
-            Some((d, va)) => {
-                if matches!(d.insn.map(|i| i.op), Some(Op::Amo { .. })) {
-                    access = Access::Write;
-                }
-                (d.pc, va)
-            }
-            None => (uc.reg_read(R::PC).unwrap_or(0), addr),
-        }
-    };
-    uc.get_data_mut().mem_fault = Some((access, tval, pc));
-    false
 }
