@@ -288,6 +288,7 @@ fn faulting_guests_behave_the_same_in_block_mode_and_single_step() {
         "smc",
         "smc_mprv",
         "smc_data",
+        "smc_paged",
     ] {
         let o = same_in_both_modes(&format!("assets/guest/tests/{t}.elf"));
         assert_eq!(o, Outcome::Exited(0), "{t}");
@@ -457,4 +458,22 @@ fn a_loadable_segment_without_flags_is_code_too() {
 
 fn elf_run(path: &Path) -> (Option<i32>, String, Duration) {
     elf(&[path.to_str().unwrap()])
+}
+
+#[test]
+fn code_at_a_virtual_address_is_decoded_from_its_physical_one() {
+    // smc_paged.S calls `patch` at its alias VA = PA + 0x4000_0000 (Sv39):
+    // its instructions (li/csrr, ret) retire at the alias addresses. unicorn's
+    // memory API is physical, so reading the code at the VA would find
+    // nothing and account no instruction there.
+    let p = Program::load(&root().join("assets/guest/tests/smc_paged.elf")).unwrap();
+    let patch = p.symbol("patch").unwrap().addr;
+    for single in [false, true] {
+        let (o, _, r) = recorded("assets/guest/tests/smc_paged.elf", single);
+        assert_eq!(o, Outcome::Exited(0));
+        let alias = patch + 0x4000_0000;
+        // Two calls, each retiring both instructions of patch at the alias.
+        assert_eq!(r.pcs.iter().filter(|&&pc| pc == alias).count(), 2);
+        assert_eq!(r.pcs.iter().filter(|&&pc| pc == alias + 4).count(), 2);
+    }
 }

@@ -11,6 +11,11 @@
 # Checks:
 #    1  first run: mcause == 5, mepc == buf + 4, mtval == 0x4000_0000
 #    2  second run: mcause == 5, mepc == buf + 4, mtval == 0x4000_0008
+#    3  `csrr a0, instret; ret` written to buf2, a page that never ran code,
+#       is intercepted the first time it runs: read right before the
+#       `jalr`, instret is 2 more in it (the csrr s2 and the jalr retire in
+#       between; priv spec §3.3.1 / Zicntr), which trapscope's model count
+#       gives and the emulator's own instret would not
 
         .include "selftest.inc"
         ST_START
@@ -50,6 +55,17 @@ test_main:
         LOG_LD  t1, st_m_area, 1, TE_EPC
         CHECK_EQ 2, t1, t0
         CHECK_LOG 2, st_m_area, 1, TE_TVAL, HOLE + 8
+        la      t0, buf2
+        li      t1, 0xc0202573          # csrr a0, instret
+        sw      t1, 0(t0)
+        li      t1, 0x00008067          # ret
+        sw      t1, 4(t0)
+        fence.i
+        la      t0, buf2
+        csrr    s2, instret
+        jalr    t0
+        sub     a0, a0, s2
+        CHECK_EQI 3, a0, 2
         PASS
         .size test_main, . - test_main
 
@@ -57,4 +73,8 @@ test_main:
         .balign 4096
         .globl buf
 buf:
+        .zero   64
+        .balign 4096
+        .globl buf2
+buf2:
         .zero   64

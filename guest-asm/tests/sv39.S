@@ -6,6 +6,7 @@
 #   VA 0x8000_0000 -> PA 0x8000_0000  R W X, A D   (firmware, kernel: identity)
 #   VA 0xc000_0000 -> PA 0x8000_0000  R only, A    (an alias, read-only)
 #   VA 0x4000_0000                    invalid      (V = 0)
+#   VA 0x1_0000_0000 -> PA 0x4000_0000 R W, A D    (valid, but no memory there)
 # §4.3.2: an access through an invalid PTE, or a store through a PTE without
 # W, raises a page fault: cause 13 (load), 15 (store/AMO) (table 4.2), with
 # stval = the faulting virtual address (§4.1.9) and sepc = the instruction.
@@ -20,6 +21,9 @@
 #    6  `lr.d` (emulated by trapscope) at VA 0x4000_0000: scause == 13,
 #       stval == the address
 #    7  `lr.d` through the alias reads the data
+#    8  `ld` at VA 0x1_0000_0010, whose PTE is valid but whose physical
+#       address is no memory: a load access fault (cause 5, §3.7), with
+#       stval == the virtual address and sepc == the ld
 
         .include "selftest.inc"
         ST_START
@@ -37,7 +41,7 @@
         .globl test_main
         .type test_main, @function
 test_main:
-        li      t0, (1 << 13) | (1 << 15)
+        li      t0, (1 << 5) | (1 << 13) | (1 << 15)
         csrw    medeleg, t0
         la      t0, sv39_root
         srli    t0, t0, 12
@@ -53,7 +57,7 @@ back_s:
         csrw    satp, zero
         sfence.vma
         csrw    medeleg, zero
-        CHECK_COUNT 1, st_s_area, 3
+        CHECK_COUNT 1, st_s_area, 4
         CHECK_COUNT 1, st_m_area, 1
         CHECK_LOG 1, st_m_area, 0, TE_CAUSE, CAUSE_ECALL_S
         CHECK_LOG 2, st_s_area, 0, TE_CAUSE, 13
@@ -74,6 +78,9 @@ back_s:
         CHECK_LOG_ADDR 6, st_s_area, 2, TE_EPC, s_lr
         CHECK_LOG 6, st_s_area, 2, TE_TVAL, 0x40000000
         CHECK_EQI 7, a3, MAGIC
+        CHECK_LOG 8, st_s_area, 3, TE_CAUSE, 5
+        CHECK_LOG_ADDR 8, st_s_area, 3, TE_EPC, s_nomem
+        CHECK_LOG 8, st_s_area, 3, TE_TVAL, 0x100000010
         PASS
         .size test_main, . - test_main
 
@@ -94,6 +101,9 @@ s_sd:
 s_lr:
         lr.d    a2, (t2)                # invalid PTE: load page fault
         lr.d    a3, (t3)                # the alias
+        li      t2, 0x100000000
+s_nomem:
+        ld      a4, 0x10(t2)            # PA 0x4000_0010: access fault
 s_done:
         ecall                           # -> M: resume at back_s
         ST_UNREACHABLE
@@ -113,5 +123,6 @@ sv39_root:                              # 512 PTEs, indexed by VA[38:30]
         .dword  0                       # 0x4000_0000: invalid
         .dword  (0x80000 << 10) | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D
         .dword  (0x80000 << 10) | PTE_V | PTE_R | PTE_A
-        .zero   8 * 508
+        .dword  (0x40000 << 10) | PTE_V | PTE_R | PTE_W | PTE_A | PTE_D
+        .zero   8 * 507
         .size sv39_root, . - sv39_root

@@ -4,7 +4,8 @@
 //! any trap. The run ends only when delivery cannot work (the handler
 //! itself is not there) or under `--strict-segments`.
 
-use unicorn_engine::Unicorn;
+use unicorn_engine::unicorn_const::MemType;
+use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::DecodedInsn;
 use super::hart::{Hart, Pending};
@@ -147,12 +148,9 @@ fn pending_from<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> usize {
 /// Makes the one instruction at `pc` the pending block (as a single step
 /// does), for a trap whose instruction no block hook covered.
 pub(super) fn own_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    let len = uc
-        .mem_read_as_vec(pc, 2)
-        .ok()
-        .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
-        .unwrap_or(4);
+    let len = super::smc::insn_len_at(uc, pc);
     let block = hooks::block_at(uc, pc, u32::from(len));
+    super::smc::retranslate_fresh(uc);
     let hart = uc.get_data_mut();
     let priv_ = hart.priv_;
     hart.pending = Some(Pending {
@@ -160,4 +158,36 @@ pub(super) fn own_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
         from: 0,
         priv_,
     });
+}
+
+/// Unmapped or protected memory: record the access and the instruction that
+/// made it (registers are live here); unicorn returns an error next, and the
+/// run loop delivers it (`access::deliver`).
+pub(super) fn on_mem_fault<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    ty: MemType,
+    addr: u64,
+) -> bool {
+    let mut access = match ty {
+        MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
+        MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
+        _ => Access::Read,
+    };
+    let (pc, tval) = if access == Access::Fetch {
+        (addr, addr)
+    } else {
+        let p = super::mmu::data_priv(uc, uc.get_data().priv_);
+        let paged = paged(uc, p);
+        match find_access(uc, access, addr, paged) {
+            Some((d, va)) => {
+                if matches!(d.insn.map(|i| i.op), Some(Op::Amo { .. })) {
+                    access = Access::Write;
+                }
+                (d.pc, va)
+            }
+            None => (uc.reg_read(R::PC).unwrap_or(0), addr),
+        }
+    };
+    uc.get_data_mut().mem_fault = Some((access, tval, pc));
+    false
 }

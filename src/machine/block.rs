@@ -21,6 +21,9 @@ pub struct DecodedInsn {
 pub struct Block<D> {
     pub start: u64,
     pub end: u64,
+    /// The physical address of `start` (the same without paging). A block
+    /// never crosses a page, so it covers `phys..phys + (end - start)`.
+    pub phys: u64,
     pub insns: Vec<DecodedInsn>,
     /// The observer's table for this block, built once.
     pub data: D,
@@ -79,9 +82,19 @@ impl<D> BlockCache<D> {
     pub fn get(&self, start: u64, size: u32) -> Option<Rc<Block<D>>> {
         self.map.get(&(start, size)).cloned()
     }
-    /// Drops every block with a byte in `[start, end)` (code was written).
-    pub fn remove_overlapping(&mut self, start: u64, end: u64) {
-        self.map.retain(|_, b| b.end <= start || b.start >= end);
+    /// Drops every block with a byte at physical `[start, end)` (code was
+    /// written there); returns the virtual address `start` has in each.
+    pub fn remove_overlapping(&mut self, start: u64, end: u64) -> Vec<u64> {
+        let mut at = Vec::new();
+        self.map.retain(|_, b| {
+            let pend = b.phys + (b.end - b.start);
+            let keep = pend <= start || b.phys >= end;
+            if !keep {
+                at.push(b.start.wrapping_add(start.wrapping_sub(b.phys)));
+            }
+            keep
+        });
+        at
     }
     pub fn insert(&mut self, size: u32, block: Block<D>) -> Rc<Block<D>> {
         let rc = Rc::new(block);

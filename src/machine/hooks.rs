@@ -2,7 +2,6 @@
 //! delivery), intercepted instructions, run-until addresses, `tohost` and
 //! memory faults.
 
-use unicorn_engine::unicorn_const::MemType;
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::{Block, decode_range};
@@ -16,7 +15,7 @@ use super::trap;
 use super::trigger;
 use super::vec;
 use crate::isa::Op;
-use crate::trace::{Access, Event, GuestFault, XRet};
+use crate::trace::{Event, GuestFault, XRet};
 
 /// Reports `pending.block.insns[from..to]` as retired; keeps the pending block
 /// (for a later part) when `keep`.
@@ -147,11 +146,16 @@ pub(super) fn block_at<O: Observer>(
     if let Some(b) = uc.get_data().blocks.get(addr, size) {
         return b;
     }
-    let bytes = uc.mem_read_as_vec(addr, size as usize).unwrap_or_default();
+    // unicorn's memory API is physical: read the code where paging puts it.
+    let phys = super::smc::physical_pc(uc, addr);
+    let bytes = uc.mem_read_as_vec(phys, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     if uc.get_data().account {
-        super::smc::watch_code(uc, addr, end);
+        super::smc::watch_code(uc, phys, phys + (end - addr));
+        if super::smc::register_block(uc, &insns) {
+            uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
+        }
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
@@ -160,6 +164,7 @@ pub(super) fn block_at<O: Observer>(
         Block {
             start: addr,
             end,
+            phys,
             insns,
             data,
         },
@@ -184,6 +189,13 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         return;
     }
     let block = block_at(uc, addr, size);
+    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+        // Its translation lacks the hooks of intercepts just found: drop it
+        // and stop before it runs; the run loop starts here again.
+        let _ = uc.ctl_remove_cache(s, e);
+        let _ = uc.emu_stop();
+        return;
+    }
     let hart = uc.get_data_mut();
     if hart.executed + block.insns.len() as u64 > hart.limit {
         hart.outcome = Some(Outcome::Budget);
@@ -479,36 +491,4 @@ pub(super) fn on_tohost_value<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, v: u64
         hart.outcome = Some(Outcome::Exited(v >> 1));
         let _ = uc.emu_stop();
     }
-}
-
-/// Unmapped or protected memory: record the access and the instruction that
-/// made it (registers are live here); unicorn returns an error next, and the
-/// run loop delivers it (`access::deliver`).
-pub(super) fn on_mem_fault<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    ty: MemType,
-    addr: u64,
-) -> bool {
-    let mut access = match ty {
-        MemType::FETCH_UNMAPPED | MemType::FETCH_PROT => Access::Fetch,
-        MemType::WRITE_UNMAPPED | MemType::WRITE_PROT => Access::Write,
-        _ => Access::Read,
-    };
-    let (pc, tval) = if access == Access::Fetch {
-        (addr, addr)
-    } else {
-        let p = super::mmu::data_priv(uc, uc.get_data().priv_);
-        let paged = super::access::paged(uc, p);
-        match super::access::find_access(uc, access, addr, paged) {
-            Some((d, va)) => {
-                if matches!(d.insn.map(|i| i.op), Some(Op::Amo { .. })) {
-                    access = Access::Write;
-                }
-                (d.pc, va)
-            }
-            None => (uc.reg_read(R::PC).unwrap_or(0), addr),
-        }
-    };
-    uc.get_data_mut().mem_fault = Some((access, tval, pc));
-    false
 }

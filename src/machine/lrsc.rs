@@ -53,7 +53,7 @@ fn physical<O: Observer>(
     access: Access,
 ) -> Result<u64, Done> {
     let p = super::mmu::data_priv(uc, uc.get_data().priv_);
-    match super::mmu::translate(uc, addr, access, p) {
+    match super::mmu::translate(uc, addr, access, p, true) {
         Ok(pa) => Ok(pa),
         Err(super::mmu::XlateError::Page) => Err(Done::Trap(
             if access == Access::Read { 13 } else { 15 },

@@ -46,12 +46,15 @@ pub fn data_priv<D>(uc: &mut Unicorn<'_, D>, cur: Priv) -> Priv {
     }
 }
 
-/// Translates `va` for an access of kind `access` made with privilege `p`.
+/// Translates `va` for an access of kind `access` made with privilege `p`;
+/// `set_ad`: set the PTE's A/D bits as the access would (false for a
+/// look-up that is no access of the guest's).
 pub fn translate<D>(
     uc: &mut Unicorn<'_, D>,
     va: u64,
     access: Access,
     p: Priv,
+    set_ad: bool,
 ) -> Result<u64, XlateError> {
     let satp = regs::read_csr(uc, SATP).unwrap_or(0);
     if p == Priv::M || satp >> 60 != 8 {
@@ -94,7 +97,7 @@ pub fn translate<D>(
         }
         // A and D are set by the walk, as the emulator's own MMU does.
         let need = PTE_A | if access == Access::Write { PTE_D } else { 0 };
-        if pte & need != need {
+        if set_ad && pte & need != need {
             let _ = uc.mem_write(at, &(pte | need).to_le_bytes());
         }
         let offset = va & ((1u64 << (12 + 9 * level)) - 1);

@@ -207,7 +207,7 @@ impl<O: Observer + 'static> Machine<O> {
             HookType::MEM_UNMAPPED | HookType::MEM_PROT,
             1,
             0,
-            |uc, ty, addr, _, _| hooks::on_mem_fault(uc, ty, addr),
+            |uc, ty, addr, _, _| access::on_mem_fault(uc, ty, addr),
         )
         .map_err(emu)?;
         if let Some(t) = self.program.symbol("tohost") {

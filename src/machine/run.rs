@@ -6,8 +6,8 @@ use unicorn_engine::unicorn_const::uc_error;
 use super::block::decode_range;
 use super::hart::{Outcome, Pending};
 use super::observe::Observer;
-use super::{Machine, NEVER, Until, access, hooks, trap};
-use crate::isa::{self, Op};
+use super::{Machine, NEVER, Until, access, hooks, smc, trap};
+use crate::isa::Op;
 use crate::trace::GuestFault;
 
 impl<O: Observer + 'static> Machine<O> {
@@ -164,18 +164,14 @@ impl<O: Observer + 'static> Machine<O> {
 
     /// Step mode: the pending "block" is the one instruction at `pc`.
     pub(super) fn prepare_step(&mut self, pc: u64) {
-        let len = self
-            .uc
-            .mem_read_as_vec(pc, 2)
-            .ok()
-            .and_then(|b| isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
-            .unwrap_or(4);
+        let len = smc::insn_len_at(&mut self.uc, pc);
         self.set_pending(pc, u32::from(len));
     }
 
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
+        smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
         hart.pending = Some(Pending {
@@ -206,7 +202,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// unicorn stops at `ebreak` instead of raising it. Either stop (a user
     /// breakpoint) or deliver the guest's breakpoint trap (cause 3).
     fn on_ebreak(&mut self, pc: u64, single: bool) -> Option<Outcome> {
-        let bytes = self.uc.mem_read_as_vec(pc, 4).unwrap_or_default();
+        let bytes = smc::read_code(&mut self.uc, pc, 4);
         let d = decode_range(pc, &bytes).into_iter().next();
         let is_ebreak = matches!(d.and_then(|d| d.insn).map(|i| i.op), Some(Op::Ebreak));
         if !is_ebreak {

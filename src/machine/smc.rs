@@ -9,7 +9,7 @@
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
 
-use super::block::decode_range;
+use super::block::{DecodedInsn, decode_range};
 use super::hart::Hart;
 use super::hooks;
 use super::observe::Observer;
@@ -23,6 +23,9 @@ pub(super) struct SmcState {
     watched: Vec<(u64, u64)>,
     /// Ranges (inclusive) covered by an intercept code hook.
     hooked: Vec<(u64, u64)>,
+    /// A block just decoded holds intercepts its translation has no hooks
+    /// for: its range, to translate again.
+    pub fresh: Option<(u64, u64)>,
 }
 
 impl SmcState {
@@ -72,6 +75,44 @@ pub(super) fn watch<O: Observer>(
     Ok(())
 }
 
+/// The physical address of the instruction at virtual `pc` (write hooks
+/// see physical addresses, blocks and intercepts are keyed by pc).
+pub(super) fn physical_pc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u64 {
+    let p = uc.get_data().priv_;
+    if !super::access::paged(uc, p) {
+        return pc;
+    }
+    super::mmu::translate(uc, pc, crate::trace::Access::Fetch, p, false).unwrap_or(pc)
+}
+
+/// `len` bytes of code at virtual `pc` (unicorn's memory API is physical),
+/// empty if they are not memory.
+pub(super) fn read_code<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    len: usize,
+) -> Vec<u8> {
+    let pa = physical_pc(uc, pc);
+    uc.mem_read_as_vec(pa, len).unwrap_or_default()
+}
+
+/// After a block was decoded outside the block hook (a single step, a trap
+/// whose instruction no block covered): drop the translation of a block
+/// that turned out to hold new intercepts, before unicorn runs it.
+pub(super) fn retranslate_fresh<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
+    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+        let _ = uc.ctl_remove_cache(s, e);
+    }
+}
+
+/// The length of the instruction at virtual `pc` (4 if it cannot be read).
+pub(super) fn insn_len_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u8 {
+    let b = read_code(uc, pc, 2);
+    b.get(..2)
+        .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
+        .unwrap_or(4)
+}
+
 /// Code decoded outside the watched ranges (RAM is executable, so a guest
 /// may run code it put in a data page): watch its pages from now on, so a
 /// later write there drops the decoded block.
@@ -79,17 +120,43 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
     if end <= start || uc.get_data().smc.watches(start, end - start) {
         return;
     }
-    // Watches are physical and decoded blocks virtual: with paging on the
-    // two do not line up, so only code at physical addresses is watched.
-    let p = uc.get_data().priv_;
-    if super::access::paged(uc, p) {
-        return;
-    }
     let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
     let _ = watch(uc, p0, p1);
 }
 
-/// `len` bytes at `addr` were (or, with `new`, are about to be) written.
+/// Registers the instructions of a newly decoded block that trapscope must
+/// run itself and did not know of (code the load-time scan did not see:
+/// written to a data page, or behind data in text that threw the linear
+/// scan off). Returns whether there were any.
+pub(super) fn register_block<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    insns: &[DecodedInsn],
+) -> bool {
+    let mut any = false;
+    for d in insns {
+        let Some(i) = d.insn.filter(must_hook) else {
+            continue;
+        };
+        if uc.get_data().intercepts.contains_key(&d.pc) {
+            continue;
+        }
+        add_intercept(uc, d.pc, i);
+        any = true;
+    }
+    any
+}
+
+/// An intercept at `pc`, with a code hook if none covers it yet.
+fn add_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, i: Insn) {
+    uc.get_data_mut().intercepts.insert(pc, i);
+    hook_at(uc, pc);
+    // A single-precision result is NaN-boxed at the next instruction's hook
+    // (fp.rs), as install_hooks arranges for loaded text.
+    if let Some(site) = super::fp::fixup_site(pc, &i) {
+        hook_at(uc, site);
+    }
+}
+
 /// Puts the intercept hook on `pc` unless a hook range covers it already.
 fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let covered = uc
@@ -107,6 +174,24 @@ fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     }
 }
 
+/// Updates the intercepts for the `n` bytes of code at virtual `va0`,
+/// `bytes` (with 2 to spare for an instruction that starts at the end).
+fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n: u64) {
+    let mut off = 0u64;
+    while off < n {
+        let pc = va0.wrapping_add(off);
+        let d = decode_range(pc, &bytes[off as usize..]).into_iter().next();
+        match d.and_then(|d| d.insn).filter(must_hook) {
+            Some(i) => add_intercept(uc, pc, i),
+            None => {
+                uc.get_data_mut().intercepts.remove(&pc);
+            }
+        }
+        off += 2;
+    }
+}
+
+/// `len` bytes at physical `addr` were (or, with `new`, are about to be) written.
 pub(super) fn code_written<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     addr: u64,
@@ -117,7 +202,13 @@ pub(super) fn code_written<O: Observer>(
         return;
     }
     let end = addr.saturating_add(len);
-    uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    // Where the written bytes are code: at their virtual address in every
+    // decoded block over them, and at the address itself (text scanned at
+    // load, guests without paging).
+    let mut places = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    places.push(addr);
+    places.sort_unstable();
+    places.dedup();
     // Instructions covering a written byte start at most 2 bytes before it
     // (4-byte instructions, 2-byte alignment). Decoding at every 2-byte
     // offset finds every real instruction start; an entry at an offset that
@@ -135,36 +226,19 @@ pub(super) fn code_written<O: Observer>(
             }
         }
     }
-    let mut pc = w0;
-    while pc < w1 {
-        let off = (pc - w0) as usize;
-        let d = decode_range(pc, &bytes[off..]).into_iter().next();
-        let hook = d.and_then(|d| d.insn).filter(must_hook);
-        let hart = uc.get_data_mut();
-        match hook {
-            Some(i) => {
-                hart.intercepts.insert(pc, i);
-                hook_at(uc, pc);
-                // A single-precision result is NaN-boxed at the next
-                // instruction's hook (fp.rs), as install_hooks arranges.
-                if let Some(site) = super::fp::fixup_site(pc, &i) {
-                    hook_at(uc, site);
-                }
-            }
-            None => {
-                hart.intercepts.remove(&pc);
-            }
-        }
-        pc += 2;
+    for &va in &places {
+        rescan(uc, va.wrapping_sub(addr - w0), &bytes, w1 - w0);
     }
     // unicorn notices the guest's own stores to translated code (and drops
     // those translations after this hook); the code hooks above apply to the
     // new ones. Writes trapscope makes itself (`new` is None: the API, the V
-    // unit) drop them here. Not from inside a store (unicorn's TLB entry for
-    // it must survive the hook), and only with instruction translation off:
-    // the cache removal translates its address as a fetch.
-    let p = uc.get_data().priv_;
-    if new.is_none() && !super::access::paged(uc, p) {
-        let _ = uc.ctl_remove_cache(w0, w1 + 2);
+    // unit) drop them here, by virtual address (the removal translates it
+    // as a fetch). Never from inside a store: unicorn's TLB entry for the
+    // store in progress must survive the hook.
+    if new.is_none() {
+        for va in places {
+            let v0 = va.wrapping_sub(addr - w0);
+            let _ = uc.ctl_remove_cache(v0, v0.wrapping_add(w1 + 2 - w0));
+        }
     }
 }

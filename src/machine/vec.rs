@@ -66,7 +66,7 @@ impl<O: Observer> Host<'_, '_, O> {
         while off < len {
             let va = addr.wrapping_add(off as u64);
             let n = (len - off).min(0x1000 - (va & 0xfff) as usize);
-            match mmu::translate(self.uc, va, access, self.priv_) {
+            match mmu::translate(self.uc, va, access, self.priv_, true) {
                 Ok(pa) => out.push((pa, off, n)),
                 Err(e) => {
                     self.err = Some(match e {
