@@ -2,9 +2,9 @@
 #
 # Priv spec §3.1.7 (mtvec) and §4.1.2 (stvec): MODE = 1 (vectored) sends
 # asynchronous interrupts to BASE + 4 * cause, but all synchronous exceptions
-# go to BASE, the same as in direct mode. This machine has no interrupts (no
-# timer, no CLINT), so only the synchronous half of the rule can be tested
-# here.
+# go to BASE, the same as in direct mode. This test checks the synchronous
+# half of the rule; interrupts.S checks the other (MSI, MTI and SSI through
+# their BASE + 4 * cause entries).
 #
 # Each vector table is 16 four-byte `j` entries (causes 0-15), aligned to 256
 # bytes. That is more than any implementation's vectored-BASE alignment would
