@@ -31,13 +31,13 @@
 #
 # Memory access: the LR/SC loop runs with mstatus.MPRV = 1, so the accesses
 # are made with the privilege in MPP (the trapping S or U mode), as OpenSBI
-# does. This machine has no MMU (satp stays Bare) and PMP entry 0 opens all
-# memory, so the address is the physical one either way; MPRV only makes the
+# does. The minikernel leaves satp Bare and PMP entry 0 opens all memory,
+# so the address is the physical one either way; MPRV only makes the
 # privilege of the access the trapping mode's, and costs two CSR writes.
 # (OpenSBI sets and clears MPRV, and swaps mtvec for a fault catcher,
 # around each of the LR and the SC; this firmware sets MPRV once around the
-# whole loop and lets a fault end the run, as any unmapped access does on
-# this machine.)
+# whole loop and has no fault catcher: a bad address would trap to its own
+# handler, which the minikernel's atomics never give it.)
 #
 # Ordering: the aq/rl bits of the AMO carry over to the loop: none -> lr,
 # sc; rl -> lr, sc.rl; aq -> lr.aq, sc; aq+rl -> lr.aqrl, sc.aqrl.
