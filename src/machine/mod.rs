@@ -74,9 +74,6 @@ impl MachineConfig {
     /// 4 GiB: far above any guest ELF or scenario, far below what would
     /// exhaust the host.
     pub const DEFAULT_MEM_LIMIT: u64 = 4 << 30;
-    /// 2 GiB: the memory cap for a vmlinux image or a snapshot's RAM, which
-    /// get their own cap (issue 9, "Huge segments"); unused until they load.
-    pub const KERNEL_MEM_LIMIT: u64 = 2 << 30;
 }
 
 impl Default for MachineConfig {
