@@ -65,18 +65,24 @@ pub fn decode_range(start: u64, bytes: &[u8]) -> Vec<DecodedInsn> {
     out
 }
 
-/// Blocks by (start, size in bytes).
+/// Blocks by (start, size in bytes), and their keys by 64-byte line of
+/// physical memory, so a write to code looks only at the blocks on the
+/// lines it touches (a page can hold thousands of small blocks).
 pub struct BlockCache<D> {
     map: PcMap<(u64, u32), Rc<Block<D>>>,
+    by_line: PcMap<u64, Vec<(u64, u32)>>,
 }
 
 impl<D> Default for BlockCache<D> {
     fn default() -> Self {
         BlockCache {
             map: PcMap::default(),
+            by_line: PcMap::default(),
         }
     }
 }
+
+const LINE_SHIFT: u32 = 6;
 
 impl<D> BlockCache<D> {
     pub fn get(&self, start: u64, size: u32) -> Option<Rc<Block<D>>> {
@@ -86,19 +92,36 @@ impl<D> BlockCache<D> {
     /// written there); returns the virtual address `start` has in each.
     pub fn remove_overlapping(&mut self, start: u64, end: u64) -> Vec<u64> {
         let mut at = Vec::new();
-        self.map.retain(|_, b| {
-            let pend = b.phys + (b.end - b.start);
-            let keep = pend <= start || b.phys >= end;
-            if !keep {
+        if end <= start {
+            return at;
+        }
+        for line in (start >> LINE_SHIFT)..=((end - 1) >> LINE_SHIFT) {
+            let Some(keys) = self.by_line.get_mut(&line) else {
+                continue;
+            };
+            keys.retain(|k| {
+                let Some(b) = self.map.get(k) else {
+                    return false; // dropped already
+                };
+                let pend = b.phys + (b.end - b.start);
+                if pend <= start || b.phys >= end {
+                    return true;
+                }
                 at.push(b.start.wrapping_add(start.wrapping_sub(b.phys)));
-            }
-            keep
-        });
+                self.map.remove(k);
+                false
+            });
+        }
         at
     }
     pub fn insert(&mut self, size: u32, block: Block<D>) -> Rc<Block<D>> {
         let rc = Rc::new(block);
-        self.map.insert((rc.start, size), rc.clone());
+        let key = (rc.start, size);
+        let last = rc.phys + (rc.end - rc.start).max(1) - 1;
+        for line in (rc.phys >> LINE_SHIFT)..=(last >> LINE_SHIFT) {
+            self.by_line.entry(line).or_default().push(key);
+        }
+        self.map.insert(key, rc.clone());
         rc
     }
 }

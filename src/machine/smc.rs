@@ -1,10 +1,11 @@
 //! Code the guest writes (DESIGN.md decision 11): RAM is writable, so a
 //! store may replace instructions that trapscope intercepts or has decoded.
-//! A write over watched code drops the decoded blocks it touches, re-scans
-//! the written bytes for instructions trapscope must run itself (adding or
-//! removing intercepts and their code hooks), and drops unicorn's
-//! translations of them. The guest still needs `fence.i` before it runs
-//! the new code (unpriv spec, Zifencei), as on hardware.
+//! A write over watched code drops the decoded blocks it touches and the
+//! intercepts the written bytes no longer hold; when the code is decoded
+//! again, the instructions trapscope must run itself are registered with
+//! their code hooks (`register_block`) and the block is translated again.
+//! The guest still needs `fence.i` before it runs the new code (unpriv
+//! spec, Zifencei), as on hardware.
 
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
@@ -174,18 +175,17 @@ fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     }
 }
 
-/// Updates the intercepts for the `n` bytes of code at virtual `va0`,
-/// `bytes` (with 2 to spare for an instruction that starts at the end).
+/// Drops the intercepts the `n` bytes of code at virtual `va0` no longer
+/// hold (`bytes`, with 2 to spare for an instruction that starts at the
+/// end). New ones are registered when the code is next decoded
+/// (`register_block`), at real instruction starts.
 fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n: u64) {
     let mut off = 0u64;
     while off < n {
         let pc = va0.wrapping_add(off);
         let d = decode_range(pc, &bytes[off as usize..]).into_iter().next();
-        match d.and_then(|d| d.insn).filter(must_hook) {
-            Some(i) => add_intercept(uc, pc, i),
-            None => {
-                uc.get_data_mut().intercepts.remove(&pc);
-            }
+        if d.and_then(|d| d.insn).filter(must_hook).is_none() {
+            uc.get_data_mut().intercepts.remove(&pc);
         }
         off += 2;
     }
@@ -210,9 +210,8 @@ pub(super) fn code_written<O: Observer>(
     places.sort_unstable();
     places.dedup();
     // Instructions covering a written byte start at most 2 bytes before it
-    // (4-byte instructions, 2-byte alignment). Decoding at every 2-byte
-    // offset finds every real instruction start; an entry at an offset that
-    // is not one is never reached (code hooks fire at instruction starts).
+    // (4-byte instructions, 2-byte alignment): every 2-byte offset from
+    // there is checked, so every real instruction start is.
     let w0 = addr.saturating_sub(2) & !1;
     let w1 = end;
     let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
