@@ -210,10 +210,19 @@ fn reverse_continue_goes_back_to_the_previous_breakpoint_hit() {
 
 #[test]
 fn every_lesson_replays_headless() {
-    for scenario in [
-        "scenarios/ras-trap-entry.toml",
-        "scenarios/vstate-initial.toml",
-    ] {
+    // Every shipped scenario that has a lesson.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lessons: Vec<String> = std::fs::read_dir(root.join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("\n[[script]]"))
+        .map(|p| format!("scenarios/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    lessons.sort();
+    assert!(lessons.len() >= 3, "{lessons:?}");
+    for scenario in &lessons {
+        let scenario = scenario.as_str();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args(["run", "--script", scenario])

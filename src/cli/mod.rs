@@ -147,10 +147,12 @@ enum Cmd {
     Bench {
         #[arg(default_value_os_t = crate::default_scenario())]
         scenario: PathBuf,
-        #[arg(long, default_value = "before")]
-        variant: String,
-        #[arg(long, default_value = "u74")]
-        core: String,
+        /// The variant to run (default: the scenario's first).
+        #[arg(long)]
+        variant: Option<String>,
+        /// The core model (default: the scenario's first core, else u74).
+        #[arg(long)]
+        core: Option<String>,
         /// Iterations of the guest's loop (the `iterations` knob).
         #[arg(long, default_value_t = 100_000)]
         iterations: u64,
@@ -356,7 +358,18 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
         }) => {
             let s = load(&scenario)?;
-            let v = s.variant(&variant).map_err(anyhow::Error::msg)?;
+            let v = match &variant {
+                Some(name) => s.variant(name).map_err(anyhow::Error::msg)?,
+                None => s
+                    .variants
+                    .first()
+                    .ok_or_else(|| anyhow::anyhow!("{}: no variants", scenario.display()))?,
+            };
+            let core = core.unwrap_or_else(|| {
+                s.cores
+                    .first()
+                    .map_or_else(|| "u74".to_string(), |p| p.name.clone())
+            });
             let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
             let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
                 .map_err(anyhow::Error::msg)?;
@@ -364,7 +377,10 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("interrupted");
             }
             if format == Format::Json {
-                say!("{}", serde_json::to_string_pretty(&b)?);
+                println!(
+                    "{}",
+                    crate::report::escape_json(&serde_json::to_string_pretty(&b)?)
+                );
             } else {
                 say!(
                     "guest loop: {} ({} variant), {} iterations, {} instructions",

@@ -50,7 +50,11 @@ pub(super) fn run(
         Format::Md => report::markdown(&s, &runs),
         Format::Json => report::json(&s, &runs),
     };
-    print!("{}", report::escape(&out));
+    if format == Format::Json {
+        print!("{}", report::escape_json(&out));
+    } else {
+        print!("{}", report::escape(&out));
+    }
     if events && format != Format::Json {
         for r in &runs {
             let v = s.variant(&r.variant).map_err(anyhow::Error::msg)?;
@@ -58,6 +62,14 @@ pub(super) fn run(
                 "\nevents of {} (instruction count at the event, event)",
                 r.variant
             );
+            if r.log_dropped > 0 {
+                // The log is bounded: say that the run began earlier.
+                say!(
+                    "  ({} earlier events not shown: the log keeps the last {}; --budget or a smaller knob shortens the run)",
+                    r.log_dropped,
+                    r.log.len()
+                );
+            }
             for e in r
                 .log
                 .iter()
@@ -171,7 +183,11 @@ pub(super) fn compare(
         Format::Md => report::compare::text(&s, &rows, &runs, true),
         Format::Text => report::compare::text(&s, &rows, &runs, false),
     };
-    print!("{}", report::escape(&out));
+    if format == Format::Json {
+        print!("{}", report::escape_json(&out));
+    } else {
+        print!("{}", report::escape(&out));
+    }
     for u in &unfinished {
         tell!("trapscope: not compared: {u}");
     }

@@ -250,6 +250,20 @@ fn fmt(v: f64) -> String {
 }
 
 /// "RAS mispredicts: 3 → 0 (-3 × 3 cycles = -9)" for each category that moved.
+/// "of which in user code": RAS mispredicts of user returns (the return of
+/// the user function that made the syscall or took the interrupt).
+fn user_ras_line(e0: &Estimate, e1: &Estimate) -> Option<String> {
+    let get = |e: &Estimate| e.events.get("user_ras_mispredicts").copied().unwrap_or(0.0);
+    let (u0, u1) = (get(e0), get(e1));
+    ((u1 - u0).abs() > 0.004).then(|| {
+        format!(
+            "  of which in user code        {} → {} (user returns after the trap)",
+            fmt(u0),
+            fmt(u1)
+        )
+    })
+}
+
 fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estimate) -> Vec<String> {
     let mut out = Vec::new();
     let i0 = r0.insns_per_iteration.get("total").copied().unwrap_or(0.0);
@@ -301,23 +315,10 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
                 fmt(n1)
             )),
         }
-    }
-    let u0 = e0
-        .events
-        .get("user_ras_mispredicts")
-        .copied()
-        .unwrap_or(0.0);
-    let u1 = e1
-        .events
-        .get("user_ras_mispredicts")
-        .copied()
-        .unwrap_or(0.0);
-    if (u1 - u0).abs() > 0.004 {
-        out.push(format!(
-            "  of which in user code        {} → {} (returns after the syscall)",
-            fmt(u0),
-            fmt(u1)
-        ));
+        // The RAS line's own share in user code, right under it.
+        if k == "ras_mispredicts" {
+            out.extend(user_ras_line(e0, e1));
+        }
     }
     out.push(format!(
         "{:<28} {:.2} → {:.2} cycles ({:+.2})",

@@ -6,7 +6,7 @@ pub mod console;
 mod escape;
 mod events;
 
-pub use escape::{escape, escape_control, escape_line};
+pub use escape::{escape, escape_control, escape_json, escape_line};
 
 pub use events::{event_line, event_text, sc_text, vs_name};
 

@@ -125,8 +125,11 @@ pub fn bench(
     repeats: u32,
 ) -> Result<BenchResult, String> {
     let set = vec![("iterations".to_string(), iterations)];
-    for (k, _) in &set {
-        s.knob(k)?;
+    if s.knob("iterations").is_err() {
+        return Err(format!(
+            "{}: bench runs a scenario's loop a given number of times through its `iterations` knob, and this scenario has none (the scalar benchmark scenarios have it: ras-trap-entry.toml, zalrsc-atomics.toml)",
+            s.path.display()
+        ));
     }
     let opts = RunOpts {
         set,
@@ -160,8 +163,14 @@ pub fn bench(
         let t = Instant::now();
         let o = m.run(&until(budget));
         let dt = t.elapsed().as_secs_f64();
-        if !matches!(o, Outcome::Exited(0)) {
-            return Err(format!("raw run ended with {o:?}"));
+        match o {
+            Outcome::Exited(0) => {}
+            Outcome::Exited(c) => {
+                return Err(format!(
+                    "the raw run (unicorn alone: no V unit, no intercepts) ended with guest exit code {c}, so there is nothing to compare; bench needs a guest that unicorn runs unaided, such as the scalar scenarios"
+                ));
+            }
+            o => return Err(format!("the raw run ended with {o:?}")),
         }
         Ok(dt)
     })?;

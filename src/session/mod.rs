@@ -86,6 +86,13 @@ pub struct VariantRun {
     pub result_names: BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Stamped>,
+    /// Events the bounded log dropped before those in `log`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub log_dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A machine set up for a variant: knobs written, observer attached.
@@ -239,10 +246,10 @@ pub fn run_variant(
             result_names.insert(r.name.clone(), n.clone());
         }
     }
-    let log = if opts.log_events > 0 {
-        stats.log.iter().cloned().collect()
+    let (log, log_dropped) = if opts.log_events > 0 {
+        (stats.log.iter().cloned().collect(), stats.log.dropped())
     } else {
-        Vec::new()
+        (Vec::new(), 0)
     };
     Ok(VariantRun {
         variant: variant.name.clone(),
@@ -291,6 +298,7 @@ pub fn run_variant(
         results,
         result_names,
         log,
+        log_dropped,
     })
 }
 
