@@ -131,11 +131,12 @@ fn elf_status(o: &Outcome, m: &Machine<LogOnly>, budget: u64) -> ExitCode {
     match (code, o) {
         (Some(c), _) => {
             // One summary line, on success too.
+            let traps = m.observer().1;
             tell!(
-                "trapscope: {} after {} instructions, {} traps",
+                "trapscope: {} after {} instructions, {traps} trap{}",
                 guest_exit_text(c),
                 m.executed(),
-                m.observer().1
+                if traps == 1 { "" } else { "s" }
             );
             // A nonzero code that wraps to 0 in 8 bits must not read as success.
             let status = if c != 0 && c % 256 == 0 {

@@ -401,7 +401,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                     b.instrumented_minstr_per_s
                 );
                 say!(
-                    "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s",
+                    "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s  (a tenth of the loop, one run)",
                     b.single_step_seconds,
                     b.single_step_minstr_per_s
                 );

@@ -105,8 +105,10 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         };
         let _ = writeln!(
             o,
-            "  outcome       {end} after {} instructions, {} traps",
-            r.instructions, r.traps
+            "  outcome       {end} after {} instructions, {} trap{}",
+            r.instructions,
+            r.traps,
+            if r.traps == 1 { "" } else { "s" }
         );
         let knobs: Vec<String> = r.knobs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(o, "  knobs         {}", knobs.join(" "));
