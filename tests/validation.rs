@@ -329,3 +329,17 @@ fn inconsistent_program_headers_are_refused() {
         &["program header 0", "p_filesz 0x4 is larger than p_memsz"],
     );
 }
+
+#[test]
+fn a_negative_number_is_a_bad_value_not_an_unknown_flag() {
+    let out = trapscope_within(
+        &["elf", "--vlen", "-1", "assets/guest/tests/ecall_u.elf"],
+        LIMIT,
+    );
+    fails_one_line(&out, 2, &["invalid value '-1' for '--vlen"]);
+    let out = trapscope_within(
+        &["run", "scenarios/ras-trap-entry.toml", "--budget", "-5"],
+        LIMIT,
+    );
+    fails_one_line(&out, 2, &["invalid value '-5' for '--budget"]);
+}

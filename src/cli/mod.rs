@@ -108,7 +108,7 @@ enum Cmd {
         /// Instruction budget per variant: a run that does not end within it
         /// stops with exit 124. Default: the scenario's `budget`, or 50000000
         /// (50M) when it sets none.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         budget: Option<u64>,
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
@@ -154,9 +154,9 @@ enum Cmd {
         #[arg(long)]
         core: Option<String>,
         /// Iterations of the guest's loop (the `iterations` knob).
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
         iterations: u64,
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
         repeats: u32,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -168,7 +168,7 @@ enum Cmd {
         /// Instruction budget: a guest that has not ended after this many
         /// instructions stops with exit 124 (100M by default: a guest that
         /// spins reaches it in about 20 s).
-        #[arg(long, default_value_t = DEFAULT_ELF_BUDGET)]
+        #[arg(long, default_value_t = DEFAULT_ELF_BUDGET, allow_negative_numbers = true)]
         budget: u64,
         /// Print the event log.
         #[arg(long)]
@@ -177,7 +177,7 @@ enum Cmd {
         #[arg(long)]
         ebreak_stops: bool,
         /// VLEN of the V unit in bits (0: no vector unit).
-        #[arg(long, default_value_t = 128)]
+        #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
         vlen: u32,
         #[command(flatten)]
         machine: MachineArgs,
