@@ -17,7 +17,10 @@ fn usage_errors_are_one_line_pointing_at_help() {
     for (args, needles) in [
         (
             &["elf", "assets/guest/bad/spin.elf", "--vlen", "-1"][..],
-            &["unexpected argument '-1'", "see 'trapscope elf --help'"][..],
+            &[
+                "invalid value '-1' for '--vlen",
+                "see 'trapscope elf --help'",
+            ][..],
         ),
         (
             &["run", "scenarios/ras-trap-entry.toml", "--budget", "lots"],
