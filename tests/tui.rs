@@ -314,3 +314,35 @@ fn placing_the_probe_anyway_shows_the_livelock() {
     );
     assert!(text.contains("last sc  arch_cmpxchg+0x8 fails"), "{text}");
 }
+
+#[test]
+fn a_terminal_too_small_for_the_panes_takes_only_quit() {
+    use trapscope::tui::acts_at;
+    assert!(!acts_at(&Action::Step, 30, 8));
+    assert!(!acts_at(&Action::Advance, 127, 45));
+    assert!(acts_at(&Action::Quit, 30, 8));
+    assert!(acts_at(
+        &Action::Step,
+        render::MIN_WIDTH,
+        render::MIN_HEIGHT
+    ));
+}
+
+#[test]
+fn restart_starts_the_lesson_over_and_a_scenario_without_one_says_so() {
+    let mut s = app();
+    s.update(Action::Advance);
+    s.update(Action::Advance);
+    assert_eq!(s.player.next, 2);
+    s.update(Action::Restart);
+    assert_eq!(s.player.next, 0);
+    assert!(!s.player.active);
+    let z = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/zalrsc-atomics.toml"),
+    )
+    .unwrap();
+    let mut z = AppState::new(Rc::new(z), None).unwrap();
+    z.update(Action::Advance);
+    let (msg, _) = z.message.clone().unwrap();
+    assert!(msg.contains("has no lesson"), "{msg}");
+}

@@ -119,8 +119,17 @@ pub fn run(
             }
             _ => None, // a resize just redraws
         };
-        if let Some(a) = action {
+        if let Some(a) = action
+            && acts_at(&a, size.width, size.height)
+        {
             s.update(a);
         }
     }
+}
+
+/// While the screen is too small to show the panes, only quitting acts: a
+/// key must not change what the user cannot see.
+pub fn acts_at(a: &Action, width: u16, height: u16) -> bool {
+    let tiny = width < render::MIN_WIDTH || height < render::MIN_HEIGHT;
+    !tiny || *a == Action::Quit
 }

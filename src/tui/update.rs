@@ -68,7 +68,12 @@ impl AppState {
                 self.go_to(n);
             }
             Action::ReverseContinue => self.reverse_continue(),
-            Action::Restart => self.go_to(0),
+            Action::Restart => {
+                self.go_to(0);
+                // A lesson starts over with the guest.
+                self.player.next = 0;
+                self.player.active = false;
+            }
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
                 self.switch_variant(next);
@@ -398,8 +403,12 @@ impl AppState {
 
     /// Plays the next script step.
     fn advance(&mut self) {
+        if self.player.steps.is_empty() {
+            self.say("this scenario has no lesson ([[script]] steps)");
+            return;
+        }
         let Some(step) = self.player.steps.get(self.player.next).cloned() else {
-            self.say("the lesson is over (r restarts the guest)");
+            self.say("the lesson is over (r restarts the guest and the lesson)");
             return;
         };
         self.player.active = true;
