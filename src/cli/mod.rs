@@ -18,19 +18,21 @@ macro_rules! tell {
     ($($t:tt)*) => { eprintln!("{}", $crate::report::escape_line(&format!($($t)*))) };
 }
 
+mod bench;
 mod elf;
 mod machine_args;
 mod runs;
 
 use machine_args::MachineArgs;
 
+use bench::bench;
 use elf::{elf, list};
 use runs::{check, compare, replay, run};
 
 use crate::cost::Profile;
 use crate::report::Format;
 use crate::scenario::Scenario;
-use crate::session::{self, RunOpts};
+use crate::session::RunOpts;
 
 /// `elf`'s instruction budget when `--budget` is not given.
 pub const DEFAULT_ELF_BUDGET: u64 = 100_000_000;
@@ -356,84 +358,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             iterations,
             repeats,
             format,
-        }) => {
-            let s = load(&scenario)?;
-            let v = match &variant {
-                Some(name) => s.variant(name).map_err(anyhow::Error::msg)?,
-                None => s
-                    .variants
-                    .first()
-                    .ok_or_else(|| anyhow::anyhow!("{}: no variants", scenario.display()))?,
-            };
-            let core = core.unwrap_or_else(|| {
-                s.cores
-                    .first()
-                    .map_or_else(|| "u74".to_string(), |p| p.name.clone())
-            });
-            let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
-            let b = session::bench::bench(&s, v, p, iterations, repeats.max(1))
-                .map_err(anyhow::Error::msg)?;
-            if crate::machine::sigint::requested() {
-                anyhow::bail!("interrupted");
-            }
-            if format == Format::Json {
-                println!(
-                    "{}",
-                    crate::report::escape_json(&serde_json::to_string_pretty(&b)?)
-                );
-            } else {
-                say!(
-                    "guest loop: {} ({} variant), {} iterations, {} instructions",
-                    b.scenario,
-                    b.variant,
-                    b.iterations,
-                    b.instructions
-                );
-                say!(
-                    "raw unicorn (trap delivery only)   {:>8.3} s  {:>7.1} M instr/s",
-                    b.raw_seconds,
-                    b.raw_minstr_per_s
-                );
-                say!(
-                    "instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s",
-                    b.core,
-                    b.instrumented_seconds,
-                    b.instrumented_minstr_per_s
-                );
-                say!(
-                    "single-step (TUI stepping)         {:>8.3} s  {:>7.1} M instr/s  (a tenth of the loop, one run)",
-                    b.single_step_seconds,
-                    b.single_step_minstr_per_s
-                );
-                say!(
-                    "ratio instrumented/raw: {:.2} (best of {} runs each)",
-                    b.ratio,
-                    b.repeats
-                );
-                if let Some(fp) = &b.fp {
-                    say!(
-                        "FP-heavy guest (fp_bench, {} iterations, {} instructions): raw {:.1}, instrumented {:.1} M instr/s, ratio {:.2}",
-                        fp.iterations,
-                        fp.instructions,
-                        fp.raw_minstr_per_s,
-                        fp.instrumented_minstr_per_s,
-                        fp.ratio
-                    );
-                }
-                say!("\nTUI key-to-frame (action + full draw at 160x45):");
-                for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
-                    say!(
-                        "  {:<22} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
-                        l.action,
-                        l.median_us as f64 / 1000.0,
-                        l.max_us as f64 / 1000.0,
-                        l.draw_median_us as f64 / 1000.0,
-                        l.samples
-                    );
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        }) => bench(&scenario, variant, core, iterations, repeats, format),
         Some(Cmd::Elf {
             file,
             budget,

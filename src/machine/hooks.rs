@@ -5,15 +5,12 @@
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::{Block, decode_range};
-use super::csr::{self, CsrResult};
+use super::csr;
 use super::fp;
 use super::hart::{Hart, Outcome, Pending};
-use super::lrsc;
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
-use super::trigger;
-use super::vec;
 use crate::isa::Op;
 use crate::trace::{Event, GuestFault, XRet};
 
@@ -215,7 +212,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
 }
 
 /// Index of `pc` in the pending block, if it is there.
-fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
+pub(super) fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usize> {
     hart.pending.as_ref().and_then(|p| p.block.index_of(pc))
 }
 
@@ -308,118 +305,7 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
     let _ = uc.emu_stop();
 }
 
-/// An instruction trapscope runs itself.
-pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    fp::apply_pending_box(uc);
-    if trigger::before(uc, pc) {
-        return; // the debug trigger fired before it (trigger.rs)
-    }
-    let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
-        return;
-    };
-    // The timer's one-shot stop at this instruction: its hook was added
-    // after this one, so take the interrupt here, before the instruction
-    // acts, as a single step would (interrupt.rs).
-    if uc.get_data().irq_stop == Some(pc) {
-        super::interrupt::on_irq_stop(uc, pc);
-        if uc.reg_read(R::PC).unwrap_or(pc) != pc {
-            return;
-        }
-    }
-    let idx = pending_index(uc.get_data(), pc);
-    if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
-        return; // runs natively
-    }
-    if matches!(insn.op, Op::Sret) && !csr::sret_traps(uc) {
-        return; // runs natively
-    }
-    // fmin/fmax and NaN-boxing (fp.rs): most run natively.
-    let fp = (insn.op == Op::Fp).then(|| fp::run(uc, &insn));
-    if matches!(fp, Some(fp::FpResult::Native)) {
-        return;
-    }
-    if let Some(i) = idx {
-        // Execution goes on normally into the intercepted instruction.
-        finish(uc, i, Some(pc), true);
-    }
-    if super::interrupt::before_intercept(uc, pc) {
-        return;
-    }
-    if matches!(insn.op, Op::Wfi) {
-        super::wfi::wfi(uc, pc, &insn, idx);
-        return;
-    }
-    if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {
-        let done = match insn.op {
-            Op::Lr { .. } => lrsc::lr(uc, pc, &insn),
-            Op::Sc { .. } => lrsc::sc(uc, pc, &insn),
-            // The core traps AMOs: firmware emulates them (seed 004).
-            _ => lrsc::Done::Trap(trap::CAUSE_ILLEGAL, u64::from(insn.raw)),
-        };
-        match done {
-            lrsc::Done::Next => {
-                finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
-                let _ = uc.reg_write(R::PC, pc + 4);
-            }
-            lrsc::Done::Trap(cause, tval) => {
-                finish(uc, idx.map_or(0, |i| i + 1), None, false);
-                trap::raise(uc, cause, pc, tval);
-            }
-            lrsc::Done::Fault(f) => {
-                finish(uc, idx.map_or(0, |i| i + 1), None, false);
-                fault(uc, f);
-            }
-        }
-        return;
-    }
-    if matches!(insn.op, Op::Sret) {
-        // mstatus.TSR=1 in S-mode (priv spec §3.1.6.5).
-        finish(uc, idx.map_or(0, |i| i + 1), None, false);
-        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
-        return;
-    }
-    let vec = if let Some(r) = fp {
-        // Already run above (fp.rs); only the outcome is left.
-        Some(match r {
-            fp::FpResult::Illegal => vec::VResult::Illegal,
-            _ => vec::VResult::Done,
-        })
-    } else if matches!(insn.op, Op::Vector) {
-        Some(vec::run_vector(uc, pc, &insn))
-    } else if vec::is_vector_csr(&insn) {
-        Some(vec::run_vector_csr(uc, pc, &insn))
-    } else {
-        None
-    };
-    let result = match vec {
-        Some(vec::VResult::Done) => CsrResult::Done,
-        Some(vec::VResult::Illegal) => CsrResult::Illegal,
-        Some(vec::VResult::Fault(f)) => {
-            finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            fault(uc, f);
-            return;
-        }
-        Some(vec::VResult::Trap(cause, tval)) => {
-            finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::raise(uc, cause, pc, tval);
-            return;
-        }
-        None => csr::emulate(uc, pc, &insn),
-    };
-    match result {
-        CsrResult::Done => {
-            finish(uc, idx.map_or(0, |i| i + 1), Some(pc + 4), false);
-            if super::interrupt::after_intercept(uc, pc + 4) {
-                return;
-            }
-            let _ = uc.reg_write(R::PC, pc + 4);
-        }
-        CsrResult::Illegal => {
-            finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
-        }
-    }
-}
+pub(super) use super::intercept::on_intercept;
 
 /// A run-until address or breakpoint: stop before executing it.
 pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
