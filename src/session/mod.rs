@@ -2,6 +2,7 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+mod clock;
 mod estimate;
 pub mod phases;
 pub mod source;

@@ -4,30 +4,17 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::cost::{At, BlockCost, Cat, CostModel, Ledger, Profile};
+use super::clock;
+use crate::cost::{At, BlockCost, Cat, CostModel, Ledger};
 use crate::machine::{DecodedInsn, Observer, Program, Retire};
-use crate::predict::Predictors;
 use crate::trace::{Event, EventKind, EventLog, PredKind, Priv};
 
+pub use super::clock::CoreModel;
 pub use super::phases::{FIRMWARE, KERNEL, Markers, PhaseMap, USER};
 
 const M_START: u8 = 1;
 const M_END: u8 = 2;
 const M_ITER: u8 = 4;
-
-/// The most milli-cycles one `wfi` idles (about 1.2e15 cycles; the machine
-/// refuses waits of more than 2^40 ticks before asking).
-const IDLE_CAP: u64 = 1 << 60;
-/// The most milli-cycles idling brings the clock to, in all.
-const IDLE_TOTAL: u64 = 1 << 62;
-
-/// Timer ticks at `milli` modelled milli-cycles (`timebase_hz` at the
-/// core's clock).
-fn ticks(p: &Profile, milli: u64) -> u64 {
-    let c = &p.core;
-    let cycles = milli as f64 / crate::cost::MILLI as f64;
-    (cycles * c.timebase_hz.value / (c.clock_ghz.value * 1e9)) as u64
-}
 
 pub struct BlockInfo {
     /// Phase per instruction (`None`: decided by privilege).
@@ -36,36 +23,7 @@ pub struct BlockInfo {
     marks: Vec<(usize, u8)>,
     /// Dense source-line id per instruction (into `Stats::lines`).
     line: Vec<u32>,
-    cost: Option<BlockCost>,
-}
-
-/// The core model attached to a run: predictors and costs for one profile.
-pub struct CoreModel {
-    pub profile: Rc<Profile>,
-    pub pred: Predictors,
-    pub cost: CostModel,
-    /// The register the last retired instruction loaded (0: none).
-    last_load: u8,
-    /// Vector occupancy not yet waited for (milli), when vector work
-    /// overlaps scalar code (`vector.scalar_waits = false`).
-    vec_pending: u64,
-}
-
-impl CoreModel {
-    pub fn new(profile: Rc<Profile>) -> CoreModel {
-        let c = &profile.core;
-        CoreModel {
-            pred: Predictors::new(
-                c.ras_depth.value as usize,
-                c.bht_entries.value as usize,
-                c.btb_entries.value as usize,
-            ),
-            cost: CostModel::new(&profile),
-            profile,
-            last_load: 0,
-            vec_pending: 0,
-        }
-    }
+    pub(super) cost: Option<BlockCost>,
 }
 
 /// Counters, snapshotted at the start and end of the window.
@@ -318,26 +276,19 @@ impl Observer for Stats {
                 completed,
                 misp: kind,
             };
-            let mut spent = 0;
-            let mut syncs = false;
-            m.cost.charge(t, &r.insns[i], at, |cat, v| {
-                now.cycles[p] += v;
-                now.ledger.add(cat, v);
-                *line += v;
-                spent += v;
-                syncs |= cat == Cat::StatusWrites;
-                if cat == Cat::RasMispredicts && p == USER as usize {
-                    now.user_ras_mispredicts += 1;
-                }
-            });
-            // Overlapped vector work runs down while scalar code runs; a
-            // status write waits for what is left.
-            m.vec_pending -= m.vec_pending.min(spent);
-            if syncs && m.vec_pending > 0 {
-                let v = std::mem::take(&mut m.vec_pending);
-                now.cycles[p] += v;
-                now.ledger.add_cycles(Cat::VectorUnit, v);
-                *line += v;
+            let waited =
+                clock::charge_one(&m.cost, t, &r.insns[i], at, &mut m.vec_pending, |cat, v| {
+                    now.cycles[p] += v;
+                    now.ledger.add(cat, v);
+                    *line += v;
+                    if cat == Cat::RasMispredicts && p == USER as usize {
+                        now.user_ras_mispredicts += 1;
+                    }
+                });
+            if waited > 0 {
+                now.cycles[p] += waited;
+                now.ledger.add_cycles(Cat::VectorUnit, waited);
+                *line += waited;
             }
             m.last_load = if completed {
                 CostModel::load_rd(t, i)
@@ -384,31 +335,10 @@ impl Observer for Stats {
         from: usize,
         out: &mut Vec<u64>,
     ) {
-        out.clear();
-        let (Some(m), Some(t)) = (self.model.as_ref(), info.cost.as_ref()) else {
-            return;
-        };
-        out.push(0);
-        let (mut prev, mut pending, mut sum) = (m.last_load, m.vec_pending, 0u64);
-        for (i, d) in insns.iter().enumerate().skip(from) {
-            let at = At {
-                i,
-                prev_load: prev,
-                completed: true,
-                misp: None,
-            };
-            let (mut spent, mut syncs) = (0, false);
-            m.cost.charge(t, d, at, |cat, v| {
-                spent += v;
-                syncs |= cat == Cat::StatusWrites;
-            });
-            pending -= pending.min(spent);
-            if syncs {
-                spent += std::mem::take(&mut pending);
-            }
-            sum += spent;
-            out.push(sum);
-            prev = CostModel::load_rd(t, i);
+        if let Some(m) = self.model.as_ref() {
+            clock::costs_ahead(m, info, insns, from, out);
+        } else {
+            out.clear();
         }
     }
 
@@ -416,7 +346,7 @@ impl Observer for Stats {
     /// core's clock, in ticks of its `timebase_hz`.
     fn time_ahead(&self, milli: u64) -> Option<u64> {
         let m = self.model.as_ref()?;
-        Some(ticks(
+        Some(clock::ticks(
             &m.profile,
             self.now.cycles.iter().sum::<u64>() + milli,
         ))
@@ -429,26 +359,7 @@ impl Observer for Stats {
             return false;
         };
         let sum: u64 = self.now.cycles.iter().sum();
-        let c = &m.profile.core;
-        let per_tick = c.clock_ghz.value * 1e9 / c.timebase_hz.value * crate::cost::MILLI as f64;
-        // One wfi idles at most IDLE_CAP (a deadline further away is as
-        // good as never; the guest's budget ends the run).
-        let want = target as f64 * per_tick;
-        // ... and the model's clock stops at IDLE_TOTAL, far below overflow.
-        let cap = IDLE_CAP.min(IDLE_TOTAL.saturating_sub(sum));
-        let mut need = if !want.is_finite() || want >= sum.saturating_add(cap) as f64 {
-            cap
-        } else {
-            (want.ceil() as u64).saturating_sub(sum)
-        };
-        if need < cap {
-            while need < cap && ticks(&m.profile, sum + need) < target {
-                need += 1;
-            }
-            while need > 0 && ticks(&m.profile, sum + need - 1) >= target {
-                need -= 1;
-            }
-        }
+        let need = clock::idle_milli(&m.profile, sum, target);
         m.vec_pending -= m.vec_pending.min(need);
         m.last_load = 0;
         let p = self

@@ -1,0 +1,138 @@
+//! The core model attached to a run and its clock: timer ticks from modelled cycles, the idle cycles of
+//! a `wfi`, and the cost look-ahead that places interrupt boundaries inside
+//! a block. Accounting and look-ahead share `charge_one`, so the cost up to
+//! any instruction is the same whether the block runs whole or stepped.
+
+use std::rc::Rc;
+
+use crate::cost::{At, BlockCost, Cat, CostModel, Profile};
+use crate::machine::DecodedInsn;
+use crate::predict::Predictors;
+
+use super::stats::BlockInfo;
+
+/// The core model attached to a run: predictors and costs for one profile.
+pub struct CoreModel {
+    pub profile: Rc<Profile>,
+    pub pred: Predictors,
+    pub cost: CostModel,
+    /// The register the last retired instruction loaded (0: none).
+    pub(super) last_load: u8,
+    /// Vector occupancy not yet waited for (milli), when vector work
+    /// overlaps scalar code (`vector.scalar_waits = false`).
+    pub(super) vec_pending: u64,
+}
+
+impl CoreModel {
+    pub fn new(profile: Rc<Profile>) -> CoreModel {
+        let c = &profile.core;
+        CoreModel {
+            pred: Predictors::new(
+                c.ras_depth.value as usize,
+                c.bht_entries.value as usize,
+                c.btb_entries.value as usize,
+            ),
+            cost: CostModel::new(&profile),
+            profile,
+            last_load: 0,
+            vec_pending: 0,
+        }
+    }
+}
+
+/// The most milli-cycles one `wfi` idles (about 1.2e15 cycles; the machine
+/// refuses waits of more than 2^40 ticks before asking).
+const IDLE_CAP: u64 = 1 << 60;
+/// The most milli-cycles idling brings the clock to, in all.
+const IDLE_TOTAL: u64 = 1 << 62;
+
+/// Timer ticks at `milli` modelled milli-cycles (`timebase_hz` at the
+/// core's clock).
+pub(super) fn ticks(p: &Profile, milli: u64) -> u64 {
+    let c = &p.core;
+    let cycles = milli as f64 / crate::cost::MILLI as f64;
+    (cycles * c.timebase_hz.value / (c.clock_ghz.value * 1e9)) as u64
+}
+
+/// The idle milli-cycles from `sum` to the first at which the timer reads
+/// `target`. One wfi idles at most IDLE_CAP (a deadline further away is as
+/// good as never; the guest's budget ends the run), and the clock stops at
+/// IDLE_TOTAL, far below overflow.
+pub(super) fn idle_milli(p: &Profile, sum: u64, target: u64) -> u64 {
+    let c = &p.core;
+    let per_tick = c.clock_ghz.value * 1e9 / c.timebase_hz.value * crate::cost::MILLI as f64;
+    let want = target as f64 * per_tick;
+    let cap = IDLE_CAP.min(IDLE_TOTAL.saturating_sub(sum));
+    let mut need = if !want.is_finite() || want >= sum.saturating_add(cap) as f64 {
+        cap
+    } else {
+        (want.ceil() as u64).saturating_sub(sum)
+    };
+    if need < cap {
+        while need < cap && ticks(p, sum + need) < target {
+            need += 1;
+        }
+        while need > 0 && ticks(p, sum + need - 1) >= target {
+            need -= 1;
+        }
+    }
+    need
+}
+
+/// The same walk as accounting over instructions that all complete and
+/// predict right (load-use stalls and status-write waits included):
+/// `out[k]` is the cost of the instructions `from..k`.
+pub(super) fn costs_ahead(
+    m: &CoreModel,
+    info: &BlockInfo,
+    insns: &[DecodedInsn],
+    from: usize,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let Some(t) = info.cost.as_ref() else {
+        return;
+    };
+    out.push(0);
+    let (mut prev, mut pending, mut sum) = (m.last_load, m.vec_pending, 0u64);
+    for (i, d) in insns.iter().enumerate().skip(from) {
+        let at = At {
+            i,
+            prev_load: prev,
+            completed: true,
+            misp: None,
+        };
+        let mut spent = 0;
+        let waited = charge_one(&m.cost, t, d, at, &mut pending, |_, v| spent += v);
+        sum += spent + waited;
+        out.push(sum);
+        prev = CostModel::load_rd(t, i);
+    }
+}
+
+/// One instruction's charges (each passed to `each`), then the overlapped
+/// vector work it waits for: vector work runs down while scalar code runs,
+/// and a status write waits for what is left. Returns that wait. Shared by
+/// accounting and by the cost look-ahead the interrupt boundaries use, so
+/// the two cannot disagree.
+pub(super) fn charge_one(
+    cost: &CostModel,
+    t: &BlockCost,
+    d: &DecodedInsn,
+    at: At,
+    vec_pending: &mut u64,
+    mut each: impl FnMut(Cat, u64),
+) -> u64 {
+    let (mut spent, mut syncs) = (0, false);
+    cost.charge(t, d, at, |cat, v| {
+        spent += v;
+        syncs |= cat == Cat::StatusWrites;
+        each(cat, v);
+    });
+    *vec_pending -= (*vec_pending).min(spent);
+    if syncs {
+        std::mem::take(vec_pending)
+    } else {
+        0
+    }
+}
