@@ -3,6 +3,8 @@
 # whose fetch is an instruction page fault (cause 12), delegated to S
 # again, at the same pc, forever. trapscope must
 # report the trap loop (exit 125).
+	.include "sv39.inc"
+
 	.section .text, "ax"
 	.globl _start
 	.type _start, @function
@@ -11,12 +13,7 @@ _start:
 	csrw	medeleg, t0
 	li	t0, 0x40000000			# no PTE maps it
 	csrw	stvec, t0
-	la	t0, root
-	srli	t0, t0, 12
-	li	t1, 8 << 60
-	or	t0, t0, t1
-	csrw	satp, t0
-	sfence.vma
+	SV39_ON root
 	li	t0, 1 << 11			# MPP = S
 	csrs	mstatus, t0
 	la	t0, s_code

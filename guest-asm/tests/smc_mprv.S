@@ -11,6 +11,7 @@
 #       again and fence.i, patch() returns 42
 
         .include "selftest.inc"
+        .include "sv39.inc"
         ST_START
 
         .equ MSTATUS_MPRV, 1 << 17
@@ -21,12 +22,7 @@
 test_main:
         call    patch
         CHECK_EQI 1, a0, 1
-        la      t0, mp_root
-        srli    t0, t0, 12
-        li      t1, 8 << 60
-        or      t0, t0, t1
-        csrw    satp, t0
-        sfence.vma
+        SV39_ON mp_root
         li      t0, MSTATUS_MPP
         csrc    mstatus, t0
         li      t0, (PRV_S << MS_MPP) | MSTATUS_MPRV
@@ -38,8 +34,7 @@ test_main:
         sw      t1, 0(t0)               # translated through the alias
         li      t0, MSTATUS_MPRV
         csrc    mstatus, t0
-        csrw    satp, zero
-        sfence.vma
+        SV39_OFF
         fence.i
         call    patch
         CHECK_EQI 2, a0, 42

@@ -14,6 +14,7 @@
 #    2  the second returns instret 2 above the read before it
 
         .include "selftest.inc"
+        .include "sv39.inc"
         ST_START
 
         .equ ALIAS, 0x40000000          # VA alias - VA
@@ -25,18 +26,12 @@
 test_main:
         li      t0, CNT_IR
         csrw    mcounteren, t0
-        la      t0, sp_root
-        srli    t0, t0, 12
-        li      t1, 8 << 60
-        or      t0, t0, t1
-        csrw    satp, t0
-        sfence.vma
+        SV39_ON sp_root
         LOG_RESET st_m_area
         RESUME_AT s_done, back_s
         ENTER_S s_code
 back_s:
-        csrw    satp, zero
-        sfence.vma
+        SV39_OFF
         CHECK_EQI 1, s0, 1
         CHECK_EQI 2, s1, 2
         PASS

@@ -26,14 +26,9 @@
 #       stval == the virtual address and sepc == the ld
 
         .include "selftest.inc"
+        .include "sv39.inc"
         ST_START
 
-        .equ PTE_V, 1
-        .equ PTE_R, 2
-        .equ PTE_W, 4
-        .equ PTE_X, 8
-        .equ PTE_A, 64
-        .equ PTE_D, 128
         .equ MAGIC, 0x1234abcd
         .equ ALIAS, 0x40000000          # VA alias - PA
 
@@ -43,19 +38,13 @@
 test_main:
         li      t0, (1 << 5) | (1 << 13) | (1 << 15)
         csrw    medeleg, t0
-        la      t0, sv39_root
-        srli    t0, t0, 12
-        li      t1, 8 << 60             # satp.MODE = Sv39
-        or      t0, t0, t1
-        csrw    satp, t0
-        sfence.vma
+        SV39_ON sv39_root
         LOG_RESET st_m_area
         LOG_RESET st_s_area
         RESUME_AT s_done, back_s
         ENTER_S s_code
 back_s:
-        csrw    satp, zero
-        sfence.vma
+        SV39_OFF
         csrw    medeleg, zero
         CHECK_COUNT 1, st_s_area, 4
         CHECK_COUNT 1, st_m_area, 1

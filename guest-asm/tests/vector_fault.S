@@ -27,17 +27,12 @@
 #    9  the final vse64.v to tohost did not end the run (reached only if not)
 
         .include "selftest.inc"
+        .include "sv39.inc"
         ST_START
         .option arch, +v
 
         .equ ALIAS, 0x40000000
         .equ MAGIC, 0x1234abcd
-        .equ PTE_V, 1
-        .equ PTE_R, 2
-        .equ PTE_W, 4
-        .equ PTE_X, 8
-        .equ PTE_A, 64
-        .equ PTE_D, 128
 
         .text
         .globl test_main
@@ -103,19 +98,13 @@ m_vse:
         # ---- S-mode with Sv39 ----
         li      t0, (1 << 13) | (1 << 15)
         csrw    medeleg, t0
-        la      t0, vf_root
-        srli    t0, t0, 12
-        li      t1, 8 << 60
-        or      t0, t0, t1
-        csrw    satp, t0
-        sfence.vma
+        SV39_ON vf_root
         LOG_RESET st_m_area
         LOG_RESET st_s_area
         RESUME_AT s_done, back_s
         ENTER_S s_code
 back_s:
-        csrw    satp, zero
-        sfence.vma
+        SV39_OFF
         csrw    medeleg, zero
         CHECK_COUNT 6, st_s_area, 2
         CHECK_LOG 6, st_s_area, 0, TE_CAUSE, 13
