@@ -107,7 +107,7 @@ pub(super) fn check_spin<O: Observer>(
     if !jumps_to_itself(last, next) {
         return;
     }
-    if super::wake::interrupt_can_wake(uc) {
+    if super::interrupt::interrupt_possible(uc) {
         return;
     }
     let hart = uc.get_data_mut();

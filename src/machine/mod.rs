@@ -28,7 +28,6 @@ mod smc;
 mod trap;
 mod trigger;
 mod vec;
-mod wake;
 mod wfi;
 
 pub use vec::describe as disasm;
