@@ -53,7 +53,7 @@ pub fn status_view(csr: u16, raw: u64, vs: u8, extra: u64) -> u64 {
 /// The bits of a guest's status write that go into QEMU: not the fields
 /// trapscope keeps itself (VS, TSR, TW), not the read-only ones (SD, UXL,
 /// SXL), and not QEMU's misplaced TW/TSR.
-fn status_to_qemu(new: u64) -> u64 {
+pub(super) fn status_to_qemu(new: u64) -> u64 {
     new & !(status::VS | status::SD | status::SHADOWED | QEMU_TW_TSR | status::UXL | status::SXL)
 }
 

@@ -11,7 +11,11 @@ use super::program::LineRow;
 
 type Reader<'a> = gimli::EndianSlice<'a, gimli::RunTimeEndian>;
 
-pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<LineRow>)> {
+/// Runs `f` on the file's DWARF sections.
+fn with_dwarf<T>(
+    file: &object::File<'_>,
+    f: impl FnOnce(&gimli::Dwarf<Reader<'_>>) -> T,
+) -> Option<T> {
     let endian = if file.is_little_endian() {
         gimli::RunTimeEndian::Little
     } else {
@@ -25,6 +29,14 @@ pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<Li
     };
     let sections = gimli::DwarfSections::load(load).ok()?;
     let dwarf = sections.borrow(|s| gimli::EndianSlice::new(s, endian));
+    Some(f(&dwarf))
+}
+
+pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<LineRow>)> {
+    with_dwarf(file, rows_of)
+}
+
+fn rows_of(dwarf: &gimli::Dwarf<Reader<'_>>) -> (Vec<String>, Vec<LineRow>) {
     let mut files: Vec<String> = Vec::new();
     let mut rows = Vec::new();
     let mut units = dwarf.units();
@@ -38,7 +50,7 @@ pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<Li
         let mut state = program.rows();
         while let Ok(Some((header, row))) = state.next_row() {
             let Some(fe) = row.file(header) else { continue };
-            let name = file_name(&dwarf, &unit, header, fe);
+            let name = file_name(dwarf, &unit, header, fe);
             let idx = match files.iter().position(|f| *f == name) {
                 Some(i) => i,
                 None => {
@@ -61,7 +73,7 @@ pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<Li
             .cmp(&b.addr)
             .then(b.end_sequence.cmp(&a.end_sequence))
     });
-    Some((files, rows))
+    (files, rows)
 }
 
 fn file_name(
@@ -87,4 +99,26 @@ fn file_name(
     } else {
         format!("{}/{}", dir.trim_start_matches("./"), name)
     }
+}
+
+/// The absolute compilation directories the units record (a kernel tree's
+/// path), where relative source names are found.
+pub(super) fn comp_dirs(file: &object::File<'_>) -> Vec<std::path::PathBuf> {
+    with_dwarf(file, |dwarf| {
+        let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+        let mut units = dwarf.units();
+        while let Ok(Some(header)) = units.next() {
+            let Ok(unit) = dwarf.unit(header) else {
+                continue;
+            };
+            if let Some(d) = unit.comp_dir {
+                let d = std::path::PathBuf::from(d.to_string_lossy().into_owned());
+                if d.is_absolute() && !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+        }
+        dirs
+    })
+    .unwrap_or_default()
 }

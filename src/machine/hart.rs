@@ -111,6 +111,8 @@ pub struct Hart<O: Observer> {
     pub(super) irq_hooks: HashMap<u64, unicorn_engine::UcHookId>,
     /// A device write changed interrupt inputs; checks wait for a block end.
     pub(super) irq_defer: bool,
+    /// The run ends before the n-th execution of an address (`end.rs`).
+    pub(super) end_at: Option<super::end::EndAt>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -157,6 +159,7 @@ impl<O: Observer> Hart<O> {
             irq_request: None,
             irq_hooks: HashMap::new(),
             irq_defer: false,
+            end_at: None,
         }
     }
 

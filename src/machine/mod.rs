@@ -7,6 +7,7 @@ mod block;
 mod csr;
 mod dwarf;
 pub mod elfhdr;
+mod end;
 mod fault;
 mod fp;
 mod hart;
@@ -22,6 +23,7 @@ mod observe;
 mod pchash;
 pub mod program;
 pub mod regs;
+mod resume;
 mod run;
 pub mod sigint;
 mod smc;
@@ -42,7 +44,8 @@ use unicorn_engine::{RegisterRISCV as R, Unicorn};
 pub use block::{Block, DecodedInsn, decode_range};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
-pub use program::{Program, SrcLoc, Symbol};
+pub use program::{Program, Segment, SrcLoc, Symbol};
+pub use resume::{ResumeState, VectorState, restorable};
 
 use crate::trace::{EventKind, Priv};
 
@@ -215,7 +218,8 @@ impl<O: Observer + 'static> Machine<O> {
             })
             .map_err(emu)?;
         }
-        if !account {
+        if !account || self.program.dynamic_code {
+            // A snapshot's code is found block by block (hooks::block_at).
             return Ok(());
         }
         // DESIGN.md decision 4: hook exactly the instructions we run ourselves,

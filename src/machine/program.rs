@@ -56,6 +56,13 @@ pub struct Program {
     lines: Vec<LineRow>,
     /// Source file names as recorded in DWARF (relative to guest-asm/).
     pub files: Vec<String>,
+    /// Directories a relative source file name may be under: the DWARF
+    /// compilation directory of a vmlinux, or `--kernel-src`.
+    pub src_roots: Vec<PathBuf>,
+    /// The code is not in `segments` ahead of time (a snapshot's RAM holds
+    /// it at physical addresses that paging maps elsewhere): intercepts are
+    /// found as blocks are first decoded, never by a scan at load.
+    pub dynamic_code: bool,
 }
 
 impl Program {
@@ -84,7 +91,7 @@ impl Program {
                 file.architecture()
             )));
         }
-        let segments = header
+        let segments: Vec<Segment> = header
             .loads
             .iter()
             .map(|l| Segment {
@@ -97,31 +104,7 @@ impl Program {
                 write: l.flags & 2 != 0,
             })
             .collect();
-        let mut symbols: Vec<Symbol> = file
-            .symbols()
-            .filter(|s| {
-                matches!(
-                    s.kind(),
-                    SymbolKind::Text | SymbolKind::Data | SymbolKind::Label
-                ) || s.kind() == SymbolKind::Unknown
-            })
-            .filter(|s| s.section() != object::SymbolSection::Absolute)
-            .filter_map(|s| {
-                let name = s.name().ok()?;
-                if name.is_empty() || name.starts_with(".L") || name.starts_with("$") {
-                    return None;
-                }
-                Some(Symbol {
-                    name: name.to_string(),
-                    addr: s.address(),
-                    size: s.size(),
-                    is_func: s.kind() == SymbolKind::Text,
-                })
-            })
-            .collect();
-        symbols.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.size.cmp(&a.size)));
-        symbols.dedup_by(|a, b| a.name == b.name && a.addr == b.addr);
-        let (files, lines) = super::dwarf::line_table(&file).unwrap_or_default();
+        let (symbols, files, lines) = symbols_and_lines(&file);
         Ok(Program {
             path: path.to_path_buf(),
             entry: header.entry,
@@ -129,9 +112,111 @@ impl Program {
             symbols,
             lines,
             files,
+            src_roots: Vec::new(),
+            dynamic_code: false,
         })
     }
 
+    /// The symbols and line table of an ELF whose segments are not loaded:
+    /// a vmlinux, whose code a snapshot's RAM holds. Only the identification
+    /// is checked (a kernel links above 2^56, which `parse` refuses to load).
+    pub fn parse_symbols(path: &Path, bytes: &[u8]) -> Result<Program, LoadError> {
+        let bad = |msg: String| LoadError::BadElf {
+            path: path.to_path_buf(),
+            msg,
+        };
+        super::elfhdr::check_ident(bytes).map_err(bad)?;
+        let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
+        let (symbols, files, lines) = symbols_and_lines(&file);
+        let src_roots = super::dwarf::comp_dirs(&file);
+        Ok(Program {
+            path: path.to_path_buf(),
+            entry: file.entry(),
+            segments: Vec::new(),
+            symbols,
+            lines,
+            files,
+            src_roots,
+            dynamic_code: false,
+        })
+    }
+
+    /// A guest whose memory is given whole (a snapshot's RAM), with the
+    /// symbols and lines of the programs it holds (the kernel, the init).
+    pub fn from_memory(
+        path: &Path,
+        entry: u64,
+        segments: Vec<Segment>,
+        parts: Vec<Program>,
+    ) -> Program {
+        let mut symbols = Vec::new();
+        let mut lines = Vec::new();
+        let mut files = Vec::new();
+        let mut src_roots = Vec::new();
+        for p in parts {
+            let base = files.len() as u16;
+            symbols.extend(p.symbols);
+            lines.extend(p.lines.into_iter().map(|mut r| {
+                r.file = r.file.saturating_add(base);
+                r
+            }));
+            files.extend(p.files);
+            src_roots.extend(p.src_roots);
+        }
+        sort_symbols(&mut symbols);
+        lines.sort_by(|a, b| {
+            a.addr
+                .cmp(&b.addr)
+                .then(b.end_sequence.cmp(&a.end_sequence))
+        });
+        Program {
+            path: path.to_path_buf(),
+            entry,
+            segments,
+            symbols,
+            lines,
+            files,
+            src_roots,
+            dynamic_code: true,
+        }
+    }
+}
+
+/// An ELF's symbols (sorted, without local labels) and DWARF line rows.
+fn symbols_and_lines(file: &object::File<'_>) -> (Vec<Symbol>, Vec<String>, Vec<LineRow>) {
+    let mut symbols: Vec<Symbol> = file
+        .symbols()
+        .filter(|s| {
+            matches!(
+                s.kind(),
+                SymbolKind::Text | SymbolKind::Data | SymbolKind::Label
+            ) || s.kind() == SymbolKind::Unknown
+        })
+        .filter(|s| s.section() != object::SymbolSection::Absolute)
+        .filter_map(|s| {
+            let name = s.name().ok()?;
+            if name.is_empty() || name.starts_with(".L") || name.starts_with("$") {
+                return None;
+            }
+            Some(Symbol {
+                name: name.to_string(),
+                addr: s.address(),
+                size: s.size(),
+                is_func: s.kind() == SymbolKind::Text,
+            })
+        })
+        .collect();
+    sort_symbols(&mut symbols);
+    let (files, lines) = super::dwarf::line_table(file).unwrap_or_default();
+    (symbols, files, lines)
+}
+
+fn sort_symbols(symbols: &mut Vec<Symbol>) {
+    symbols.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.size.cmp(&a.size)));
+    symbols.dedup_by(|a, b| a.name == b.name && a.addr == b.addr);
+}
+
+impl Program {
     pub fn symbols(&self) -> &[Symbol] {
         &self.symbols
     }

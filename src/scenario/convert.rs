@@ -12,7 +12,7 @@ use super::{
     ResultSpec, Scenario, ScenarioError, ScriptStep, StepTarget, Variant, dto,
 };
 use crate::cost::Profile;
-use crate::machine::Program;
+use crate::machine::{Program, ResumeState};
 
 fn load_elf(
     loc: &Locator<'_>,
@@ -29,6 +29,79 @@ fn load_elf(
     Ok(p)
 }
 
+/// A variant's own guest: its ELF, or its snapshot (with the hart state).
+fn variant_program(
+    loc: &Locator<'_>,
+    base: &Path,
+    v: &dto::VariantDto,
+    elfs: &mut Vec<(PathBuf, Rc<Program>)>,
+    snaps: &mut Vec<(PathBuf, Rc<Program>, Rc<ResumeState>)>,
+) -> Result<(Rc<Program>, Option<Rc<ResumeState>>), ScenarioError> {
+    match (&v.elf, &v.snapshot) {
+        (Some(e), None) => {
+            if let Some(k) = v.vmlinux.as_ref().or(v.kernel_src.as_ref()) {
+                return Err(loc.span(k, "vmlinux and kernel_src go with snapshot, not elf"));
+            }
+            Ok((load_elf(loc, base, e, elfs)?, None))
+        }
+        (Some(e), Some(_)) => Err(loc.span(e, "a variant names an elf or a snapshot, not both")),
+        (None, Some(s)) => {
+            let dir = base.join(s.get_ref());
+            if let Some((_, p, r)) = snaps.iter().find(|(d, _, _)| *d == dir) {
+                return Ok((p.clone(), Some(r.clone())));
+            }
+            let vmlinux = v.vmlinux.as_ref().map(|p| base.join(p.get_ref()));
+            let src = v.kernel_src.as_ref().map(|p| base.join(p.get_ref()));
+            let l = crate::snapshot::variant::load(&dir, vmlinux.as_deref(), src.as_deref())
+                .map_err(|m| loc.span(v.vmlinux.as_ref().unwrap_or(s), m))?;
+            let (p, r) = (Rc::new(l.program), Rc::new(l.resume));
+            snaps.push((dir, p.clone(), r.clone()));
+            Ok((p, Some(r)))
+        }
+        (None, None) => Err(loc.span(&v.name, "this variant names no guest")),
+    }
+}
+
+/// Checks that a name is a symbol of the scenario's guest.
+type NeedSymbol<'a> = dyn Fn(&Spanned<String>, &str) -> Result<String, ScenarioError> + 'a;
+
+/// The measured window: start/end symbols, or a count of iterations.
+fn measure(
+    loc: &Locator<'_>,
+    m: &dto::MeasureDto,
+    need_symbol: &NeedSymbol<'_>,
+) -> Result<Measure, ScenarioError> {
+    let iteration = need_symbol(&m.iteration, "measure.iteration")?;
+    match (&m.start, &m.end, &m.iterations) {
+        (Some(s), Some(e), None) => {
+            if let Some(w) = m.warmup {
+                return Err(loc.span(&m.iteration, format!("measure.warmup = {w} goes with measure.iterations, not start/end")));
+            }
+            Ok(Measure {
+                start: Some(need_symbol(s, "measure.start")?),
+                end: Some(need_symbol(e, "measure.end")?),
+                iteration,
+                count: None,
+            })
+        }
+        (None, None, Some(n)) => {
+            if *n.get_ref() == 0 {
+                return Err(loc.span(n, "measure.iterations must be at least 1"));
+            }
+            Ok(Measure {
+                start: None,
+                end: None,
+                iteration,
+                count: Some((m.warmup.unwrap_or(0), *n.get_ref())),
+            })
+        }
+        _ => Err(loc.span(
+            &m.iteration,
+            "[measure] needs start and end symbols, or iterations (and warmup) for a loop that never ends",
+        )),
+    }
+}
+
 pub(super) fn convert(
     path: &Path,
     loc: &Locator<'_>,
@@ -36,7 +109,21 @@ pub(super) fn convert(
 ) -> Result<Scenario, ScenarioError> {
     let base = path.parent().unwrap_or(Path::new("."));
     let mut elfs = Vec::new();
-    let main_elf = load_elf(loc, base, &f.elf, &mut elfs)?;
+    let mut snaps: Vec<(PathBuf, Rc<Program>, Rc<ResumeState>)> = Vec::new();
+    let main_elf = match &f.elf {
+        Some(e) => load_elf(loc, base, e, &mut elfs)?,
+        None => match f.variants.get_ref().first() {
+            Some(v) if v.snapshot.is_some() || v.elf.is_some() => {
+                variant_program(loc, base, v, &mut elfs, &mut snaps)?.0
+            }
+            _ => {
+                return Err(loc.span(
+                    &f.variants,
+                    "the scenario names no guest: give elf = \"...\", or an elf or snapshot in every variant",
+                ));
+            }
+        },
+    };
 
     let mut knobs = Vec::new();
     for (name, k) in &f.knobs {
@@ -72,9 +159,18 @@ pub(super) fn convert(
                 format!("variant '{}' is defined twice", v.name.get_ref()),
             ));
         }
-        let program = match &v.elf {
-            Some(e) => load_elf(loc, base, e, &mut elfs)?,
-            None => main_elf.clone(),
+        let (program, resume) = if v.elf.is_some() || v.snapshot.is_some() {
+            variant_program(loc, base, v, &mut elfs, &mut snaps)?
+        } else if f.elf.is_none() {
+            return Err(loc.span(
+                &v.name,
+                format!(
+                    "variant '{}' names no guest: the scenario has no elf, so give it elf or snapshot",
+                    v.name.get_ref()
+                ),
+            ));
+        } else {
+            (main_elf.clone(), None)
         };
         let mut vk = BTreeMap::new();
         for (k, val) in &v.knobs {
@@ -114,6 +210,7 @@ pub(super) fn convert(
             program,
             knobs: vk,
             core,
+            resume,
         });
     }
     let need_symbol = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
@@ -138,11 +235,7 @@ pub(super) fn convert(
         phases.push((name.get_ref().clone(), list));
     }
     let measure = match &f.measure {
-        Some(m) => Some(Measure {
-            start: need_symbol(&m.start, "measure.start")?,
-            end: need_symbol(&m.end, "measure.end")?,
-            iteration: need_symbol(&m.iteration, "measure.iteration")?,
-        }),
+        Some(m) => Some(measure(loc, m, &need_symbol)?),
         None => None,
     };
     let mut narration = Vec::new();

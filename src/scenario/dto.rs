@@ -14,8 +14,9 @@ pub struct ScenarioFile {
     pub patch: String,
     #[serde(default)]
     pub summary: String,
-    /// Guest ELF, relative to the scenario file.
-    pub elf: Spanned<String>,
+    /// Guest ELF, relative to the scenario file (optional when every
+    /// variant names its own `elf` or `snapshot`).
+    pub elf: Option<Spanned<String>>,
     /// Instruction budget per run.
     pub budget: Option<u64>,
     #[serde(default)]
@@ -128,6 +129,14 @@ pub struct VariantDto {
     pub label: String,
     /// Another ELF for this variant (relative to the scenario file).
     pub elf: Option<Spanned<String>>,
+    /// A snapshot directory made by `trapscope snapshot` (a real kernel),
+    /// instead of an ELF.
+    pub snapshot: Option<Spanned<String>>,
+    /// The snapshot's vmlinux, for symbols and source lines (default: the
+    /// path the snapshot recorded). Its build id must match the snapshot's.
+    pub vmlinux: Option<Spanned<String>>,
+    /// Where the kernel tree is, if not where the vmlinux's DWARF says.
+    pub kernel_src: Option<Spanned<String>>,
     #[serde(default)]
     pub knobs: BTreeMap<Spanned<String>, u64>,
     /// The core this variant runs on (a variant per core).
@@ -138,11 +147,16 @@ pub struct VariantDto {
 #[serde(deny_unknown_fields)]
 pub struct MeasureDto {
     /// The timed window starts when this symbol first executes...
-    pub start: Spanned<String>,
+    pub start: Option<Spanned<String>>,
     /// ...and ends when this one does.
-    pub end: Spanned<String>,
+    pub end: Option<Spanned<String>>,
     /// Each execution of this symbol inside the window is one iteration.
     pub iteration: Spanned<String>,
+    /// Instead of start/end symbols, for a loop that never ends (a real
+    /// kernel's init): skip this many iterations...
+    pub warmup: Option<u64>,
+    /// ...then time this many; the run ends after them.
+    pub iterations: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -63,6 +63,8 @@ pub struct Variant {
     pub knobs: BTreeMap<String, u64>,
     /// The core it runs on, when variants are cores.
     pub core: Option<Rc<Profile>>,
+    /// Where a snapshot variant's hart resumes (None: the ELF's entry).
+    pub resume: Option<Rc<crate::machine::ResumeState>>,
 }
 
 /// LR/SC behaviour of the machine (see `Machine::set_lrsc`).
@@ -83,9 +85,14 @@ pub struct ResultSpec {
 
 #[derive(Debug, Clone)]
 pub struct Measure {
-    pub start: String,
-    pub end: String,
+    /// Start and end symbols; both None when `count` times the loop.
+    pub start: Option<String>,
+    pub end: Option<String>,
     pub iteration: String,
+    /// (warm-up, timed) iterations of a loop that never ends: the window
+    /// opens at the iteration marker's warm-up+1-th execution and the run
+    /// ends at its warm-up+timed+1-th.
+    pub count: Option<(u64, u64)>,
 }
 
 #[derive(Debug, Clone)]

@@ -107,9 +107,10 @@ pub fn build_machine(
     let addr = |s: &str| program.symbol(s).map(|x| x.addr);
     let markers = match &scenario.measure {
         Some(m) => Markers {
-            start: addr(&m.start),
-            end: addr(&m.end),
+            start: m.start.as_deref().and_then(addr),
+            end: m.end.as_deref().and_then(addr),
             iteration: addr(&m.iteration),
+            count: m.count,
         },
         None => Markers::default(),
     };
@@ -140,6 +141,19 @@ pub fn build_machine(
         && p.vector_isa == "v1.0"
     {
         m.enable_vector(p.vector.vlen.value);
+    }
+    if let Some(r) = &variant.resume {
+        m.resume(r)
+            .map_err(|e| format!("{}: {e}", program.path.display()))?;
+    }
+    // A loop that never ends (a real kernel's init) ends the run after the
+    // timed iterations.
+    if let (Some(at), Some((warmup, timed))) = (
+        markers.iteration,
+        scenario.measure.as_ref().and_then(|m| m.count),
+    ) {
+        m.end_at(at, warmup + timed + 1)
+            .map_err(|e| e.to_string())?;
     }
     for (knob, value) in scenario.knob_values(variant, &opts.set) {
         let sym = program

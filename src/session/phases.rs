@@ -74,4 +74,7 @@ pub struct Markers {
     pub start: Option<u64>,
     pub end: Option<u64>,
     pub iteration: Option<u64>,
+    /// (warm-up, timed): the window is counted in iterations instead of
+    /// start/end symbols (`Measure::count`).
+    pub count: Option<(u64, u64)>,
 }

@@ -20,6 +20,7 @@ impl Sources {
         if let Some(dir) = program.path.parent() {
             v.push(dir.join(name));
         }
+        v.extend(program.src_roots.iter().map(|r| r.join(name)));
         v
     }
 

@@ -117,6 +117,18 @@ impl Stats {
         }
         if bits & M_ITER != 0 {
             self.iteration_hits += 1;
+            // A counted window opens at the first timed iteration's start
+            // and closes at the start of the one after the last.
+            if let Some((warmup, timed)) = self.markers.count {
+                if self.iteration_hits == warmup + 1 {
+                    self.window_start = Some(self.now.clone());
+                    self.lines_start = Some(self.lines.clone());
+                }
+                if self.iteration_hits == warmup + timed + 1 && self.window_start.is_some() {
+                    self.window_end = Some(self.now.clone());
+                    self.lines_end = Some(self.lines.clone());
+                }
+            }
             if self.iteration_marks.len() == 4096 {
                 self.iteration_marks.pop_front();
             }

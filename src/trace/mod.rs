@@ -11,10 +11,11 @@ pub use log::EventLog;
 use serde::Serialize;
 
 /// RISC-V privilege levels, encoded as in `mstatus.MPP` (priv spec §1.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Priv {
     U = 0,
     S = 1,
+    #[default]
     M = 3,
 }
 

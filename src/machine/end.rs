@@ -1,0 +1,66 @@
+//! The end of a guest that never ends by itself: a real kernel's init loops
+//! forever, so the run ends before the n-th execution of an address (the
+//! loop's top), as if the guest had exited with status 0 there. The stop is
+//! a code hook, so block mode and stepping end at the same instruction.
+
+use unicorn_engine::Unicorn;
+
+use super::hart::{Hart, Outcome};
+use super::hooks::{finish, pending_index};
+use super::{LoadError, Machine, Observer, emu};
+use crate::trace::Event;
+
+/// The address, how many executions end the run, how many were seen, and
+/// the instruction count at the last one (a stop there and a resume from
+/// it are one execution, not two).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct EndAt {
+    pub addr: u64,
+    pub hits: u64,
+    pub seen: u64,
+    pub last_pos: Option<u64>,
+}
+
+impl<O: Observer + 'static> Machine<O> {
+    /// Ends the run (exit status 0) right before the `hits`-th execution of
+    /// `addr`.
+    pub fn end_at(&mut self, addr: u64, hits: u64) -> Result<(), LoadError> {
+        self.uc.get_data_mut().end_at = Some(EndAt {
+            addr,
+            hits,
+            seen: 0,
+            last_pos: None,
+        });
+        self.uc
+            .add_code_hook(addr, addr, |uc, pc, _| on_end_addr(uc, pc))
+            .map_err(emu)?;
+        let _ = self.uc.ctl_remove_cache(addr, addr + 4);
+        Ok(())
+    }
+}
+
+fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let hart = uc.get_data_mut();
+    let Some(mut e) = hart.end_at.filter(|e| e.addr == pc) else {
+        return;
+    };
+    let idx = pending_index(hart, pc);
+    let from = hart.pending.as_ref().map_or(0, |p| p.from);
+    let pos = hart.executed + idx.map_or(0, |i| i.saturating_sub(from)) as u64;
+    if e.last_pos == Some(pos) {
+        return;
+    }
+    e.last_pos = Some(pos);
+    e.seen += 1;
+    hart.end_at = Some(e);
+    if e.seen < e.hits {
+        return;
+    }
+    finish(uc, idx.unwrap_or(0), Some(pc), false);
+    let hart = uc.get_data_mut();
+    hart.pending = None;
+    hart.exit = Some((0, pc));
+    hart.emit(Event::Exit { code: 0, pc });
+    hart.outcome = Some(Outcome::Exited(0));
+    let _ = uc.emu_stop();
+}

@@ -1,0 +1,357 @@
+//! The snapshot directory: what `trapscope snapshot` writes and a scenario's
+//! `snapshot = "DIR"` reads.
+//!
+//! ```text
+//! DIR/snapshot.json   the manifest (this file's `Manifest`), numbers as "0x…" strings
+//! DIR/ram.zlib        guest RAM from `ram.base`, `ram.size` bytes, zlib-compressed
+//! DIR/init.elf        the /init the kernel ran (its symbols name the loop)
+//! DIR/console.log     what the kernel printed until the snapshot
+//! ```
+//!
+//! The manifest names its format and version; a file of another format or
+//! version is refused, naming what it is. RAM is checked against its size
+//! and an FNV-1a digest, so a truncated or altered dump is refused too.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::machine::{ResumeState, VectorState};
+use crate::trace::Priv;
+
+pub const FORMAT: &str = "trapscope-snapshot";
+/// Bumped whenever a field changes meaning; older and newer ones are refused.
+pub const VERSION: u32 = 1;
+pub const MANIFEST: &str = "snapshot.json";
+pub const RAM_FILE: &str = "ram.zlib";
+pub const INIT_FILE: &str = "init.elf";
+pub const CONSOLE_FILE: &str = "console.log";
+
+/// A u64 written as a "0x…" string (JSON numbers lose bits past 2^53 in
+/// many readers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hex(pub u64);
+
+impl Serialize for Hex {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:#x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Hex {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Hex, D::Error> {
+        let s = String::deserialize(d)?;
+        let digits = s
+            .strip_prefix("0x")
+            .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a 0x… number")))?;
+        u64::from_str_radix(digits, 16)
+            .map(Hex)
+            .map_err(|_| serde::de::Error::custom(format!("'{s}' is not a 0x… number")))
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub format: String,
+    pub version: u32,
+    /// "trapscope X.Y.Z", for the reader's information.
+    pub made_by: String,
+    pub ram: Ram,
+    pub hart: HartDump,
+    pub platform: PlatformDump,
+    pub kernel: Kernel,
+    pub init: Init,
+    pub qemu: QemuInfo,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Ram {
+    pub base: Hex,
+    pub size: Hex,
+    /// FNV-1a (64-bit) of the uncompressed bytes.
+    pub fnv1a64: Hex,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Csr {
+    pub csr: Hex,
+    pub name: String,
+    pub value: Hex,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HartDump {
+    pub pc: Hex,
+    /// "U", "S" or "M".
+    pub privilege: String,
+    /// x0..x31.
+    pub x: Vec<Hex>,
+    /// f0..f31 (raw 64-bit), when the hart has F/D.
+    #[serde(default)]
+    pub f: Vec<Hex>,
+    pub fcsr: Option<Hex>,
+    /// Every CSR the gdbstub gave, by number; those trapscope does not hold
+    /// (PMP, counters, envcfg) are kept for the record.
+    pub csrs: Vec<Csr>,
+    pub vector: Option<VectorDump>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VectorDump {
+    pub vlen: u32,
+    /// v0..v31 as little-endian hex bytes.
+    pub v: Vec<String>,
+    pub vl: Hex,
+    pub vtype: Hex,
+    pub vstart: Hex,
+    pub vcsr: Hex,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformDump {
+    /// The CLINT's mtime when QEMU stopped (trapscope's clock starts at 0:
+    /// the model counts from the snapshot).
+    pub mtime: Hex,
+    pub mtimecmp: Hex,
+    pub msip: Hex,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Kernel {
+    /// The files given to `trapscope snapshot`, as given.
+    pub image: String,
+    pub vmlinux: Option<String>,
+    /// The vmlinux's GNU build id (hex), checked against a scenario's vmlinux.
+    pub build_id: Option<String>,
+    pub append: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Init {
+    pub name: String,
+    /// The loop's ecall (`init_ecall`) and its top (`init_loop`).
+    pub ecall: Hex,
+    pub loop_top: Hex,
+    /// The snapshot stopped before the `at`-th execution of the ecall.
+    pub at: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QemuInfo {
+    pub version: String,
+    pub cpu: String,
+    /// The guest device tree's riscv,isa.
+    pub isa: String,
+    pub command_line: String,
+}
+
+/// A snapshot read back: the manifest and the RAM.
+pub struct Snapshot {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub ram: Vec<u8>,
+}
+
+/// FNV-1a, 64-bit (Fowler–Noll–Vo): a digest with no dependency, enough
+/// to notice a truncated or altered RAM file.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn priv_of(s: &str) -> Option<Priv> {
+    Some(match s {
+        "U" => Priv::U,
+        "S" => Priv::S,
+        "M" => Priv::M,
+        _ => return None,
+    })
+}
+
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+pub fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+impl Snapshot {
+    /// Writes the manifest and the compressed RAM into `dir` (created).
+    pub fn write(dir: &Path, manifest: &Manifest, ram: &[u8]) -> Result<(), String> {
+        let io = |what: &str, e: std::io::Error| format!("{}: {what}: {e}", dir.display());
+        std::fs::create_dir_all(dir).map_err(|e| io("cannot create the directory", e))?;
+        let f = std::fs::File::create(dir.join(RAM_FILE)).map_err(|e| io("cannot write", e))?;
+        let mut z = flate2::write::ZlibEncoder::new(
+            std::io::BufWriter::new(f),
+            flate2::Compression::fast(),
+        );
+        z.write_all(ram).map_err(|e| io("cannot write RAM", e))?;
+        z.finish()
+            .and_then(|mut w| w.flush())
+            .map_err(|e| io("cannot write RAM", e))?;
+        let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(MANIFEST), json + "\n").map_err(|e| io("cannot write", e))
+    }
+
+    /// Reads and checks a snapshot directory.
+    pub fn load(dir: &Path) -> Result<Snapshot, String> {
+        let mpath = dir.join(MANIFEST);
+        if !dir.is_dir() {
+            return Err(format!(
+                "{}: not a snapshot directory (make one with `trapscope snapshot`)",
+                dir.display()
+            ));
+        }
+        let bytes = crate::input::read_regular(&mpath, "snapshot manifest", crate::input::TEXT_MAX)
+            .map_err(|e| format!("{}: {e}", mpath.display()))?;
+        let manifest = parse_manifest(&bytes).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        let rpath = dir.join(RAM_FILE);
+        let z = crate::input::read_regular(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)
+            .map_err(|e| format!("{}: {e}", rpath.display()))?;
+        let size = manifest.ram.size.0;
+        if size > crate::input::KERNEL_IMAGE_MAX || size == 0 || size % 4096 != 0 {
+            return Err(format!(
+                "{}: ram.size {size:#x} is not a whole number of pages up to 2 GiB",
+                mpath.display()
+            ));
+        }
+        let mut ram = Vec::with_capacity(size as usize);
+        // One byte more than the size, so a longer stream is noticed.
+        flate2::read::ZlibDecoder::new(&z[..])
+            .take(size + 1)
+            .read_to_end(&mut ram)
+            .map_err(|e| format!("{}: not a zlib stream: {e}", rpath.display()))?;
+        if ram.len() as u64 != size {
+            return Err(format!(
+                "{}: holds {:#x} bytes, the manifest says {size:#x}",
+                rpath.display(),
+                ram.len()
+            ));
+        }
+        let digest = fnv1a64(&ram);
+        if digest != manifest.ram.fnv1a64.0 {
+            return Err(format!(
+                "{}: digest {digest:#x} differs from the manifest's {:#x}: the file was changed or damaged",
+                rpath.display(),
+                manifest.ram.fnv1a64.0
+            ));
+        }
+        Ok(Snapshot {
+            dir: dir.to_path_buf(),
+            manifest,
+            ram,
+        })
+    }
+
+    /// The hart state to resume from.
+    pub fn resume_state(&self) -> Result<ResumeState, String> {
+        let h = &self.manifest.hart;
+        let priv_ = priv_of(&h.privilege)
+            .ok_or_else(|| format!("hart.privilege '{}' is not U, S or M", h.privilege))?;
+        let x: [u64; 32] =
+            h.x.iter()
+                .map(|v| v.0)
+                .collect::<Vec<_>>()
+                .try_into()
+                .map_err(|_| format!("hart.x has {} registers, not 32", h.x.len()))?;
+        let f = match (h.f.len(), h.fcsr) {
+            (0, _) => None,
+            (32, fcsr) => Some((std::array::from_fn(|i| h.f[i].0), fcsr.map_or(0, |v| v.0))),
+            (n, _) => return Err(format!("hart.f has {n} registers, not 32")),
+        };
+        let csrs = h
+            .csrs
+            .iter()
+            .filter_map(|c| u16::try_from(c.csr.0).ok().map(|n| (n, c.value.0)))
+            .collect();
+        let vector = match &h.vector {
+            None => None,
+            Some(v) => {
+                if v.v.len() != 32 {
+                    return Err(format!("hart.vector.v has {} registers, not 32", v.v.len()));
+                }
+                let regs = v
+                    .v
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        hex_bytes(s).ok_or_else(|| format!("hart.vector.v[{i}] is not hex bytes"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Some(VectorState {
+                    vlen: v.vlen,
+                    regs,
+                    vl: v.vl.0,
+                    vtype: v.vtype.0,
+                    vstart: v.vstart.0,
+                    vxrm: ((v.vcsr.0 >> 1) & 3) as u8,
+                    vxsat: (v.vcsr.0 & 1) as u8,
+                })
+            }
+        };
+        Ok(ResumeState {
+            pc: h.pc.0,
+            priv_,
+            x,
+            f,
+            csrs,
+            vector,
+            mtimecmp: Some(self.manifest.platform.mtimecmp.0),
+            msip: self.manifest.platform.msip.0 as u32,
+        })
+    }
+
+    pub fn init_path(&self) -> PathBuf {
+        self.dir.join(INIT_FILE)
+    }
+}
+
+/// Parses a manifest, refusing other formats and versions by name.
+pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| "not UTF-8 text: not a trapscope snapshot manifest".to_string())?;
+    let v: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("not a trapscope snapshot manifest (not JSON: {e})"))?;
+    match v.get("format").and_then(|f| f.as_str()) {
+        Some(FORMAT) => {}
+        Some(other) => {
+            return Err(format!(
+                "format '{other}' is not a trapscope snapshot ('{FORMAT}')"
+            ));
+        }
+        None => return Err("not a trapscope snapshot manifest (no \"format\" field)".into()),
+    }
+    let version = v.get("version").and_then(|n| n.as_u64());
+    if version != Some(u64::from(VERSION)) {
+        let made = v
+            .get("made_by")
+            .and_then(|m| m.as_str())
+            .unwrap_or("an unknown version");
+        return Err(format!(
+            "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}: take the snapshot again",
+            version.map_or("?".to_string(), |n| n.to_string())
+        ));
+    }
+    serde_json::from_value(v).map_err(|e| format!("malformed snapshot manifest: {e}"))
+}
