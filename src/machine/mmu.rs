@@ -105,3 +105,30 @@ pub fn translate<D>(
     }
     Err(XlateError::Page)
 }
+
+/// The physical address of `va` under `satp` (Sv39), for looking at guest
+/// memory: only validity is checked, not permissions, and no A/D bit is set.
+pub fn peek<D>(uc: &Unicorn<'_, D>, satp: u64, va: u64) -> Option<u64> {
+    let top = (va as i64) >> 38;
+    if top != 0 && top != -1 {
+        return None;
+    }
+    let mut table = (satp & ((1 << 44) - 1)) << 12;
+    for level in (0..3u32).rev() {
+        let vpn = (va >> (12 + 9 * level)) & 0x1ff;
+        let mut b = [0u8; 8];
+        uc.mem_read(table + vpn * 8, &mut b).ok()?;
+        let pte = u64::from_le_bytes(b);
+        if pte & PTE_V == 0 {
+            return None;
+        }
+        let ppn = (pte >> 10) & ((1 << 44) - 1);
+        if pte & (PTE_R | PTE_X) != 0 {
+            let shift = 12 + 9 * level;
+            let base = (ppn << 12) & !((1u64 << shift) - 1);
+            return Some(base | (va & ((1u64 << shift) - 1)));
+        }
+        table = ppn << 12;
+    }
+    None
+}

@@ -62,6 +62,31 @@ fn variant_program(
     }
 }
 
+/// The top of the loop of trapscope's own init programs (assets/init/).
+pub const INIT_LOOP: &str = "init_loop";
+/// Warm-up and timed iterations of a snapshot's loop when [measure] is absent.
+pub const DEFAULT_COUNT: (u64, u64) = (10, 100);
+
+/// A real kernel's phases, by the functions of its syscall path (Linux
+/// 6.x, generic entry): the trap entry in entry.S, the C handler and what
+/// it calls, and the way out. Phases nest: the innermost phase function on
+/// the call stack names an instruction's phase. Those the vmlinux lacks are
+/// left out.
+fn kernel_phases(p: &Program) -> Vec<(String, Vec<String>)> {
+    [
+        ("entry", &["handle_exception"][..]),
+        ("syscall", &["do_trap_ecall_u"][..]),
+        ("exit", &["syscall_exit_to_user_mode", "ret_from_exception"][..]),
+    ]
+    .into_iter()
+    .map(|(name, syms)| {
+        let present = syms.iter().filter(|s| p.symbol(s).is_some());
+        (name.to_string(), present.map(|s| s.to_string()).collect())
+    })
+    .filter(|(_, syms): &(String, Vec<String>)| !syms.is_empty())
+    .collect()
+}
+
 /// Checks that a name is a symbol of the scenario's guest.
 type NeedSymbol<'a> = dyn Fn(&Spanned<String>, &str) -> Result<String, ScenarioError> + 'a;
 
@@ -234,8 +259,19 @@ pub(super) fn convert(
         }
         phases.push((name.get_ref().clone(), list));
     }
+    let snapshot = variants.iter().any(|v| v.resume.is_some());
+    if snapshot && f.phases.is_empty() {
+        phases = kernel_phases(&main_elf);
+    }
     let measure = match &f.measure {
         Some(m) => Some(measure(loc, m, &need_symbol)?),
+        // A snapshot's init loops forever: time its loop by count.
+        None if snapshot && main_elf.symbol(INIT_LOOP).is_some() => Some(Measure {
+            start: None,
+            end: None,
+            iteration: INIT_LOOP.into(),
+            count: Some(DEFAULT_COUNT),
+        }),
         None => None,
     };
     let mut narration = Vec::new();
