@@ -691,3 +691,24 @@ fn a_map_without_riscv_features_is_refused() {
     let e = RiscvRegs::from_map(&map).unwrap_err();
     assert!(one_line(&e).contains("x1 (ra)"), "{e}");
 }
+
+#[test]
+fn a_reply_before_its_ack_is_kept_and_exit_is_reported() {
+    let r = acked(Replay::default())
+        .sends("p20")
+        .pkt("0010000000000000") // no '+' first: the ack was lost
+        .client(b"+")
+        .stub(b"+")
+        .sends("c")
+        .stub(b"+")
+        .pkt("W00")
+        .client(b"+");
+    let mut g = gdb(r);
+    g.handshake().unwrap();
+    assert_eq!(g.read_reg(0x20).unwrap(), 0x1000u64.to_le_bytes());
+    let s = g
+        .cont_until_stop(Instant::now() + Duration::from_secs(2), &mut || true)
+        .unwrap();
+    assert!(s.exited());
+    assert!(g.get_ref().finished());
+}

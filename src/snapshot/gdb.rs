@@ -5,107 +5,34 @@
 //! stub that stops answering gives `GdbError::TimedOut`, never a hang; bytes
 //! that are not the protocol give an error naming what was wrong.
 
+mod error;
+mod link;
 mod packet;
 mod riscv;
+mod run;
 mod tdesc;
 
+pub use error::{GdbError, StopReply};
 pub use riscv::RiscvRegs;
 pub use tdesc::{RegInfo, RegMap};
 
+use error::{clip, console_text};
+use link::Link;
 use packet::Frame;
-use std::collections::{HashMap, VecDeque};
-use std::io::{self, Read, Write};
+use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How often `cont_until_stop` calls its `poll`, and the socket read timeout.
 const TICK: Duration = Duration::from_millis(100);
-/// Times a packet is sent again after a `-`, or a bad reply asked again for.
-const RETRIES: u32 = 3;
 /// The memory read size when the stub names no PacketSize.
 const DEFAULT_PACKET: usize = 0x400;
 
-#[derive(Debug, thiserror::Error)]
-pub enum GdbError {
-    #[error("cannot connect to QEMU's gdbstub at {}: {why}", path.display())]
-    Connect { path: PathBuf, why: String },
-    #[error("talking to QEMU's gdbstub during `{what}`: {err}")]
-    Io { what: String, err: io::Error },
-    #[error("QEMU's gdbstub closed the connection during `{what}`")]
-    Closed { what: String },
-    #[error("no reply from QEMU's gdbstub to `{what}` within {secs:.1} s")]
-    TimedOut { what: String, secs: f64 },
-    #[error("stopped waiting for the guest: cancelled")]
-    Cancelled,
-    #[error("QEMU's gdbstub sent a malformed reply to `{what}`: {why}")]
-    Malformed { what: String, why: String },
-    #[error("the reply to `{what}` failed its checksum {tries} times")]
-    Checksum { what: String, tries: u32 },
-    #[error("QEMU's gdbstub does not support `{what}`")]
-    Unsupported { what: String },
-    #[error("`{what}` failed: QEMU's gdbstub replied {reply}")]
-    Stub { what: String, reply: String },
-    #[error("register {reg} is unavailable (the stub sent 'xx')")]
-    Unavailable { reg: String },
-    #[error("QEMU's target description has no register {name}")]
-    NoRegister { name: String },
-    #[error("QEMU's target description {annex} is malformed: {why}")]
-    TargetXml { annex: String, why: String },
-    #[error("QEMU's register map does not fit a RISC-V snapshot: {why}")]
-    RiscvMap { why: String },
-}
-
-/// A stop reply (`S`, `T`, or `W`/`X` when the guest is gone).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StopReply {
-    pub signal: u8,
-    pub thread: Option<String>,
-    /// The reply's text as sent, e.g. "T05thread:p01.01;".
-    pub raw: String,
-}
-
-impl StopReply {
-    /// `W` (exited) or `X` (killed by a signal): no process to inspect.
-    pub fn exited(&self) -> bool {
-        self.raw.starts_with('W') || self.raw.starts_with('X')
-    }
-
-    /// Parses a stop reply (GDB manual §E.3 "Stop Reply Packets").
-    pub fn parse(raw: &str) -> Result<StopReply, String> {
-        let kind = raw.chars().next().ok_or("an empty stop reply")?;
-        if !matches!(kind, 'S' | 'T' | 'W' | 'X') {
-            return Err(format!("\"{}\" is not a stop reply", clip(raw)));
-        }
-        let sig = raw
-            .get(1..3)
-            .and_then(|s| u8::from_str_radix(s, 16).ok())
-            .ok_or_else(|| format!("stop reply \"{}\" lacks a two-digit number", clip(raw)))?;
-        let thread = if kind == 'T' {
-            raw[3..]
-                .split(';')
-                .find_map(|f| f.strip_prefix("thread:"))
-                .map(str::to_string)
-        } else {
-            None
-        };
-        Ok(StopReply {
-            signal: sig,
-            thread,
-            raw: raw.to_string(),
-        })
-    }
-}
-
 /// A client of one gdbstub over `S`.
 pub struct Gdb<S> {
-    stream: S,
-    inbuf: Vec<u8>,
-    /// Packets that arrived before the ack of the packet they answer.
-    early: VecDeque<Vec<u8>>,
-    acks: bool,
-    timeout: Duration,
-    last_sent: Vec<u8>,
+    link: Link<S>,
     packet_size: usize,
     supported: Vec<String>,
     z0_unsupported: bool,
@@ -129,27 +56,29 @@ impl Gdb<UnixStream> {
                 Err(_) => std::thread::sleep(Duration::from_millis(50)),
             }
         };
-        // Reads wake every TICK so deadlines and `poll` are honoured.
-        stream
-            .set_read_timeout(Some(TICK))
-            .and_then(|_| stream.set_write_timeout(Some(timeout.max(TICK))))
-            .map_err(|e| GdbError::Connect {
-                path: path.to_path_buf(),
-                why: e.to_string(),
-            })?;
+        Gdb::from_unix(stream, timeout).map_err(|e| GdbError::Connect {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        })
+    }
+
+    /// A client over a connected socket. Reads wake every 100 ms so that
+    /// deadlines and `poll` are honoured; a write blocked past `timeout`
+    /// is an error.
+    pub fn from_unix(stream: UnixStream, timeout: Duration) -> std::io::Result<Self> {
+        stream.set_read_timeout(Some(TICK))?;
+        stream.set_write_timeout(Some(timeout.max(TICK)))?;
         Ok(Gdb::new(stream))
     }
 }
 
 impl<S: Read + Write> Gdb<S> {
+    /// A client over any stream. Its reads must not block forever: a
+    /// socket needs a read timeout (`from_unix` sets one), or the
+    /// deadlines cannot be kept.
     pub fn new(stream: S) -> Self {
         Gdb {
-            stream,
-            inbuf: Vec::new(),
-            early: VecDeque::new(),
-            acks: true,
-            timeout: Duration::from_secs(10),
-            last_sent: Vec::new(),
+            link: Link::new(stream),
             packet_size: DEFAULT_PACKET,
             supported: Vec::new(),
             z0_unsupported: false,
@@ -160,7 +89,7 @@ impl<S: Read + Write> Gdb<S> {
 
     /// How long each request waits for its reply (default 10 s).
     pub fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
+        self.link.timeout = timeout;
     }
 
     /// The features the stub listed in its `qSupported` reply.
@@ -170,12 +99,12 @@ impl<S: Read + Write> Gdb<S> {
 
     /// Whether `+`/`-` acknowledgments are still on.
     pub fn acks(&self) -> bool {
-        self.acks
+        self.link.acks
     }
 
     /// The stream, e.g. for a test to check what was sent.
     pub fn get_ref(&self) -> &S {
-        &self.stream
+        &self.link.stream
     }
 
     /// Console output (`O` packets) received while the guest ran.
@@ -209,7 +138,7 @@ impl<S: Read + Write> Gdb<S> {
         if self.supported.iter().any(|f| f == "QStartNoAckMode+") {
             let r = self.request_text(b"QStartNoAckMode", "QStartNoAckMode")?;
             if r == "OK" {
-                self.acks = false;
+                self.link.acks = false;
             }
         }
         let stop = self.request_text(b"?", "?")?;
@@ -387,90 +316,14 @@ impl<S: Read + Write> Gdb<S> {
         self.expect_ok(&reply, &what)
     }
 
-    /// `s`: one instruction.
-    pub fn step(&mut self) -> Result<StopReply, GdbError> {
-        self.send(b"s", "s")?;
-        let deadline = Instant::now() + self.timeout;
-        self.wait_stop("s", deadline, &mut || true)
-            .map_err(|e| match e {
-                Waited::Err(e) => e,
-                Waited::Deadline => self.timed_out("s"),
-                Waited::Cancelled => GdbError::Cancelled,
-            })
-    }
-
-    /// `c`, then waits for the stop until `deadline`, calling `poll` about
-    /// every 100 ms. When `poll` returns false or the deadline passes, sends
-    /// the 0x03 interrupt, waits for that stop, and returns Cancelled or
-    /// TimedOut.
-    pub fn cont_until_stop(
-        &mut self,
-        deadline: Instant,
-        poll: &mut dyn FnMut() -> bool,
-    ) -> Result<StopReply, GdbError> {
-        let started = Instant::now();
-        self.send(b"c", "c")?;
-        let outcome = match self.wait_stop("c", deadline, poll) {
-            Ok(stop) => return Ok(stop),
-            Err(Waited::Err(e)) => return Err(e),
-            Err(Waited::Cancelled) => GdbError::Cancelled,
-            Err(Waited::Deadline) => GdbError::TimedOut {
-                what: "c (the guest never stopped)".into(),
-                secs: started.elapsed().as_secs_f64(),
-            },
-        };
-        self.write_raw(&[0x03], "interrupt")?;
-        let d = Instant::now() + self.timeout;
-        match self.wait_stop("interrupt", d, &mut || true) {
-            Ok(_) => Err(outcome),
-            Err(Waited::Err(e)) => Err(e),
-            Err(_) => Err(self.timed_out("interrupt (0x03)")),
-        }
-    }
-
-    /// Reads packets until a stop reply, keeping `O` console output.
-    fn wait_stop(
-        &mut self,
-        what: &str,
-        deadline: Instant,
-        poll: &mut dyn FnMut() -> bool,
-    ) -> Result<StopReply, Waited> {
-        loop {
-            let tick = (Instant::now() + TICK).min(deadline);
-            match self.recv_until(tick, what).map_err(Waited::Err)? {
-                Some(p) => {
-                    if let Some(text) = console_text(&p) {
-                        self.console.push_str(&text);
-                        continue;
-                    }
-                    let text = String::from_utf8_lossy(&p).into_owned();
-                    return StopReply::parse(&text).map_err(|why| {
-                        Waited::Err(GdbError::Malformed {
-                            what: what.into(),
-                            why,
-                        })
-                    });
-                }
-                None => {
-                    if !poll() {
-                        return Err(Waited::Cancelled);
-                    }
-                    if Instant::now() >= deadline {
-                        return Err(Waited::Deadline);
-                    }
-                }
-            }
-        }
-    }
-
     /// `qRcmd`: a monitor command; returns the text of its `O` packets.
     pub fn monitor(&mut self, cmd: &str) -> Result<String, GdbError> {
         let what = format!("monitor {cmd}");
         let pkt = format!("qRcmd,{}", packet::to_hex(cmd.as_bytes()));
-        self.send(pkt.as_bytes(), &what)?;
+        self.link.send(pkt.as_bytes(), &what)?;
         let mut text = String::new();
         loop {
-            let reply = self.recv(&what)?;
+            let reply = self.link.recv(&what)?;
             if reply == b"OK" {
                 return Ok(text);
             }
@@ -496,11 +349,11 @@ impl<S: Read + Write> Gdb<S> {
     /// Waits up to a second (or the timeout, if shorter) for its ack and
     /// its `W` reply, which it does not acknowledge.
     pub fn kill(&mut self) {
-        if self.write_raw(&packet::frame(b"k"), "k").is_err() {
+        if self.link.write_raw(&packet::frame(b"k"), "k").is_err() {
             return;
         }
-        let until = Instant::now() + self.timeout.min(Duration::from_secs(1));
-        while let Ok(Some(f)) = self.next_frame(until, "k") {
+        let until = Instant::now() + self.link.timeout.min(Duration::from_secs(1));
+        while let Ok(Some(f)) = self.link.next_frame(until, "k") {
             if matches!(f, Frame::Packet(_)) {
                 break;
             }
@@ -508,13 +361,6 @@ impl<S: Read + Write> Gdb<S> {
     }
 
     // ---- the packet layer ----
-
-    fn timed_out(&self, what: &str) -> GdbError {
-        GdbError::TimedOut {
-            what: what.to_string(),
-            secs: self.timeout.as_secs_f64(),
-        }
-    }
 
     fn malformed(&self, what: &str, reply: &[u8], why: &str) -> GdbError {
         GdbError::Malformed {
@@ -557,183 +403,7 @@ impl<S: Read + Write> Gdb<S> {
     }
 
     fn request(&mut self, cmd: &[u8], what: &str) -> Result<Vec<u8>, GdbError> {
-        self.send(cmd, what)?;
-        self.recv(what)
+        self.link.send(cmd, what)?;
+        self.link.recv(what)
     }
-
-    fn write_raw(&mut self, bytes: &[u8], what: &str) -> Result<(), GdbError> {
-        self.stream
-            .write_all(bytes)
-            .and_then(|_| self.stream.flush())
-            .map_err(|err| io_error(what, err))
-    }
-
-    /// Sends one packet; with acks on, waits for `+` and resends on `-`.
-    fn send(&mut self, data: &[u8], what: &str) -> Result<(), GdbError> {
-        self.last_sent = packet::frame(data);
-        let frame = self.last_sent.clone();
-        self.write_raw(&frame, what)?;
-        if !self.acks {
-            return Ok(());
-        }
-        let deadline = Instant::now() + self.timeout;
-        let mut naks = 0;
-        loop {
-            match self.next_frame(deadline, what)? {
-                None => return Err(self.timed_out(what)),
-                Some(Frame::Ack) => return Ok(()),
-                Some(Frame::Nak) => {
-                    naks += 1;
-                    if naks > RETRIES {
-                        return Err(GdbError::Malformed {
-                            what: what.into(),
-                            why: format!("the stub refused the packet {naks} times ('-')"),
-                        });
-                    }
-                    self.write_raw(&frame, what)?;
-                }
-                // A reply before its ack: the ack was lost; keep the reply.
-                Some(Frame::Packet(p)) => {
-                    self.early.push_back(p);
-                    return Ok(());
-                }
-                Some(_) => {}
-            }
-        }
-    }
-
-    /// The next packet, decoded, by the request deadline.
-    fn recv(&mut self, what: &str) -> Result<Vec<u8>, GdbError> {
-        let deadline = Instant::now() + self.timeout;
-        match self.recv_until(deadline, what)? {
-            Some(p) => Ok(p),
-            None => Err(self.timed_out(what)),
-        }
-    }
-
-    /// The next packet, decoded; `None` if `until` passes first.
-    fn recv_until(&mut self, until: Instant, what: &str) -> Result<Option<Vec<u8>>, GdbError> {
-        let mut bad = 0;
-        loop {
-            let raw = match self.early.pop_front() {
-                Some(p) => p,
-                None => match self.next_frame(until, what)? {
-                    None => return Ok(None),
-                    Some(Frame::Packet(p)) => p,
-                    Some(Frame::BadChecksum(want, got)) => {
-                        bad += 1;
-                        if !self.acks || bad > RETRIES {
-                            return Err(if self.acks {
-                                GdbError::Checksum {
-                                    what: what.into(),
-                                    tries: bad,
-                                }
-                            } else {
-                                GdbError::Malformed {
-                                    what: what.into(),
-                                    why: format!(
-                                        "checksum {got:02x} where the data sums to {want:02x}"
-                                    ),
-                                }
-                            });
-                        }
-                        self.write_raw(b"-", what)?;
-                        continue;
-                    }
-                    Some(Frame::Nak) if self.acks => {
-                        let f = self.last_sent.clone();
-                        self.write_raw(&f, what)?;
-                        continue;
-                    }
-                    Some(_) => continue,
-                },
-            };
-            if self.acks {
-                self.write_raw(b"+", what)?;
-            }
-            return packet::decode(&raw)
-                .map(Some)
-                .map_err(|why| GdbError::Malformed {
-                    what: what.into(),
-                    why,
-                });
-        }
-    }
-
-    /// One frame off the wire, reading as needed; `None` once `until` passes.
-    fn next_frame(&mut self, until: Instant, what: &str) -> Result<Option<Frame>, GdbError> {
-        let mut buf = [0u8; 4096];
-        loop {
-            match packet::take_frame(&mut self.inbuf) {
-                Ok(Some(f)) => return Ok(Some(f)),
-                Ok(None) => {}
-                Err(e) => {
-                    self.inbuf.clear();
-                    return Err(GdbError::Malformed {
-                        what: what.into(),
-                        why: e.to_string(),
-                    });
-                }
-            }
-            if Instant::now() >= until {
-                return Ok(None);
-            }
-            match self.stream.read(&mut buf) {
-                Ok(0) => {
-                    return Err(GdbError::Closed { what: what.into() });
-                }
-                Ok(n) => self.inbuf.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    // A socket blocks for its read timeout; an in-memory
-                    // stream would spin, so yield a little.
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                Err(err) => return Err(io_error(what, err)),
-            }
-        }
-    }
-}
-
-/// Why `wait_stop` gave up.
-enum Waited {
-    Err(GdbError),
-    Deadline,
-    Cancelled,
-}
-
-/// The text of an `O` console packet (`O` + hex), or `None` for others
-/// ("OK" among them).
-fn console_text(p: &[u8]) -> Option<String> {
-    let hex = p.strip_prefix(b"O")?;
-    if hex.is_empty() {
-        return None;
-    }
-    packet::from_hex(hex).map(|b| String::from_utf8_lossy(&b).into_owned())
-}
-
-fn io_error(what: &str, err: io::Error) -> GdbError {
-    match err.kind() {
-        io::ErrorKind::BrokenPipe
-        | io::ErrorKind::ConnectionReset
-        | io::ErrorKind::UnexpectedEof => GdbError::Closed { what: what.into() },
-        _ => GdbError::Io {
-            what: what.into(),
-            err,
-        },
-    }
-}
-
-/// At most 60 characters of a reply, control characters escaped, for messages.
-fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(60).flat_map(char::escape_default).collect();
-    if s.chars().count() > 60 {
-        out.push_str("...");
-    }
-    out
 }

@@ -115,3 +115,69 @@ impl RiscvRegs {
         self.csr.values().any(|&r| r == n).then_some(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::gdb::RegInfo;
+
+    fn map(extra: &[(&str, u32, u32, &str)]) -> RegMap {
+        let mut m = RegMap::default();
+        for (i, n) in ABI.iter().enumerate() {
+            let n = if i == 8 { "fp" } else { n };
+            m.regs.insert(n.to_string(), info(i as u32, 64, CPU));
+        }
+        m.regs.insert("pc".into(), info(32, 64, CPU));
+        for &(n, r, bits, f) in extra {
+            m.regs.insert(n.into(), info(r, bits, f));
+        }
+        m
+    }
+
+    fn info(regnum: u32, bitsize: u32, feature: &str) -> RegInfo {
+        RegInfo {
+            regnum,
+            bitsize,
+            feature: feature.into(),
+        }
+    }
+
+    #[test]
+    fn base_from_known_csrs_and_fp_as_x8() {
+        // mstatus is CSR 0x300, mhartid 0xf14: both say base 200.
+        let m = map(&[
+            ("mstatus", 0x300 + 200, 64, CSR),
+            ("mhartid", 0xf14 + 200, 64, CSR),
+            ("custom", 5, 64, CSR),
+        ]);
+        let r = RiscvRegs::from_map(&m).unwrap();
+        assert_eq!(r.x[8], 8);
+        assert_eq!(r.csr_base, 200);
+        assert_eq!(r.csr_regnum(0x300), Some(0x300 + 200));
+        assert_eq!(r.csr_regnum(0x301), None);
+        assert_eq!(r.csr.len(), 3);
+        assert_eq!(r.priv_, None);
+    }
+
+    #[test]
+    fn inconsistent_base_and_ragged_vectors_are_refused() {
+        let m = map(&[
+            ("mstatus", 0x300 + 66, 64, CSR),
+            ("mhartid", 0xf14 + 65, 64, CSR),
+        ]);
+        let e = RiscvRegs::from_map(&m).unwrap_err().to_string();
+        assert!(e.contains("mhartid") && e.contains("mstatus"), "{e}");
+        let mut v: Vec<(String, u32, u32)> =
+            (0..32).map(|i| (format!("v{i}"), 100 + i, 128)).collect();
+        v[5].2 = 256;
+        let extra: Vec<(&str, u32, u32, &str)> = v
+            .iter()
+            .map(|(n, r, b)| (n.as_str(), *r, *b, VECTOR))
+            .chain([("mstatus", 0x300 + 66, 64, CSR)])
+            .collect();
+        let e = RiscvRegs::from_map(&map(&extra)).unwrap_err().to_string();
+        assert!(e.contains("v5 is 256 bits"), "{e}");
+        let e = RiscvRegs::from_map(&map(&[])).unwrap_err().to_string();
+        assert!(e.contains("no org.gnu.gdb.riscv.csr"), "{e}");
+    }
+}
