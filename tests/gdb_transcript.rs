@@ -549,6 +549,14 @@ fn error_replies() {
         .stub(b"+")
         .pkt("xxxxxxxxxxxxxxxx")
         .client(b"+")
+        .sends("p14c")
+        .stub(b"+")
+        .pkt("E14")
+        .client(b"+")
+        .sends("p5")
+        .stub(b"+")
+        .pkt("xxxxxxxxxxxxxxxx")
+        .client(b"+")
         .sends("m0,4")
         .stub(b"+")
         .pkt("zz00")
@@ -573,6 +581,12 @@ fn error_replies() {
         matches!(e, GdbError::Unavailable { .. }) && one_line(&e).contains('5'),
         "{e}"
     );
+    // A refused CSR is None; an unavailable register is still an error.
+    assert_eq!(g.try_read_reg(0x14c).unwrap(), None);
+    assert!(matches!(
+        g.try_read_reg(5),
+        Err(GdbError::Unavailable { .. })
+    ));
     let e = g.read_mem(0, 4).unwrap_err();
     assert!(one_line(&e).contains("not hex"), "{e}");
     let e = g.read_mem(0, 4).unwrap_err();
