@@ -789,3 +789,34 @@ fn random_replies_never_panic() {
         .map_err(|e| one_line(&e));
     }
 }
+
+#[test]
+fn register_errors_name_the_register() {
+    let r = acked(Replay::default())
+        .sends("qXfer:features:read:target.xml:0,ffb")
+        .stub(b"+")
+        .pkt("l<target><feature name=\"org.gnu.gdb.riscv.csr\"><reg name=\"senvcfg\" bitsize=\"64\" regnum=\"332\"/></feature></target>")
+        .client(b"+")
+        .sends("p14c")
+        .stub(b"+")
+        .pkt("E14")
+        .client(b"+")
+        .sends("p14c")
+        .stub(b"+")
+        .pkt("xxxxxxxxxxxxxxxx")
+        .client(b"+");
+    let mut g = gdb(r);
+    g.handshake().unwrap();
+    let map = g.registers().unwrap();
+    let e = g.read_reg_u64(&map, "senvcfg").unwrap_err();
+    assert!(
+        one_line(&e).contains("register senvcfg (number 332)") && e.to_string().contains("E14"),
+        "{e}"
+    );
+    let e = g.read_reg(332).unwrap_err();
+    assert_eq!(
+        one_line(&e),
+        "register senvcfg (number 332) is unavailable (the stub sent 'xx')"
+    );
+    assert!(g.get_ref().finished());
+}

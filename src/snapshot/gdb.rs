@@ -197,15 +197,16 @@ impl<S: Read + Write> Gdb<S> {
 
     fn reg_name(&self, regnum: u32) -> String {
         match self.names.get(&regnum) {
-            Some(n) => format!("{n} (number {regnum})"),
-            None => format!("number {regnum}"),
+            Some(n) => format!("register {n} (number {regnum})"),
+            None => format!("register number {regnum}"),
         }
     }
 
     /// `p`: register `regnum`'s bytes in target (little-endian) order.
     pub fn read_reg(&mut self, regnum: u32) -> Result<Vec<u8>, GdbError> {
-        let what = format!("p{regnum:x}");
-        let reply = self.request(what.as_bytes(), &what)?;
+        let cmd = format!("p{regnum:x}");
+        let what = format!("{cmd} ({})", self.reg_name(regnum));
+        let reply = self.request(cmd.as_bytes(), &what)?;
         if !reply.is_empty() && reply.iter().all(|&b| b == b'x') {
             return Err(GdbError::Unavailable {
                 reg: self.reg_name(regnum),
@@ -214,7 +215,7 @@ impl<S: Read + Write> Gdb<S> {
         self.check_error(&reply, &what)?;
         if reply.is_empty() {
             return Err(GdbError::Unsupported {
-                what: format!("p (reading register {})", self.reg_name(regnum)),
+                what: format!("p (reading {})", self.reg_name(regnum)),
             });
         }
         packet::from_hex(&reply).ok_or_else(|| self.malformed(&what, &reply, "not hex bytes"))
@@ -234,7 +235,7 @@ impl<S: Read + Write> Gdb<S> {
     /// `P`: writes `le` (target byte order) to register `regnum`.
     pub fn write_reg(&mut self, regnum: u32, le: &[u8]) -> Result<(), GdbError> {
         let cmd = format!("P{regnum:x}={}", packet::to_hex(le));
-        let what = format!("P{regnum:x}");
+        let what = format!("P{regnum:x} ({})", self.reg_name(regnum));
         let reply = self.request(cmd.as_bytes(), &what)?;
         self.expect_ok(&reply, &what)
     }
@@ -269,7 +270,7 @@ impl<S: Read + Write> Gdb<S> {
         }
         if reply.contains(&b'x') {
             return Err(GdbError::Unavailable {
-                reg: "in the `g` block".into(),
+                reg: "a register in the `g` block".into(),
             });
         }
         packet::from_hex(&reply).ok_or_else(|| self.malformed("g", &reply, "not hex bytes"))

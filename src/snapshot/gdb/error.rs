@@ -23,7 +23,7 @@ pub enum GdbError {
     Unsupported { what: String },
     #[error("`{what}` failed: QEMU's gdbstub replied {reply}")]
     Stub { what: String, reply: String },
-    #[error("register {reg} is unavailable (the stub sent 'xx')")]
+    #[error("{reg} is unavailable (the stub sent 'xx')")]
     Unavailable { reg: String },
     #[error("QEMU's target description has no register {name}")]
     NoRegister { name: String },
