@@ -1,7 +1,14 @@
-//! Real kernels by snapshot (DESIGN decision 12 in the repo's ARCHITECTURE.md):
-//! `trapscope snapshot` boots a kernel in qemu-system-riscv64, stops it at a
-//! syscall of trapscope's own init through the gdbstub, and writes RAM and
-//! registers (`format.rs`); a scenario variant resumes from it (`variant.rs`).
+//! Real kernels by snapshot: `trapscope snapshot` boots a kernel in
+//! qemu-system-riscv64 (`qemu.rs`, with the initramfs of `cpio.rs` and the
+//! device tree read by `fdt.rs`), stops it at a syscall of trapscope's own
+//! init through the gdbstub (`gdb.rs`), and writes RAM and registers
+//! (`take.rs`, in the format of `format.rs`); a scenario variant resumes
+//! from it (`variant.rs`).
 
+pub mod cpio;
+pub mod fdt;
 pub mod format;
+pub mod gdb;
+pub mod qemu;
+pub mod take;
 pub mod variant;
