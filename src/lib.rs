@@ -17,6 +17,7 @@ pub mod predict;
 pub mod report;
 pub mod scenario;
 pub mod session;
+pub mod snapshot;
 pub mod trace;
 pub mod tui;
 pub mod vector;

@@ -1,0 +1,3 @@
+pub mod cpio;
+pub mod fdt;
+pub mod qemu;
