@@ -171,6 +171,22 @@ fn opensbi_banner_reaches_the_console_file() {
     assert!(wait_until(Duration::from_secs(10), || q
         .console_tail(100)
         .contains("0x0000000080200000")));
+    // OpenSBI's banner reports what the pinned CPU gives M-mode: no
+    // programmable counters (pmu-num=0) and privileged spec 1.11.
+    assert!(wait_until(Duration::from_secs(10), || q
+        .console_tail(100)
+        .contains("MHPM Count")));
+    let banner = q.console_tail(100);
+    let field = |name: &str| {
+        let line = banner
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} in {banner}"));
+        line.split(':').nth(1).unwrap().trim().to_string()
+    };
+    assert_eq!(field("Boot HART MHPM Count"), "0");
+    assert_eq!(field("Boot HART Priv Version"), "v1.11");
+    assert_eq!(field("Boot HART Base ISA"), "rv64imafdc");
     assert!(q.console_tail(3).lines().count() <= 3);
     assert_eq!(q.exited(), None, "still running");
     q.kill();
@@ -223,4 +239,111 @@ fn early_death_gives_qemus_first_line() {
 fn too_old_a_version_is_refused_before_qemu_runs() {
     let e = qemu::cpu_arg(&Version::new(6, 2, 0), None).unwrap_err();
     assert!(e.contains("6.2.0") && e.contains("7.2.0"), "{e}");
+}
+
+/// Runs QEMU halted with its monitor on stdio, types `commands`, and returns
+/// what it printed, terminal escapes removed.
+fn monitor(bin: &Path, cpu: &str, commands: &[String]) -> String {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin)
+        .args([
+            "-M",
+            "virt",
+            "-cpu",
+            cpu,
+            "-nographic",
+            "-monitor",
+            "stdio",
+            "-serial",
+            "none",
+            "-S",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for c in commands {
+        writeln!(stdin, "{c}").unwrap();
+    }
+    writeln!(stdin, "quit").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let raw = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    // Drop CSI sequences (ESC [ ... letter) the monitor's line editor writes.
+    let mut text = String::new();
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            text.push(c);
+        }
+    }
+    text
+}
+
+/// Every boolean property of QEMU 7.2's hart (`qom-list`), read back
+/// (`qom-get`) under the pinned CPU: exactly the allow-listed ones are on,
+/// plus `debug` (Sdtrig, which trapscope implements).
+#[test]
+fn no_hart_property_left_on_unasked() {
+    let Some(bin) = qemu_or_skip() else { return };
+    let v = qemu::version(&bin).unwrap();
+    if (v.major, v.minor) != (7, 2) {
+        eprintln!("skipping: the property list checked here is QEMU 7.2's, this is {v}");
+        return;
+    }
+    let cpu = qemu::cpu_arg(&v, None).unwrap();
+    let hart = "/machine/soc0/harts[0]";
+    let list = monitor(&bin, &cpu, &[format!("qom-list {hart}")]);
+    let props: Vec<String> = list
+        .lines()
+        .filter_map(|l| l.trim().strip_suffix(" (bool)"))
+        .map(|l| l.rsplit(' ').next().unwrap().to_string())
+        .collect();
+    assert!(props.len() > 40, "qom-list found {props:?} in {list}");
+    for p in ["mmu", "pmp", "h", "sstc", "Zicsr", "v"] {
+        assert!(props.iter().any(|q| q == p), "{p} among {props:?}");
+    }
+    let gets: Vec<String> = props
+        .iter()
+        .map(|p| format!("qom-get {hart} {p}"))
+        .collect();
+    let values: Vec<String> = monitor(&bin, &cpu, &gets)
+        .lines()
+        .map(str::trim)
+        .filter(|l| *l == "true" || *l == "false" || l.starts_with("Error"))
+        .map(String::from)
+        .collect();
+    assert_eq!(values.len(), props.len(), "{values:?}");
+    let asked_on: Vec<&str> = cpu
+        .split(',')
+        .filter_map(|w| w.strip_suffix("=on"))
+        .collect();
+    // Not extensions: `debug` is Sdtrig (kept, see cpu_arg); `g` is an alias that reads false.
+    let kept = ["debug"];
+    for (p, val) in props.iter().zip(&values) {
+        let want_on = asked_on.contains(&p.as_str()) || kept.contains(&p.as_str());
+        // Device state, ISA-string format and vector tail/mask policy: not extensions.
+        let not_ext = [
+            "realized",
+            "hotplugged",
+            "hotpluggable",
+            "start-powered-off",
+            "short-isa-string",
+        ];
+        if not_ext.contains(&p.as_str()) || p.starts_with("rvv_") {
+            continue;
+        }
+        assert_eq!(
+            val,
+            if want_on { "true" } else { "false" },
+            "{p} under -cpu {cpu}"
+        );
+    }
 }

@@ -181,25 +181,7 @@ impl Qemu {
     /// (`crate::report::escape`; CR LF read as a line end). Empty before
     /// QEMU has written anything.
     pub fn console_tail(&self, lines: usize) -> String {
-        let Ok(mut f) = std::fs::File::open(&self.console) else {
-            return String::new();
-        };
-        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let from = len.saturating_sub(TAIL_BYTES);
-        let mut buf = Vec::new();
-        if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut buf).is_err() {
-            return String::new();
-        }
-        let text = String::from_utf8_lossy(&buf).replace("\r\n", "\n");
-        let all: Vec<&str> = text.lines().collect();
-        // A cut at TAIL_BYTES may leave half a line first: drop it.
-        let all = if from > 0 && all.len() > 1 {
-            &all[1..]
-        } else {
-            &all[..]
-        };
-        let tail = all[all.len().saturating_sub(lines)..].join("\n");
-        crate::report::escape(&tail).into_owned()
+        tail(&self.console, lines)
     }
 
     /// `Some(message)` once QEMU has exited: the first line of its stderr,
@@ -236,6 +218,29 @@ impl Qemu {
     }
 }
 
+/// The last `lines` lines of the file at `path` (see `console_tail`).
+fn tail(path: &Path, lines: usize) -> String {
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let from = len.saturating_sub(TAIL_BYTES);
+    let mut buf = Vec::new();
+    if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut buf).is_err() {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&buf).replace("\r\n", "\n");
+    let all: Vec<&str> = text.lines().collect();
+    // A cut at TAIL_BYTES may leave half a line first: drop it.
+    let all = if from > 0 && all.len() > 1 {
+        &all[1..]
+    } else {
+        &all[..]
+    };
+    let tail = all[all.len().saturating_sub(lines)..].join("\n");
+    crate::report::escape(&tail).into_owned()
+}
+
 fn describe(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
@@ -251,5 +256,28 @@ impl Drop for Qemu {
         if let Some(r) = self.reader.take() {
             let _ = r.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn console_tail_escapes_and_keeps_the_end() {
+        let f = std::env::temp_dir().join(format!("trapscope-tail-{}.txt", std::process::id()));
+        assert_eq!(tail(&f, 5), "", "no file yet");
+        let mut text = "x".repeat(100) + "\n";
+        text = text.repeat(1000); // 101 000 bytes: more than TAIL_BYTES
+        text.push_str("\u{1b}[31mred\r\nlast\tline\r\n");
+        std::fs::write(&f, &text).unwrap();
+        assert_eq!(tail(&f, 2), "\\u{1b}[31mred\nlast\tline");
+        assert_eq!(tail(&f, 1), "last\tline");
+        assert_eq!(tail(&f, 0), "");
+        // Only whole lines, even where the read began mid-line.
+        let all = tail(&f, usize::MAX);
+        assert!(all.lines().rev().skip(2).all(|l| l == "x".repeat(100)));
+        assert!(all.len() as u64 <= TAIL_BYTES);
+        let _ = std::fs::remove_file(&f);
     }
 }
