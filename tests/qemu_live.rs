@@ -143,6 +143,16 @@ fn a_cpu_property_qemu_lacks_is_one_line() {
         "{e}"
     );
     assert!(!e.contains('\n'), "{e}");
+    // QEMU 7.2 keeps running but drops V under privileged spec 1.11, with a
+    // warning: the CPU is then not what was asked, which is an error.
+    if qemu::version(&bin).unwrap() < qemu::BARE_CPU {
+        let e = qemu::guest_isa(
+            &bin,
+            "rv64,v=on,vlen=128,elen=64,vext_spec=v1.0,priv_spec=v1.11.0",
+        )
+        .unwrap_err();
+        assert!(e.contains("changed -cpu") && e.contains("warning"), "{e}");
+    }
 }
 
 #[test]

@@ -79,6 +79,17 @@ pub fn newc(entries: &[Entry]) -> Vec<u8> {
     out
 }
 
+/// The smallest root file system a static init needs: `/dev/console`
+/// (character device 5:1, which the kernel opens as the init's stdin, stdout
+/// and stderr before running it) and `/init` itself.
+pub fn initramfs(init: Vec<u8>) -> Vec<u8> {
+    newc(&[
+        Entry::dir("dev", 0o755),
+        Entry::char_dev("dev/console", 0o600, 5, 1),
+        Entry::file("init", 0o755, init),
+    ])
+}
+
 fn member(
     out: &mut Vec<u8>,
     ino: u32,

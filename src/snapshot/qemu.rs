@@ -6,7 +6,7 @@
 mod isa;
 mod process;
 
-pub use isa::unsupported_extensions;
+pub use isa::{has_extension, unsupported_extensions};
 pub use process::{Launch, Qemu};
 
 use super::fdt::{self, CpuIsa};
@@ -239,7 +239,8 @@ pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
 }
 
 /// The ISA of the hart QEMU builds for `-cpu cpu`, from the device tree it
-/// dumps (`-M virt,dumpdtb=FILE` writes the tree and exits).
+/// dumps (`-M virt,dumpdtb=FILE` writes the tree and exits). A warning from
+/// QEMU about the CPU is an error.
 pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
     let file = std::env::temp_dir().join(format!(
         "trapscope-dtb-{}-{}.dtb",
@@ -263,6 +264,17 @@ pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
             "{} refused -cpu {cpu}: {}",
             bin.display(),
             first_line(&out.stderr)
+        ));
+    }
+    // QEMU warns, and carries on, when it drops an extension it was asked
+    // for (7.2: "disabling v extension ... because privilege spec version
+    // does not match"): the CPU is then not the one pinned.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(w) = stderr.lines().find(|l| l.contains("warning:")) {
+        return Err(format!(
+            "{} changed -cpu {cpu}: {}",
+            bin.display(),
+            first_line(w.as_bytes())
         ));
     }
     let dtb = dtb.map_err(|e| {

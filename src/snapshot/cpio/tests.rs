@@ -79,6 +79,18 @@ fn output_is_deterministic_and_data_of_a_directory_is_ignored() {
 }
 
 #[test]
+fn initramfs_holds_the_console_and_the_init() {
+    let back = parse(&initramfs(b"ELF bytes".to_vec()));
+    let names: Vec<&str> = back.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!(names, ["dev", "dev/console", "init"]);
+    assert_eq!((back[1].1, back[1].3), (S_IFCHR | 0o600, (5, 1)));
+    assert_eq!(
+        (back[2].1, back[2].4.as_slice()),
+        (S_IFREG | 0o755, &b"ELF bytes"[..])
+    );
+}
+
+#[test]
 fn empty_archive_is_just_the_trailer() {
     let b = newc(&[]);
     // 110-byte header + "TRAILER!!!\0" (11) = 121, padded to 124.

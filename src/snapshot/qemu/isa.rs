@@ -49,6 +49,17 @@ pub fn unsupported_extensions(isa: &CpuIsa, vector: bool) -> Vec<String> {
     out
 }
 
+/// Whether `isa` names extension `name` (lowercase, e.g. `v`), in its
+/// `riscv,isa` string or its extension list. `g` counts as its parts.
+pub fn has_extension(isa: &CpuIsa, name: &str) -> bool {
+    parse(&isa.isa).iter().any(|e| e == name)
+        || isa
+            .extensions
+            .iter()
+            .flatten()
+            .any(|e| e.eq_ignore_ascii_case(name))
+}
+
 /// `2p1`, `2` or nothing at the end of an extension name.
 fn strip_version(name: &str) -> &str {
     let body = name.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -182,6 +193,17 @@ mod tests {
             ["p"]
         );
         assert!(unsupported_extensions(&isa("rv64imafdcsu"), false).is_empty());
+    }
+
+    #[test]
+    fn asking_for_one_extension() {
+        assert!(has_extension(&isa("rv64imafdcv_zicsr"), "v"));
+        assert!(!has_extension(&isa("rv64imafdc_zicsr_zve64d"), "v"));
+        assert!(has_extension(&isa("rv64imafdc_zicsr_zve64d"), "zve64d"));
+        assert!(has_extension(&isa("rv64gc"), "zifencei"));
+        let mut i = isa("rv64i");
+        i.extensions = Some(vec!["V".into()]);
+        assert!(has_extension(&i, "v"));
     }
 
     #[test]
