@@ -1,0 +1,358 @@
+//! The QEMU side of `trapscope snapshot`: finding qemu-system-riscv64, its
+//! version, a `-cpu` value pinned to what trapscope runs (DESIGN.md decision
+//! 12), the guest's ISA read back from the device tree QEMU builds, and the
+//! QEMU child process itself (`process.rs`).
+
+mod isa;
+mod process;
+
+pub use isa::{has_extension, unsupported_extensions};
+pub use process::{Launch, Qemu};
+
+use super::fdt::{self, CpuIsa};
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary's name on PATH.
+pub const BINARY: &str = "qemu-system-riscv64";
+/// The environment variable that names another QEMU binary.
+pub const ENV: &str = "TRAPSCOPE_QEMU";
+
+/// `$TRAPSCOPE_QEMU` (a path, or a name looked up on PATH), else
+/// `qemu-system-riscv64` on PATH.
+pub fn find() -> Result<PathBuf, String> {
+    find_in(std::env::var_os(ENV), std::env::var_os("PATH"))
+}
+
+/// `find` with the two variables given.
+fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, String> {
+    let on_path = |name: &OsString| {
+        let dirs = path.clone()?;
+        std::env::split_paths(&dirs)
+            .map(|d| d.join(name))
+            .find(|p| is_executable(p))
+    };
+    if let Some(v) = env.filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(&v);
+        let found = if p.components().count() > 1 {
+            Some(p.clone()).filter(|p| is_executable(p))
+        } else {
+            on_path(&v)
+        };
+        return found.ok_or_else(|| format!("{ENV}={} is not an executable file", p.display()));
+    }
+    on_path(&OsString::from(BINARY)).ok_or_else(|| {
+        format!(
+            "{BINARY} not found: install it with 'apt-get install qemu-system-misc' (or set {ENV})"
+        )
+    })
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// A QEMU release, as `--version` prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+    pub micro: u32,
+}
+
+impl Version {
+    pub const fn new(major: u32, minor: u32, micro: u32) -> Version {
+        Version {
+            major,
+            minor,
+            micro,
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.micro)
+    }
+}
+
+/// The version in `--version` output such as
+/// "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)".
+pub fn parse_version(text: &str) -> Result<Version, String> {
+    let first = text.lines().next().unwrap_or("");
+    let bad = || {
+        format!(
+            "cannot read a QEMU version from {:?}",
+            crate::report::escape_line(first)
+        )
+    };
+    let rest = first.split_once("version ").ok_or_else(bad)?.1;
+    let num: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut parts = num.split('.').map(|p| p.parse::<u32>());
+    let mut next = |required: bool| match parts.next() {
+        Some(Ok(n)) => Ok(n),
+        None if !required => Ok(0),
+        _ => Err(bad()),
+    };
+    Ok(Version {
+        major: next(true)?,
+        minor: next(true)?,
+        micro: next(false)?,
+    })
+}
+
+/// Runs `bin --version`.
+pub fn version(bin: &Path) -> Result<Version, String> {
+    let out = output_within(Command::new(bin).arg("--version"), Duration::from_secs(10))
+        .map_err(|e| format!("{} --version: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} --version failed: {}",
+            bin.display(),
+            first_line(&out.stderr)
+        ));
+    }
+    parse_version(&String::from_utf8_lossy(&out.stdout))
+        .map_err(|e| format!("{}: {e}", bin.display()))
+}
+
+/// The oldest QEMU whose CPU properties `cpu_arg` knows.
+pub const OLDEST: Version = Version::new(7, 2, 0);
+/// From this release on, QEMU has the bare `rv64i` CPU.
+pub const BARE_CPU: Version = Version::new(8, 2, 0);
+/// The VLENs QEMU accepts ("VLEN in the range [128, 1024]", QEMU 7.2's own
+/// message; a power of two).
+pub const VLEN_RANGE: std::ops::RangeInclusive<u32> = 128..=1024;
+
+/// CPU properties switched on, as QEMU 7.2 names them (case matters there).
+const ON_7_2: &[&str] = &[
+    "i", "m", "a", "f", "d", "c", "s", "u", "Zicsr", "Zifencei", "mmu", "pmp",
+];
+/// Every other extension QEMU 7.2's rv64 CPU offers (from `qom-list` of its
+/// hart), switched off. `debug` (Sdtrig triggers, which trapscope
+/// implements) keeps its default.
+const OFF_7_2: &[&str] = &[
+    "h",
+    "e",
+    "sstc",
+    "svpbmt",
+    "svinval",
+    "svnapot",
+    "sscofpmf",
+    "Zihintpause",
+    "Zfh",
+    "Zfhmin",
+    "zfinx",
+    "zdinx",
+    "zhinx",
+    "zhinxmin",
+    "zmmul",
+    "zba",
+    "zbb",
+    "zbc",
+    "zbs",
+    "zbkb",
+    "zbkc",
+    "zbkx",
+    "zk",
+    "zkn",
+    "zknd",
+    "zkne",
+    "zknh",
+    "zkr",
+    "zks",
+    "zksed",
+    "zksh",
+    "zkt",
+    "xventanacondops",
+];
+/// QEMU 7.2's experimental properties; gone or renamed in later releases.
+const OFF_7_2_ONLY: &[&str] = &["x-j", "x-epmp", "x-smaia", "x-ssaia"];
+/// Bare-CPU allow-list (QEMU >= 8.2, lowercase names). NOT TESTED: only
+/// QEMU 7.2 is installed where this was written; `guest_isa` checks the
+/// result on every run, so a wrong guess is refused, never silently used.
+const ON_BARE: &[&str] = &[
+    "i", "m", "a", "f", "d", "c", "s", "u", "zicsr", "zifencei", "zicntr", "sv39", "pmp",
+];
+const OFF_BARE: &[&str] = &["zihpm"];
+
+/// The `-cpu` value for QEMU `v`: RV64IMAFDC, Zicsr, Zifencei, S and U
+/// modes, the MMU and PMP, privileged spec 1.11 (what unicorn's QEMU 5.0
+/// implements), everything else off; V 1.0 at `vlen` bits when given.
+///
+/// V needs privileged spec 1.12 in QEMU (7.2 disables V under 1.11, with a
+/// warning), so a vector CPU gets `priv_spec=v1.12.0`. QEMU 7.2 cannot limit
+/// the MMU to Sv39 (its device tree says `riscv,sv48`): boot the kernel with
+/// `no4lvl`.
+pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
+    if *v < OLDEST {
+        return Err(format!(
+            "QEMU {v} is too old for trapscope snapshot: it needs QEMU {OLDEST} or newer"
+        ));
+    }
+    if let Some(n) = vlen
+        && (!n.is_power_of_two() || !VLEN_RANGE.contains(&n))
+    {
+        return Err(format!(
+            "VLEN {n} cannot be given to QEMU: it takes a power of two from {} to {}",
+            VLEN_RANGE.start(),
+            VLEN_RANGE.end()
+        ));
+    }
+    let (base, on, off): (&str, Vec<&str>, Vec<&str>) = if *v >= BARE_CPU {
+        ("rv64i", ON_BARE.to_vec(), OFF_BARE.to_vec())
+    } else {
+        let mut off = OFF_7_2.to_vec();
+        if (v.major, v.minor) == (7, 2) {
+            off.extend(OFF_7_2_ONLY);
+        }
+        if vlen.is_none() {
+            // V implies Zve64f and Zve32f; without V they go too.
+            off.extend(["v", "Zve32f", "Zve64f"]);
+        }
+        ("rv64", ON_7_2.to_vec(), off)
+    };
+    let mut out = vec![base.to_string()];
+    out.extend(on.iter().map(|p| format!("{p}=on")));
+    out.extend(off.iter().map(|p| format!("{p}=off")));
+    if *v < BARE_CPU {
+        // Programmable counters (Zihpm): trapscope models only cycle, time and instret.
+        out.push("pmu-num=0".into());
+    } else if vlen.is_none() {
+        out.push("v=off".into());
+    }
+    match vlen {
+        Some(n) => {
+            out.push(format!("v=on,vlen={n},elen=64,vext_spec=v1.0"));
+            out.push("priv_spec=v1.12.0".into());
+        }
+        None => out.push("priv_spec=v1.11.0".into()),
+    }
+    Ok(out.join(","))
+}
+
+/// The ISA of the hart QEMU builds for `-cpu cpu`, from the device tree it
+/// dumps (`-M virt,dumpdtb=FILE` writes the tree and exits). A warning from
+/// QEMU about the CPU is an error.
+pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
+    let file = std::env::temp_dir().join(format!(
+        "trapscope-dtb-{}-{}.dtb",
+        std::process::id(),
+        unique()
+    ));
+    let mut machine = OsString::from("virt,dumpdtb=");
+    machine.push(process::escape_commas(file.as_os_str()));
+    let out = output_within(
+        Command::new(bin)
+            .arg("-M")
+            .arg(machine)
+            .args(["-cpu", cpu, "-nographic", "-smp", "1"]),
+        Duration::from_secs(30),
+    );
+    let dtb = std::fs::read(&file);
+    let _ = std::fs::remove_file(&file);
+    let out = out.map_err(|e| format!("{} (dumping the device tree): {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} refused -cpu {cpu}: {}",
+            bin.display(),
+            first_line(&out.stderr)
+        ));
+    }
+    // QEMU warns, and carries on, when it drops an extension it was asked
+    // for (7.2: "disabling v extension ... because privilege spec version
+    // does not match"): the CPU is then not the one pinned.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(w) = stderr.lines().find(|l| l.contains("warning:")) {
+        return Err(format!(
+            "{} changed -cpu {cpu}: {}",
+            bin.display(),
+            first_line(w.as_bytes())
+        ));
+    }
+    let dtb = dtb.map_err(|e| {
+        format!(
+            "{} wrote no device tree to {}: {e}",
+            bin.display(),
+            file.display()
+        )
+    })?;
+    fdt::cpu_isa(&dtb).map_err(|e| format!("device tree from {}: {e}", bin.display()))
+}
+
+/// A number no other call in this process gets (for temporary file names).
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The first non-empty line of `bytes`, control characters escaped.
+pub(crate) fn first_line(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("(no message)");
+    crate::report::escape_line(line).into_owned()
+}
+
+/// Runs `cmd` (stdin null) to completion, killing it after `limit`.
+fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_t = drain(
+        child
+            .stdout
+            .take()
+            .map(|r| Box::new(r) as Box<dyn std::io::Read + Send>),
+    );
+    let err_t = drain(
+        child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn std::io::Read + Send>),
+    );
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("still running after {} s, killed", limit.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err(format!("cannot wait for it: {e}")),
+        }
+    };
+    Ok(Output {
+        status,
+        stdout: out_t.join().unwrap_or_default(),
+        stderr: err_t.join().unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

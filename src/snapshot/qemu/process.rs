@@ -1,0 +1,283 @@
+//! The QEMU child: its command line, its console (a file, never
+//! trapscope's terminal), its stderr (kept for error messages), and its end:
+//! dropping a `Qemu` kills the process, so none outlives trapscope.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// How to start QEMU for a snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub bin: PathBuf,
+    pub kernel: PathBuf,
+    pub initrd: Option<PathBuf>,
+    /// The kernel command line; empty gives no `-append`.
+    pub append: String,
+    /// The `-cpu` value (`cpu_arg`).
+    pub cpu: String,
+    pub mem_mib: u32,
+    /// The gdbstub's Unix socket (QEMU listens on it).
+    pub gdb_socket: PathBuf,
+    /// The file the guest's UART writes to.
+    pub console: PathBuf,
+    /// None: QEMU's default firmware (OpenSBI); `Some("none")`: `-bios none`.
+    pub bios: Option<PathBuf>,
+    /// Appended as is.
+    pub extra: Vec<String>,
+}
+
+/// QEMU's option parser splits on commas; `,,` is a literal comma.
+pub(crate) fn escape_commas(s: &OsStr) -> OsString {
+    let text = s.to_string_lossy();
+    if text.contains(',') {
+        OsString::from(text.replace(',', ",,"))
+    } else {
+        s.to_os_string()
+    }
+}
+
+fn joined(prefix: &str, path: &Path, suffix: &str) -> String {
+    format!(
+        "{prefix}{}{suffix}",
+        escape_commas(path.as_os_str()).to_string_lossy()
+    )
+}
+
+impl Launch {
+    /// QEMU's arguments (without the binary). The machine starts halted
+    /// (`-S`) with the gdbstub on `gdb_socket`; `-no-reboot` makes a guest
+    /// reset (a kernel panic's reboot) end QEMU, which `exited` reports.
+    pub fn args(&self) -> Vec<String> {
+        let mut a: Vec<String> = [
+            "-M",
+            "virt",
+            "-m",
+            &self.mem_mib.to_string(),
+            "-smp",
+            "1",
+            "-cpu",
+            &self.cpu,
+            "-nographic",
+            "-monitor",
+            "none",
+            "-display",
+            "none",
+            "-no-reboot",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.push("-chardev".into());
+        a.push(joined("file,id=console0,path=", &self.console, ""));
+        a.extend(["-serial".into(), "chardev:console0".into()]);
+        a.push("-S".into());
+        a.push("-chardev".into());
+        a.push(joined(
+            "socket,path=",
+            &self.gdb_socket,
+            ",server=on,wait=off,id=gdb0",
+        ));
+        a.extend(["-gdb".into(), "chardev:gdb0".into()]);
+        if let Some(b) = &self.bios {
+            a.extend(["-bios".into(), b.to_string_lossy().into_owned()]);
+        }
+        a.extend(["-kernel".into(), self.kernel.to_string_lossy().into_owned()]);
+        if let Some(i) = &self.initrd {
+            a.extend(["-initrd".into(), i.to_string_lossy().into_owned()]);
+        }
+        if !self.append.is_empty() {
+            a.extend(["-append".into(), self.append.clone()]);
+        }
+        a.extend(self.extra.iter().cloned());
+        a
+    }
+
+    /// The whole command, each word quoted for a POSIX shell where needed.
+    pub fn command_line(&self) -> String {
+        std::iter::once(self.bin.to_string_lossy().into_owned())
+            .chain(self.args())
+            .map(|w| shell_word(&w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn shell_word(w: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./=:,@%+-".contains(c);
+    if !w.is_empty() && w.chars().all(plain) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// A running QEMU. Dropping it kills the process and reaps it.
+pub struct Qemu {
+    child: Child,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    reader: Option<JoinHandle<()>>,
+    console: PathBuf,
+    command: String,
+    status: Option<ExitStatus>,
+}
+
+/// The most stderr kept (QEMU writes a line or two; a chatty build is cut).
+const STDERR_CAP: usize = 64 * 1024;
+/// The most console read back by `console_tail`.
+const TAIL_BYTES: u64 = 64 * 1024;
+
+impl Qemu {
+    /// Starts QEMU as `launch` says: stdin null, stdout discarded (the
+    /// console goes to its file), stderr kept. A stale socket file at
+    /// `gdb_socket` is removed first (QEMU cannot bind over it).
+    pub fn spawn(launch: &Launch) -> Result<Qemu, String> {
+        use std::os::unix::fs::FileTypeExt;
+        if std::fs::symlink_metadata(&launch.gdb_socket).is_ok_and(|m| m.file_type().is_socket()) {
+            let _ = std::fs::remove_file(&launch.gdb_socket);
+        }
+        let mut child = Command::new(&launch.bin)
+            .args(launch.args())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", launch.bin.display()))?;
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let reader = child.stderr.take().map(|mut pipe| {
+            let keep = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n @ 1..) = pipe.read(&mut buf) {
+                    if let Ok(mut k) = keep.lock() {
+                        let room = STDERR_CAP.saturating_sub(k.len());
+                        k.extend_from_slice(&buf[..n.min(room)]);
+                    }
+                }
+            })
+        });
+        Ok(Qemu {
+            child,
+            stderr,
+            reader,
+            console: launch.console.clone(),
+            command: launch.command_line(),
+            status: None,
+        })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The command line QEMU was started with, for the snapshot's record.
+    pub fn command_line(&self) -> String {
+        self.command.clone()
+    }
+
+    /// The last `lines` lines of the console, control characters escaped
+    /// (`crate::report::escape`; CR LF read as a line end). Empty before
+    /// QEMU has written anything.
+    pub fn console_tail(&self, lines: usize) -> String {
+        tail(&self.console, lines)
+    }
+
+    /// `Some(message)` once QEMU has exited: the first line of its stderr,
+    /// or its exit status when it said nothing. `None` while it runs.
+    pub fn exited(&mut self) -> Option<String> {
+        if self.status.is_none() {
+            self.status = self.child.try_wait().ok().flatten();
+        }
+        let status = self.status?;
+        if let Some(r) = self.reader.take() {
+            // The pipe closes when QEMU exits, so this returns.
+            let _ = r.join();
+        }
+        let text = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        if text.iter().any(|b| !b.is_ascii_whitespace()) {
+            Some(super::first_line(&text))
+        } else {
+            Some(describe(status))
+        }
+    }
+
+    /// Everything QEMU wrote to stderr so far, control characters escaped.
+    pub fn stderr_text(&self) -> String {
+        let text = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        crate::report::escape(&String::from_utf8_lossy(&text)).into_owned()
+    }
+
+    /// Kills QEMU (if it still runs) and reaps it.
+    pub fn kill(&mut self) {
+        if self.status.is_none() {
+            let _ = self.child.kill();
+            self.status = self.child.wait().ok();
+        }
+    }
+}
+
+/// The last `lines` lines of the file at `path` (see `console_tail`).
+fn tail(path: &Path, lines: usize) -> String {
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let from = len.saturating_sub(TAIL_BYTES);
+    let mut buf = Vec::new();
+    if f.seek(SeekFrom::Start(from)).is_err() || f.read_to_end(&mut buf).is_err() {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&buf).replace("\r\n", "\n");
+    let all: Vec<&str> = text.lines().collect();
+    // A cut at TAIL_BYTES may leave half a line first: drop it.
+    let all = if from > 0 && all.len() > 1 {
+        &all[1..]
+    } else {
+        &all[..]
+    };
+    let tail = all[all.len().saturating_sub(lines)..].join("\n");
+    crate::report::escape(&tail).into_owned()
+}
+
+fn describe(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => format!("QEMU exited with status {c}"),
+        (None, Some(s)) => format!("QEMU was killed by signal {s}"),
+        _ => "QEMU exited".into(),
+    }
+}
+
+impl Drop for Qemu {
+    fn drop(&mut self) {
+        self.kill();
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn console_tail_escapes_and_keeps_the_end() {
+        let f = std::env::temp_dir().join(format!("trapscope-tail-{}.txt", std::process::id()));
+        assert_eq!(tail(&f, 5), "", "no file yet");
+        let mut text = "x".repeat(100) + "\n";
+        text = text.repeat(1000); // 101 000 bytes: more than TAIL_BYTES
+        text.push_str("\u{1b}[31mred\r\nlast\tline\r\n");
+        std::fs::write(&f, &text).unwrap();
+        assert_eq!(tail(&f, 2), "\\u{1b}[31mred\nlast\tline");
+        assert_eq!(tail(&f, 1), "last\tline");
+        assert_eq!(tail(&f, 0), "");
+        // Only whole lines, even where the read began mid-line.
+        let all = tail(&f, usize::MAX);
+        assert!(all.lines().rev().skip(2).all(|l| l == "x".repeat(100)));
+        assert!(all.len() as u64 <= TAIL_BYTES);
+        let _ = std::fs::remove_file(&f);
+    }
+}
