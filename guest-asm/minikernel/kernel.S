@@ -23,7 +23,8 @@
 # emulation), zalrsc-kprobes.S (do_trap_break for probes), zalrsc-user.S
 # (the atomics benchmark program). Shared constants:
 # include/minikernel-*.inc (minikernel-atomics.inc and the build template
-# minikernel-atomics-build.inc for seed 004).
+# minikernel-atomics-build.inc for seed 004). sv39.S (sv39_enable) is
+# assembled only into minikernel-sv39.elf (build.sh defines SV39).
 #
 # ---------------------------------------------------------------------------
 # Knobs (8-byte little-endian, written by a scenario before the run)
