@@ -39,10 +39,15 @@ fn have_qemu() -> bool {
 }
 
 /// Boots `elf` (relative to the crate) and returns QEMU's exit status, or
-/// panics after killing it when it runs past TIMEOUT.
-fn boot(elf: &str) -> i32 {
+/// panics after killing it when it runs past TIMEOUT. With `log`, QEMU
+/// writes its trap log (`-d int`) there.
+fn boot_logged(elf: &str, log: Option<&Path>) -> i32 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(elf);
-    let mut child = Command::new(QEMU)
+    let mut cmd = Command::new(QEMU);
+    if let Some(l) = log {
+        cmd.arg("-d").arg("int").arg("-D").arg(l);
+    }
+    let mut child = cmd
         .args(["-M", "virt", "-bios", "none", "-nographic", "-cpu", CPU])
         .arg("-kernel")
         .arg(&path)
@@ -75,6 +80,10 @@ fn boot(elf: &str) -> i32 {
     }
 }
 
+fn boot(elf: &str) -> i32 {
+    boot_logged(elf, None)
+}
+
 #[test]
 fn both_minikernel_builds_power_qemu_off_with_status_0() {
     if !have_qemu() {
@@ -98,4 +107,37 @@ fn the_test_device_status_is_the_one_trapscope_reports() {
     // bad/poweroff_fail.S stores 0x3333 | 7 << 16; trapscope exits 7 on it
     // (tests/irq.rs), and so must QEMU, the device's reference.
     assert_eq!(boot("assets/guest/bad/poweroff_fail.elf"), 7);
+}
+
+#[test]
+fn qemu_takes_the_same_traps_as_trapscope() {
+    if !have_qemu() {
+        return;
+    }
+    // tests/minikernel.rs: 112 traps under trapscope, 10 + 100 getppid and
+    // the exit from U, and the firmware's SBI reset call from S. QEMU's
+    // `-d int` log names each exception (QEMU 7.2: "desc=user_ecall").
+    for elf in [
+        "assets/guest/minikernel.elf",
+        "assets/guest/minikernel-sv39.elf",
+    ] {
+        let dir = std::env::temp_dir().join(format!("trapscope-qemu-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join(format!("{}.log", elf.rsplit('/').next().unwrap()));
+        assert_eq!(boot_logged(elf, Some(&log)), 0, "{elf}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let count = |d: &str| text.lines().filter(|l| l.ends_with(d)).count();
+        if !text.contains("desc=") {
+            eprintln!("{elf}: this QEMU's -d int log names no traps; count not compared");
+            continue;
+        }
+        assert_eq!(count("desc=user_ecall"), 111, "{elf}");
+        assert_eq!(count("desc=supervisor_ecall"), 1, "{elf}");
+        assert_eq!(
+            text.lines().filter(|l| l.contains("desc=")).count(),
+            112,
+            "{elf}"
+        );
+    }
 }
