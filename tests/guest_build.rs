@@ -1,4 +1,5 @@
-//! The committed guest ELFs are exactly what `guest-asm/build.sh` produces
+//! The committed guest ELFs (assets/guest) and /init programs (assets/init)
+//! are exactly what `guest-asm/build.sh` produces
 //! (DESIGN.md decision 5). Runs whenever the RISC-V assembler is present;
 //! CI sets TRAPSCOPE_REQUIRE_GUEST_AS=1 so a missing assembler fails there.
 
@@ -37,29 +38,35 @@ fn committed_guest_elfs_match_a_fresh_build() {
         eprintln!("skipping: riscv64-linux-gnu-as not installed");
         return;
     }
-    let out = std::env::temp_dir().join(format!("trapscope-guest-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let tmp = std::env::temp_dir().join(format!("trapscope-guest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (out, init) = (tmp.join("guest"), tmp.join("init"));
     let st = Command::new("bash")
         .arg(root.join("guest-asm/build.sh"))
         .arg(&out)
+        .arg(&init)
         .status()
         .unwrap();
     assert!(st.success(), "guest-asm/build.sh failed");
-    let committed = root.join("assets/guest");
-    let fresh = elfs(&out);
-    assert_eq!(
-        fresh,
-        elfs(&committed),
-        "the set of guest ELFs differs from assets/guest"
-    );
-    for rel in &fresh {
-        let a = std::fs::read(out.join(rel)).unwrap();
-        let b = std::fs::read(committed.join(rel)).unwrap();
-        assert!(
-            a == b,
-            "{} differs from a fresh build: run guest-asm/build.sh and commit",
-            rel.display()
+    // The bare-metal guests, and the Linux /init programs for snapshots.
+    for (fresh_dir, committed) in [(out, "assets/guest"), (init, "assets/init")] {
+        let committed = root.join(committed);
+        let fresh = elfs(&fresh_dir);
+        assert_eq!(
+            fresh,
+            elfs(&committed),
+            "the set of ELFs differs from {}",
+            committed.display()
         );
+        for rel in &fresh {
+            let a = std::fs::read(fresh_dir.join(rel)).unwrap();
+            let b = std::fs::read(committed.join(rel)).unwrap();
+            assert!(
+                a == b,
+                "{} differs from a fresh build: run guest-asm/build.sh and commit",
+                rel.display()
+            );
+        }
     }
-    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -2,7 +2,8 @@
 #
 # Plays the part OpenSBI plays on a real board, reduced to what the benchmark
 # needs: set up delegation and counters, drop to S-mode at kernel_start, and
-# serve two SBI calls: system reset, which ends the run through HTIF tohost,
+# serve two SBI calls: system reset, which ends the run through HTIF tohost
+# (trapscope) and QEMU virt's test device (fw_halt),
 # and set_timer, done as a firmware does it on a core without Sstc (the
 # kernel cannot write a timer compare register itself): program the CLINT's
 # mtimecmp and clear mip.STIP; when the M timer fires, mask MTIE and raise
@@ -20,7 +21,8 @@
 #     a2 = exit code (trapscope's extension of the call).
 #   The firmware writes tohost = (code << 1) | 1 with code = a2, except that a
 #   "system failure" reason with a2 = 0 becomes code 1, so a failure can never
-#   read as a pass. The run's exit code is then `code`.
+#   read as a pass. The run's exit code is then `code`. In QEMU virt the
+#   same code is QEMU's exit status, through the test device (fw_halt).
 #   Anything the firmware does not expect ends the run with its own code:
 #     0x7e00          ecall from S with an extension id other than SRST,
 #                     TIME or the legacy set_timer (0)
@@ -272,8 +274,12 @@ fw_fail_irq:
 	j	fw_halt
 	.size fw_fail_irq, .-fw_fail_irq
 
-# fw_halt: write (t0 << 1) | 1 to tohost (HTIF exit) and wait for the host to
-# stop the hart.
+# fw_halt: end the run with exit code t0, on either machine it runs on:
+# write (t0 << 1) | 1 to tohost (HTIF exit; trapscope stops at this store),
+# then, for QEMU virt, which has no HTIF, store to its test device
+# ("sifive,test0" at VIRT_TEST): 0x5555 powers off with status 0, 0x3333 |
+# code << 16 with status `code` (16 bits; every firmware code fits). Then
+# wait for the host to stop the hart.
 	.globl fw_halt
 	.type fw_halt, @function
 fw_halt:
@@ -281,7 +287,16 @@ fw_halt:
 	ori	t0, t0, 1
 	la	t1, tohost
 	sd	t0, 0(t1)
-1:	j	1b
+	srli	t0, t0, 1			# the code again
+	li	t1, VIRT_TEST_PASS
+	beqz	t0, 1f
+	slli	t1, t0, 16
+	li	t2, VIRT_TEST_FAIL
+	or	t1, t1, t2
+1:
+	li	t2, VIRT_TEST
+	sw	t1, 0(t2)
+2:	j	2b
 	.size fw_halt, .-fw_halt
 
 # HTIF mailbox: the host watches tohost; fromhost is unused but conventional.

@@ -167,6 +167,10 @@ syscall:
 	mv	a3, a4
 	mv	a4, a5
 	mv	a5, a6
+	# The one ecall of the user loop (every build exports it, for snapshot
+	# tools that stop at the N-th user syscall).
+	.globl user_syscall_ecall
+user_syscall_ecall:
 	ecall
 	li	a5, -(MAX_ERRNO + 1)
 	bltu	a5, a0, 1f			# unsigned a0 > -4096: an error
