@@ -22,6 +22,7 @@ mod bench;
 mod elf;
 mod machine_args;
 mod runs;
+mod snapshot;
 
 use machine_args::MachineArgs;
 
@@ -184,6 +185,10 @@ enum Cmd {
         #[command(flatten)]
         machine: MachineArgs,
     },
+    /// Boot a real kernel (or a bare-metal ELF) in qemu-system-riscv64 and
+    /// snapshot it at the N-th syscall of trapscope's init, for a scenario
+    /// variant's `snapshot = "DIR"`.
+    Snapshot(snapshot::SnapshotArgs),
     /// Check the scenarios' expectations; exit 1 if any fails. Each variant
     /// runs within its scenario's budget (50M when it sets none).
     Check {
@@ -368,6 +373,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             machine,
         }) => elf(&file, budget, events, ebreak_stops, vlen, machine.config()),
         Some(Cmd::Check { scenarios, machine }) => check(&scenarios, machine.config()),
+        Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
     }
 }
 

@@ -361,9 +361,8 @@ impl Booted {
         }
         let mut fregs: Vec<(u32, String)> = self
             .map
-            .iter()
-            .filter(|(_, r)| r.feature == "org.gnu.gdb.riscv.fpu")
-            .map(|(n, r)| (r.regnum, n.clone()))
+            .feature("org.gnu.gdb.riscv.fpu")
+            .map(|(n, r)| (r.regnum, n.to_string()))
             .collect();
         fregs.sort();
         let mut f = Vec::new();

@@ -1,0 +1,104 @@
+//! `trapscope snapshot`: the command line of `snapshot::take`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::snapshot::take::{self, Config, Guest};
+
+/// The init programs trapscope ships (assets/init/NAME.elf).
+pub const INITS: [&str; 3] = ["getppid", "vector-v1", "vsetvli"];
+
+#[derive(clap::Args, Debug)]
+pub struct SnapshotArgs {
+    /// The kernel's Image (arch/riscv/boot/Image).
+    #[arg(long, required_unless_present = "elf", conflicts_with = "elf")]
+    pub kernel: Option<PathBuf>,
+    /// The vmlinux of the same build: its build id ties the snapshot to it.
+    #[arg(long, required_unless_present = "elf")]
+    pub vmlinux: Option<PathBuf>,
+    /// Instead of a Linux kernel: a bare-metal RV64 ELF booted with -bios
+    /// none (trapscope's minikernel), whose loop has the symbols
+    /// --ecall-symbol and --loop-symbol.
+    #[arg(long)]
+    pub elf: Option<PathBuf>,
+    /// The directory to write (created).
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
+    /// trapscope's /init: getppid (lmbench's lat_syscall loop), vector-v1
+    /// (seed 001's loop, V state live) or vsetvli (seed 000's loop).
+    #[arg(long, default_value = "getppid")]
+    pub init: String,
+    /// Stop before the N-th execution of the loop's ecall.
+    #[arg(long, default_value_t = 100)]
+    pub at: u64,
+    /// Give the hart V at this VLEN (bits), or the VLEN of --core's profile.
+    #[arg(long)]
+    pub vlen: Option<u32>,
+    /// Take V and its VLEN from this core profile (when it has V).
+    #[arg(long)]
+    pub core: Option<String>,
+    /// Guest RAM in MiB.
+    #[arg(long, default_value_t = take::DEFAULT_MEM_MIB)]
+    pub mem: u32,
+    /// More kernel command-line words.
+    #[arg(long, default_value = "")]
+    pub append: String,
+    /// Seconds the guest may take to reach its first syscall.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    #[arg(long, default_value = "init_ecall")]
+    pub ecall_symbol: String,
+    #[arg(long, default_value = "init_loop")]
+    pub loop_symbol: String,
+}
+
+pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
+    let guest = match (&a.elf, &a.kernel, &a.vmlinux) {
+        (Some(e), _, _) => Guest::Elf(e.clone()),
+        (None, Some(k), Some(v)) => {
+            if !INITS.contains(&a.init.as_str()) {
+                anyhow::bail!(
+                    "--init {}: trapscope's inits are {}",
+                    a.init,
+                    INITS.join(", ")
+                );
+            }
+            Guest::Linux {
+                image: k.clone(),
+                vmlinux: v.clone(),
+                init: crate::project_dir()
+                    .join("assets/init")
+                    .join(format!("{}.elf", a.init)),
+            }
+        }
+        _ => anyhow::bail!("give --kernel Image and --vmlinux vmlinux, or --elf GUEST.elf"),
+    };
+    let vlen = match (&a.vlen, &a.core) {
+        (Some(v), _) => Some(*v),
+        (None, Some(c)) => {
+            let p = crate::cost::Profile::find(c).map_err(anyhow::Error::msg)?;
+            (p.vector.present.value).then_some(p.vector.vlen.value)
+        }
+        (None, None) => None,
+    };
+    if a.init != "getppid" && vlen.is_none() {
+        anyhow::bail!(
+            "--init {} runs vector instructions: give --vlen N or a --core with V",
+            a.init
+        );
+    }
+    let cfg = Config {
+        guest,
+        at: a.at,
+        ecall_symbol: a.ecall_symbol,
+        loop_symbol: a.loop_symbol,
+        vlen,
+        mem_mib: a.mem,
+        append: a.append,
+        boot_timeout: Duration::from_secs(a.timeout),
+    };
+    let mut progress = |line: &str| tell!("trapscope: snapshot: {line}");
+    take::take(&cfg, &a.out, &mut progress).map_err(anyhow::Error::msg)?;
+    Ok(ExitCode::SUCCESS)
+}
