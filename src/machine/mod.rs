@@ -344,6 +344,11 @@ impl<O: Observer + 'static> Machine<O> {
         mmu::peek(&self.uc, satp, addr)
     }
 
+    /// Physical memory (RAM as a snapshot holds it).
+    pub fn read_phys(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
+        self.uc.mem_read_as_vec(addr, len).ok()
+    }
+
     /// A 64-bit value at `addr` as the hart sees it (see `read_mem`).
     pub fn read_u64(&self, addr: u64) -> Option<u64> {
         let b = self.read_mem(addr, 8)?;

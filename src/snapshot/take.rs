@@ -170,7 +170,12 @@ impl Drop for Booted {
 
 /// A scratch directory for the socket, the initramfs and the RAM dump.
 fn work_dir() -> Result<PathBuf, String> {
-    let d = std::env::temp_dir().join(format!("trapscope-snapshot-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!(
+        "trapscope-snapshot-{}-{n}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     Ok(d)
 }

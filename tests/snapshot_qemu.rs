@@ -1,0 +1,184 @@
+//! The snapshot path end to end, on trapscope's own minikernel (its Sv39
+//! build, so the MMU path is exercised) booted in qemu-system-riscv64:
+//! `trapscope snapshot`'s machinery stops it at the N-th user ecall and
+//! writes the snapshot; then
+//! - QEMU, the independent oracle, runs K more iterations, and the state it
+//!   reaches at the (N+K)-th ecall must be what trapscope reaches from the
+//!   snapshot: every GPR, the CSRs trapscope holds, and all of RAM;
+//! - trapscope's native run of the same ELF, from reset, must agree with the
+//!   run from the snapshot over the same iterations: instructions per
+//!   iteration, events and the cycle estimate.
+//!
+//! Masked, and why: mip (QEMU's timer is host time; trapscope's is the
+//! model's, and no interrupt is enabled either way: the snapshot sets mie
+//! to 0), the counters (cycle, time, instret: QEMU's are host-derived), and
+//! misa (QEMU reports its own extension set). Skips with a printed reason
+//! when QEMU is absent; CI sets TRAPSCOPE_REQUIRE_QEMU=1 so absence fails.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use trapscope::machine::{Outcome, Until};
+use trapscope::scenario::Scenario;
+use trapscope::session::{RunOpts, build_machine, run_variant};
+use trapscope::snapshot::format::Snapshot;
+use trapscope::snapshot::take::{Booted, Config, Guest};
+
+/// Stop before the N-th execution of the user's ecall: warm-up is 10
+/// calls, so N = 20 is the 10th timed one, well before the loop's end.
+const N: u64 = 20;
+/// Iterations QEMU and trapscope then run on.
+const K: u64 = 10;
+/// The CSRs compared (trapscope holds them; the rest are recorded only).
+const COMPARED: [&str; 15] = [
+    "sstatus", "stvec", "sscratch", "sepc", "scause", "stval", "satp", "mstatus", "medeleg",
+    "mideleg", "mtvec", "mscratch", "mepc", "mcause", "mtval",
+];
+
+fn qemu_or_skip() -> bool {
+    match trapscope::snapshot::qemu::find() {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
+                "TRAPSCOPE_REQUIRE_QEMU is set but {e}"
+            );
+            eprintln!("skipping: {e}");
+            false
+        }
+    }
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("trapscope-snaptest-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn elf() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf")
+}
+
+fn config() -> Config {
+    Config {
+        guest: Guest::Elf(elf()),
+        at: N,
+        ecall_symbol: "user_syscall_ecall".into(),
+        loop_symbol: "bench_timed_loop".into(),
+        vlen: None,
+        mem_mib: 128,
+        append: String::new(),
+        boot_timeout: Duration::from_secs(60),
+    }
+}
+
+fn scenario(dir: &std::path::Path, name: &str, body: &str) -> Scenario {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn minikernel_snapshot_matches_qemu_and_the_native_run() {
+    if !qemu_or_skip() {
+        return;
+    }
+    let dir = temp("mk");
+    let snap = dir.join("snap");
+    let cfg = config();
+    let mut note = |l: &str| eprintln!("{l}");
+    let mut b = Booted::start(&cfg, &mut note).unwrap();
+    b.run_to(N, &mut note).unwrap();
+    b.quiesce().unwrap();
+    b.save(&snap).unwrap();
+    // The oracle: QEMU runs on K iterations, to the (N+K)-th ecall.
+    b.run_to(N + K, &mut note).unwrap();
+    let q_hart = b.hart().unwrap();
+    let q_ram = b.ram().unwrap();
+    drop(b);
+
+    let loaded = Snapshot::load(&snap).unwrap();
+    let ecall = loaded.manifest.init.ecall.0;
+    assert_eq!(loaded.manifest.hart.pc.0, ecall, "the snapshot stops at the ecall");
+    assert_eq!(loaded.manifest.hart.privilege, "U");
+    let satp = |h: &trapscope::snapshot::format::HartDump| {
+        h.csrs.iter().find(|c| c.name == "satp").map(|c| c.value.0)
+    };
+    assert_eq!(
+        satp(&loaded.manifest.hart).map(|v| v >> 60),
+        Some(8),
+        "the Sv39 build has paging on in its loop"
+    );
+
+    // trapscope from the snapshot, to the (N+K)-th ecall: the K+1-th
+    // execution of the ecall from here (the first is the N-th).
+    let s = scenario(
+        &dir,
+        "plain.toml",
+        "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n",
+    );
+    let mut m = build_machine(&s, &s.variants[0], &RunOpts::default()).unwrap();
+    m.end_at(ecall, K + 1).unwrap();
+    let o = m.run(&Until {
+        max_insns: Some(1_000_000),
+        ..Until::default()
+    });
+    assert_eq!(o, Outcome::Exited(0), "trapscope reaches the ecall again");
+    assert_eq!(m.pc(), q_hart.pc.0, "pc");
+    let gprs = m.gprs();
+    for (i, q) in q_hart.x.iter().enumerate() {
+        assert_eq!(gprs[i], q.0, "x{i} after {K} iterations");
+    }
+    for name in COMPARED {
+        let c = q_hart
+            .csrs
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("QEMU gave no {name}"));
+        let ours = m.csr(c.csr.0 as u16);
+        assert_eq!(ours, Some(c.value.0), "{name}: trapscope vs QEMU");
+    }
+    let ram = m.read_phys(0x8000_0000, q_ram.len()).unwrap();
+    if ram != q_ram {
+        let first = ram.iter().zip(&q_ram).position(|(a, b)| a != b).unwrap();
+        panic!(
+            "RAM differs from QEMU's first at {:#x}",
+            0x8000_0000 + first as u64
+        );
+    }
+
+    // The native run of the same ELF against the run from the snapshot,
+    // over the same timed iterations 13..17: the snapshot resumes inside
+    // timed iteration 10, so it skips 2 loop tops, the native run 12.
+    let native = scenario(
+        &dir,
+        "native.toml",
+        &format!(
+            "title = \"t\"\npatch = \"p\"\nelf = \"{}\"\ncores = [\"u74\"]\n[[variants]]\nname = \"native\"\n[measure]\niteration = \"bench_timed_loop\"\nwarmup = 12\niterations = 5\n",
+            elf().display()
+        ),
+    );
+    let resumed = scenario(
+        &dir,
+        "resumed.toml",
+        "title = \"t\"\npatch = \"p\"\ncores = [\"u74\"]\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"bench_timed_loop\"\nwarmup = 2\niterations = 5\n",
+    );
+    let opts = RunOpts {
+        core: Some(native.cores[0].clone()),
+        ..RunOpts::default()
+    };
+    let a = run_variant(&native, &native.variants[0], &opts).unwrap();
+    let b = run_variant(&resumed, &resumed.variants[0], &opts).unwrap();
+    assert!(a.window_closed && b.window_closed);
+    assert_eq!(a.iterations, 5);
+    assert_eq!(b.iterations, 5);
+    assert_eq!(a.insns_per_iteration, b.insns_per_iteration, "instructions per iteration");
+    assert_eq!(a.events_per_iteration, b.events_per_iteration, "events per iteration");
+    let (ea, eb) = (a.estimate.unwrap(), b.estimate.unwrap());
+    assert_eq!(
+        ea.cycles_per_iteration, eb.cycles_per_iteration,
+        "the cycle estimate, once the predictors have seen two iterations"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
