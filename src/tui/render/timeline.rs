@@ -29,30 +29,49 @@ fn badge(p: Priv) -> Span<'static> {
     )
 }
 
-/// "ecall from U (scause 8)", "illegal instruction from U (scause 2)",
-/// "supervisor timer interrupt in U (scause irq 5)".
-fn trap_text(cause: u64, from: Priv, to: Priv) -> String {
+/// A trap frame's cause and origin ("ecall from U", "illegal instruction
+/// from S", "S timer interrupt in U") and its cause register ("scause 8",
+/// "scause irq 5").
+fn trap_text(cause: u64, from: Priv, to: Priv) -> (String, String) {
     let reg = if to == Priv::M { "mcause" } else { "scause" };
     let from = from.letter();
     if cause >> 63 == 1 {
         let code = cause & !(1 << 63);
-        return format!("{} in {from} ({reg} irq {code})", interrupt_name(code));
+        let name = interrupt_name(code);
+        let short = name
+            .strip_prefix("supervisor ")
+            .map(|r| format!("S {r}"))
+            .or_else(|| name.strip_prefix("machine ").map(|r| format!("M {r}")))
+            .unwrap_or_else(|| name.to_string());
+        return (format!("{short} in {from}"), format!("{reg} irq {code}"));
     }
     let what = match cause {
         8 | 9 | 11 => "ecall",
         c => cause_name(c),
     };
-    format!("{what} from {from} ({reg} {cause})")
+    (format!("{what} from {from}"), format!("{reg} {cause}"))
 }
 
 /// The rule for a trap frame in `width` columns: whole when it fits,
-/// otherwise the place it was taken at goes on a line of its own.
-fn trap_rule(text: &str, at: &str, width: usize) -> Vec<String> {
-    let whole = format!("── trap: {text} at {at} ──");
-    if whole.chars().count() <= width {
+/// otherwise the cause register and the place it was taken at go on a line
+/// of their own (what still does not fit is cut at the pane's edge).
+fn trap_rule(what: &str, reg: &str, at: &str, width: usize) -> Vec<String> {
+    let fits = |l: &String| l.chars().count() <= width;
+    let whole = format!("── trap: {what} ({reg}) at {at} ──");
+    if fits(&whole) {
         return vec![whole];
     }
-    vec![format!("── trap: {text} ──"), format!("   at {at}")]
+    let head = format!("── trap: {what} ({reg}) ──");
+    if fits(&head) {
+        return vec![head, format!("   at {at}")];
+    }
+    let head = format!("── trap: {what} ──");
+    let head = if fits(&head) {
+        head
+    } else {
+        format!("── {what} ──")
+    };
+    vec![head, format!("   {reg}, at {at}")]
 }
 
 /// The stack's lines, innermost first.
@@ -70,7 +89,8 @@ fn stack_lines(s: &AppState, p: &Program, width: usize) -> Vec<Line<'static>> {
                 to,
                 ..
             } => {
-                for l in trap_rule(&trap_text(cause, from, to), &p.describe(epc), width) {
+                let (what, reg) = trap_text(cause, from, to);
+                for l in trap_rule(&what, &reg, &p.describe(epc), width) {
                     out.push(Line::styled(l, rule));
                 }
             }
@@ -104,18 +124,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             dim(),
         ));
         lines.push(Line::styled(
-            format!(" {} ↩ {}", p.describe(pc), p.describe(target)),
+            format!("{} ↩ {}", p.describe(pc), p.describe(target)),
             dim(),
         ));
     }
     if let Some((t, target)) = &s.live.last_return {
         lines.push(Line::styled(
-            format!(
-                "last trap: {} from {} ↩ {}",
-                cause_name(t.cause),
-                p.describe(t.epc),
-                p.describe(*target)
-            ),
+            format!("last trap: {}", cause_name(t.cause)),
+            dim(),
+        ));
+        lines.push(Line::styled(
+            format!("{} ↩ {}", p.describe(t.epc), p.describe(*target)),
             dim(),
         ));
     }
@@ -140,23 +159,39 @@ mod tests {
 
     #[test]
     fn a_trap_rule_splits_when_the_pane_is_narrow() {
-        let t = trap_text(8, Priv::U, Priv::S);
-        assert_eq!(t, "ecall from U (scause 8)");
+        let (what, reg) = trap_text(8, Priv::U, Priv::S);
+        assert_eq!((what.as_str(), reg.as_str()), ("ecall from U", "scause 8"));
         assert_eq!(
-            trap_rule(&t, "user_loop+0x10", 80),
+            trap_rule(&what, &reg, "user_loop+0x10", 80),
             vec!["── trap: ecall from U (scause 8) at user_loop+0x10 ──"]
         );
         assert_eq!(
-            trap_rule(&t, "user_loop+0x10", 41),
+            trap_rule(&what, &reg, "user_loop+0x10", 41),
             vec![
                 "── trap: ecall from U (scause 8) ──",
                 "   at user_loop+0x10"
             ]
         );
+        let (what, reg) = trap_text(2, Priv::S, Priv::M);
         assert_eq!(
-            trap_text(1 << 63 | 5, Priv::U, Priv::S),
-            "supervisor timer interrupt in U (scause irq 5)"
+            trap_rule(&what, &reg, "arch_atomic_fetch_add", 41),
+            vec![
+                "── trap: illegal instruction from S ──",
+                "   mcause 2, at arch_atomic_fetch_add"
+            ]
         );
-        assert_eq!(trap_text(9, Priv::S, Priv::M), "ecall from S (mcause 9)");
+        let (what, reg) = trap_text(1 << 63 | 5, Priv::U, Priv::S);
+        assert_eq!(
+            (what.as_str(), reg.as_str()),
+            ("S timer interrupt in U", "scause irq 5")
+        );
+        assert_eq!(
+            trap_rule(&what, &reg, "irq_work+0xa", 20),
+            vec![
+                "── S timer interrupt in U ──",
+                "   scause irq 5, at irq_work+0xa"
+            ]
+        );
+        assert_eq!(trap_text(9, Priv::S, Priv::M).1, "mcause 9");
     }
 }
