@@ -24,7 +24,9 @@ fn scenario(name: &str) -> Scenario {
 /// picks (a call's return address), read from the ELF's own bytes.
 fn after(p: &Program, func: &str, is: impl Fn(&trapscope::isa::Insn, u64) -> bool) -> u64 {
     let s = p.symbol(func).unwrap();
-    let bytes = p.text_bytes(s.addr, s.size as usize).unwrap();
+    // A label (no size) inside a function: the code just after it.
+    let len = if s.size > 0 { s.size as usize } else { 64 };
+    let bytes = p.text_bytes(s.addr, len).unwrap();
     let d = decode_range(s.addr, bytes)
         .into_iter()
         .find(|d| d.insn.is_some_and(|i| is(&i, d.pc)))
@@ -117,6 +119,39 @@ fn at_sys_getppid_the_stack_is_the_chain_the_guest_code_makes() {
         let ph = m.observer().phase_at(m.pc(), Priv::S);
         assert_eq!(names[ph as usize], "syscall");
     }
+}
+
+#[test]
+fn a_probe_hit_nests_a_trap_in_the_syscall_that_is_still_running() {
+    // scenarios/probe-in-lrsc.toml, cmpxchg variant (knob_probe_bench = 1,
+    // warm-up 0; knob_ras_friendly_entry keeps its default 0 from
+    // kernel.S, the entry before seed 003). guest-asm/minikernel/
+    // zalrsc-user.S: atomics_user_start `call atomics_main`; in the timed
+    // loop at atomics_timed_loop `call syscall` (nr 246); the `ecall` traps.
+    // handle_exception `jr t0` to do_trap_ecall_u (no frame), which
+    // `jalr a5` calls sys_cmpxchg_loop, which calls arch_cmpxchg; the probe
+    // at cmpxchg_probe_site (between its lr and sc) raises a breakpoint
+    // from S to S; handle_exception `jr t0` to do_trap_break (no frame),
+    // which calls kprobe_breakpoint_handler. Innermost first:
+    let s = scenario("probe-in-lrsc.toml");
+    let m = at_first(&s, "cmpxchg", "kprobe_breakpoint_handler");
+    let p = &m.program;
+    let site = p.symbol("cmpxchg_probe_site").unwrap().addr;
+    let ecall = after(p, "syscall", |i, _| i.op == trapscope::isa::Op::Ecall) - 4;
+    let want = vec![
+        Seen::Ret(after(
+            p,
+            "do_trap_break",
+            jal_to(p, "kprobe_breakpoint_handler"),
+        )),
+        Seen::Trap(3, site, Priv::S, Priv::S),
+        Seen::Ret(after(p, "sys_cmpxchg_loop", jal_to(p, "arch_cmpxchg"))),
+        Seen::Ret(after(p, "do_trap_ecall_u", jalr(1, 15))),
+        Seen::Trap(8, ecall, Priv::U, Priv::S),
+        Seen::Ret(after(p, "atomics_timed_loop", jal_to(p, "syscall"))),
+        Seen::Ret(after(p, "atomics_user_start", jal_to(p, "atomics_main"))),
+    ];
+    assert_eq!(seen(&m), want);
 }
 
 #[test]
