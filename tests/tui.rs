@@ -35,6 +35,32 @@ fn screen(s: &mut AppState, w: u16, h: u16) -> String {
     out
 }
 
+/// The rows inside the pane titled `title`, trimmed, up to its bottom.
+fn pane(text: &str, title: &str) -> Vec<String> {
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let head = format!("┌ {title}");
+    let (r, c) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let s: String = row.iter().collect();
+            s.find(&head).map(|b| (r, s[..b].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("no pane {title}:\n{text}"));
+    let end = (c + 1..rows[r].len()).find(|&x| rows[r][x] == '┐').unwrap();
+    rows[r + 1..]
+        .iter()
+        .take_while(|row| row[c] != '└')
+        .map(|row| {
+            row[c + 1..end]
+                .iter()
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
 #[test]
 fn first_screen_shows_every_pane_at_the_reset_vector() {
     let mut s = app();
@@ -66,7 +92,24 @@ fn run_to_the_first_trap_shows_the_ecall_and_the_entry_code() {
     assert_eq!(s.live.traps.len(), 1, "one trap open");
     let text = screen(&mut s, 160, 45);
     assert!(text.contains("S-mode"), "{text}");
-    assert!(text.contains("ecall (U→S)"), "{text}");
+    // The call stack, innermost first (guest-asm/minikernel/user.S, offsets
+    // from `riscv64-linux-gnu-objdump -d assets/guest/minikernel.elf`): the
+    // pc at stvec = handle_exception; the trap, taken at the `ecall` at
+    // syscall+0xe (after its seven 2-byte `mv`s); then the user's frames:
+    // `jal syscall` at main+0x2e returns to main+0x32, and `jal main` at
+    // user_start+0x8 returns to user_start+0xc. The pane is 41 columns
+    // inside, so the trap's place goes on a line of its own.
+    assert_eq!(
+        &pane(&text, "Privilege & traps")[..5],
+        [
+            "S-mode   handle_exception",
+            "── trap: ecall from U (scause 8) ──",
+            "at syscall+0xe",
+            "main+0x32",
+            "user_start+0xc",
+        ],
+        "{text}"
+    );
     assert!(
         text.contains("8 ecall from U-mode"),
         "scause decoded:\n{text}"
@@ -103,6 +146,68 @@ fn the_ras_pane_shows_the_mispredicted_return_of_the_old_entry() {
     // It predicted the return address `call syscall` pushed in main.
     assert!(text.contains("predicted main+"), "{text}");
     assert!(text.contains("went to   do_trap_ecall_u"), "{text}");
+}
+
+#[test]
+fn the_privilege_pane_shows_the_call_stack_split_at_the_trap() {
+    // At the first sys_getppid, before seed 003 (guest-asm/minikernel/
+    // syscall.S, include/minikernel-entry.inc; offsets by objdump): the pc;
+    // `jalr a5` at do_trap_ecall_u+0x46 (2 bytes) returns to +0x48;
+    // do_trap_ecall_u has no frame, for handle_exception reached it with
+    // `jr t0` at handle_exception+0xba, a return that matched no call; the
+    // trap at syscall+0xe; the user's frames as at the trap. With the
+    // patch, `jalr t1` at handle_exception_ras+0xb6 adds a frame that
+    // returns to +0xb8.
+    let mut s = app();
+    s.command("break sys_getppid");
+    s.update(Action::Continue);
+    let text = screen(&mut s, 160, 45);
+    assert_eq!(
+        &pane(&text, "Privilege & traps")[..8],
+        [
+            "S-mode   sys_getppid",
+            "do_trap_ecall_u+0x48",
+            "── trap: ecall from U (scause 8) ──",
+            "at syscall+0xe",
+            "main+0x32",
+            "user_start+0xc",
+            "mismatched returns 1, the last:",
+            "handle_exception+0xba ↩ do_trap_ecall_u",
+        ],
+        "{text}"
+    );
+    s.update(Action::SwitchVariant);
+    let text = screen(&mut s, 160, 45);
+    assert_eq!(
+        &pane(&text, "Privilege & traps")[..7],
+        [
+            "S-mode   sys_getppid",
+            "do_trap_ecall_u+0x48",
+            "handle_exception_ras+0xb8",
+            "── trap: ecall from U (scause 8) ──",
+            "at syscall+0xe",
+            "main+0x32",
+            "user_start+0xc",
+        ],
+        "{text}"
+    );
+    // On a pane too short for the stack, the innermost lines stay and the
+    // rest is counted (here 3 rows inside: 2 of the after variant's 7
+    // lines above, then "… 5 more"); nothing panics at any size down to
+    // nothing.
+    let mut t = Terminal::new(TestBackend::new(43, 5)).unwrap();
+    t.draw(|f| trapscope::tui::render::draw_pane(f, f.area(), &s, Pane::Privilege))
+        .unwrap();
+    let buf = t.backend().buffer().clone();
+    let row = |y: u16| -> String { (0..43).map(|x| buf[(x, y)].symbol()).collect() };
+    assert!(row(1).contains("sys_getppid"), "{}", row(1));
+    assert!(row(2).contains("do_trap_ecall_u+0x48"), "{}", row(2));
+    assert!(row(3).contains("… 5 more lines"), "{}", row(3));
+    for (w, h) in [(0, 0), (1, 1), (3, 2), (10, 3), (43, 1)] {
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| trapscope::tui::render::draw_pane(f, f.area(), &s, Pane::Privilege))
+            .unwrap();
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+pub mod callstack;
 mod clock;
 mod estimate;
 pub mod phases;
@@ -68,6 +69,8 @@ pub struct VariantRun {
     pub events_per_iteration: BTreeMap<String, f64>,
     /// Events by kind over the whole run.
     pub events: BTreeMap<String, u64>,
+    /// The call stack: its deepest point and the returns that did not match.
+    pub call_stack: callstack::Summary,
     /// The cycle estimate, when a core was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
@@ -302,6 +305,7 @@ pub fn run_variant(
             .iter()
             .map(|(k, v)| (k.to_string(), *v))
             .collect(),
+        call_stack: callstack::Summary::new(&stats.stack, per(w.mismatched_returns)),
         estimate,
         lrsc,
         interrupts: stats

@@ -4,8 +4,10 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::callstack::CallStack;
 use super::clock;
 use crate::cost::{At, BlockCost, Cat, CostModel, Ledger};
+use crate::isa::Op;
 use crate::machine::{DecodedInsn, Observer, Program, Retire};
 use crate::trace::{Event, EventKind, EventLog, PredKind, Priv};
 
@@ -41,6 +43,8 @@ pub struct Counters {
     pub user_ras_mispredicts: u64,
     /// Vector instructions run, per phase.
     pub vector: Vec<u64>,
+    /// Returns that did not go back to the innermost call (`CallStack`).
+    pub mismatched_returns: u64,
 }
 
 pub struct Stats {
@@ -71,6 +75,8 @@ pub struct Stats {
     last_priv: Priv,
     /// Interrupts taken over the whole run, by kind (`irq::key`).
     pub interrupts: BTreeMap<&'static str, u64>,
+    /// The call stack, from the calls, returns, traps and xRETs seen.
+    pub stack: CallStack,
 }
 
 impl Stats {
@@ -82,6 +88,7 @@ impl Stats {
         log: EventLog,
     ) -> Stats {
         let n = map.names.len();
+        let stack = CallStack::new(&program);
         Stats {
             map,
             program,
@@ -107,6 +114,7 @@ impl Stats {
             executed: 0,
             last_priv: Priv::M,
             interrupts: BTreeMap::new(),
+            stack,
         }
     }
 
@@ -142,6 +150,15 @@ impl Stats {
             self.window_end = Some(self.now.clone());
             self.lines_end = Some(self.lines.clone());
         }
+    }
+
+    /// The phase of code at `pc` run at privilege `p` now: its own phase
+    /// symbol, else the innermost frame's, else `p`'s default.
+    pub fn phase_at(&self, pc: u64, p: Priv) -> u8 {
+        self.map
+            .phase_of(pc)
+            .or(self.stack.phase())
+            .unwrap_or(PhaseMap::default_for(p))
     }
 
     /// Cycles (milli) spent on a source line so far.
@@ -184,6 +201,7 @@ impl Counters {
             cycles: sub(&self.cycles, &a.cycles),
             ledger: self.ledger.minus(&a.ledger),
             user_ras_mispredicts: self.user_ras_mispredicts - a.user_ras_mispredicts,
+            mismatched_returns: self.mismatched_returns - a.mismatched_returns,
             vector: sub(&self.vector, &a.vector),
             traps: self.traps - a.traps,
             events: self
@@ -273,8 +291,24 @@ impl Observer for Stats {
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
                 self.mark(*bits);
             }
-            let p = info.phase[i].unwrap_or(fallback) as usize;
+            // The pc's own phase symbol, else the innermost frame's
+            // (session::callstack), else the privilege default.
+            let p = info.phase[i].or(self.stack.phase()).unwrap_or(fallback) as usize;
             self.now.phase[p] += 1;
+            let d = &r.insns[i];
+            if d.insn.is_some_and(|x| matches!(x.op, Op::Jal | Op::Jalr)) {
+                let next = if i + 1 < r.to {
+                    Some(r.insns[i + 1].pc)
+                } else {
+                    r.next
+                };
+                // A jump that did not complete (it trapped) linked nothing.
+                if let Some(n) = next {
+                    let map = &self.map;
+                    self.stack.transfer(d, n, &|pc| map.phase_of(pc));
+                    self.now.mismatched_returns = self.stack.mismatched;
+                }
+            }
             let (Some(m), Some(t)) = (self.model.as_mut(), info.cost.as_ref()) else {
                 continue;
             };
@@ -374,10 +408,7 @@ impl Observer for Stats {
         let need = clock::idle_milli(&m.profile, sum, target);
         m.vec_pending -= m.vec_pending.min(need);
         m.last_load = 0;
-        let p = self
-            .map
-            .phase_of(pc)
-            .unwrap_or(PhaseMap::default_for(self.last_priv)) as usize;
+        let p = self.phase_at(pc, self.last_priv) as usize;
         self.now.cycles[p] += need;
         self.now.ledger.add(Cat::Idle, need);
         if let Some(id) = self
@@ -398,10 +429,7 @@ impl Observer for Stats {
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
         if let Event::Vector { pc, .. } = ev {
-            let p = self
-                .map
-                .phase_of(*pc)
-                .unwrap_or(PhaseMap::default_for(self.last_priv));
+            let p = self.phase_at(*pc, self.last_priv);
             self.now.vector[p as usize] += 1;
         }
         if let Event::Vector { pc, class, .. } = ev
@@ -420,10 +448,7 @@ impl Observer for Stats {
                 m.vec_pending += cost;
                 0
             };
-            let p = self
-                .map
-                .phase_of(*pc)
-                .unwrap_or(PhaseMap::default_for(self.last_priv)) as usize;
+            let p = self.phase_at(*pc, self.last_priv) as usize;
             self.now.cycles[p] += v;
             self.now.ledger.add(Cat::VectorUnit, v);
             if let Some(id) = self
@@ -433,6 +458,18 @@ impl Observer for Stats {
             {
                 self.lines[*id as usize] += v;
             }
+        }
+        match ev {
+            Event::TrapEnter {
+                cause,
+                from,
+                to,
+                epc,
+                handler,
+                ..
+            } => self.stack.trap(*cause, *epc, *from, *to, *handler),
+            Event::TrapReturn { .. } => self.stack.xret(),
+            _ => {}
         }
         if let Event::TrapEnter { handler, to, .. } = ev {
             if let Event::TrapEnter { cause, .. } = ev
@@ -446,10 +483,7 @@ impl Observer for Stats {
                 // The pipeline is flushed: no stall carries into the handler.
                 m.last_load = 0;
                 let v = m.cost.trap_entry();
-                let p = self
-                    .map
-                    .phase_of(*handler)
-                    .unwrap_or(PhaseMap::default_for(*to)) as usize;
+                let p = self.phase_at(*handler, *to) as usize;
                 self.now.cycles[p] += v;
                 self.now.ledger.add(Cat::TrapEntries, v);
             }

@@ -213,6 +213,12 @@ impl Live {
     pub fn stats(&self) -> &Stats {
         self.m.observer()
     }
+
+    /// The call stack the live machine's observer keeps (innermost first
+    /// through `frames`), which the Privilege & traps pane shows.
+    pub fn call_stack(&self) -> &crate::session::callstack::CallStack {
+        &self.m.observer().stack
+    }
 }
 
 /// What the keyboard is doing.

@@ -5,7 +5,7 @@
 //! ┌ Source ─────────────────────┐┌ Registers ────────┐┌ CSRs ──────────────┐
 //! │ cycles  line  entry.S       ││ ra  sp  gp  tp ...││ sstatus, sepc ...  │
 //! │ ▶ current line, ● breakpoint││                   │├ Privilege & traps ─┤
-//! │                             ││                   ││ [S] ecall → ...    │
+//! │                             ││                   ││ [S] the call stack │
 //! ├ Narration ──────────────────┤├ RAS ──────────────┤├ Cycles ────────────┤
 //! │ the scenario's text         ││ entries, last pop ││ phases, sparkline, │
 //! ├ Events ─────────────────────┤│ predicted/actual  ││ other variant      │
@@ -55,7 +55,7 @@ const LEFT: [Constraint; 3] = [
 const MIDDLE: [Constraint; 2] = [Constraint::Length(18), Constraint::Min(6)];
 /// With a vector unit, the RAS's place holds the VS state and the registers.
 const VECTOR: [Constraint; 2] = [Constraint::Length(5), Constraint::Min(4)];
-/// The trap chain and the cycles share what the CSRs leave.
+/// The call stack and the cycles share what the CSRs leave.
 const RIGHT: [Constraint; 3] = [
     Constraint::Length(13),
     Constraint::Fill(1),
@@ -97,24 +97,30 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         return;
     }
     for (pane, r) in areas(area, s.lower) {
-        match pane {
-            Pane::Source => source::render(f, r, s),
-            Pane::Narration => narration::render(f, r, s),
-            Pane::Events => events::render(f, r, s),
-            Pane::Registers => regs::render(f, r, s),
-            Pane::Ras => ras::render(f, r, s),
-            Pane::Csrs => csrs::render(f, r, s),
-            Pane::Privilege => timeline::render(f, r, s),
-            Pane::Cycles => cycles::render(f, r, s),
-            Pane::Vector => vector::render(f, r, s),
-            Pane::Vs => vs::render(f, r, s),
-            Pane::Reservation => reservation::render(f, r, s),
-        }
+        draw_pane(f, r, s, pane);
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);
     status::render(f, st, s);
     if s.mode == Mode::Help {
         help::render(f, area);
+    }
+}
+
+/// One pane in `area` (the layout's, or any other: tests draw panes at
+/// sizes the layout never gives).
+pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
+    match pane {
+        Pane::Source => source::render(f, r, s),
+        Pane::Narration => narration::render(f, r, s),
+        Pane::Events => events::render(f, r, s),
+        Pane::Registers => regs::render(f, r, s),
+        Pane::Ras => ras::render(f, r, s),
+        Pane::Csrs => csrs::render(f, r, s),
+        Pane::Privilege => timeline::render(f, r, s),
+        Pane::Cycles => cycles::render(f, r, s),
+        Pane::Vector => vector::render(f, r, s),
+        Pane::Vs => vs::render(f, r, s),
+        Pane::Reservation => reservation::render(f, r, s),
     }
 }
 
