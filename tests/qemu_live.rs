@@ -205,13 +205,15 @@ fn opensbi_banner_reaches_the_console_file() {
 }
 
 #[test]
-fn minikernel_runs_with_bios_none_and_drop_kills_it() {
+fn a_qemu_halted_at_its_gdbstub_is_killed_by_drop() {
+    // The minikernel runs to its end and powers QEMU off within a second
+    // (tests/minikernel_qemu.rs), so this one stays halted at -S: only
+    // Drop can end it.
     let Some(bin) = qemu_or_skip() else { return };
     let dir = temp("mini");
     let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel.elf");
     let q = Qemu::spawn(&launch(&bin, &dir, kernel, Some("none"))).unwrap();
     let pid = q.pid();
-    let _gdb = resume(&dir.join("gdb.sock"));
     let mut q = q;
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(q.exited(), None, "stderr: {}", q.stderr_text());

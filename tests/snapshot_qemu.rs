@@ -29,6 +29,9 @@ use trapscope::snapshot::take::{Booted, Config, Guest};
 const N: u64 = 20;
 /// Iterations QEMU and trapscope then run on.
 const K: u64 = 10;
+/// The phases a snapshot scenario gets by default (kernel symbols the
+/// minikernel shares with Linux), given to the native run too.
+const PHASES: &str = "[phases]\nentry = [\"handle_exception\"]\nsyscall = [\"do_trap_ecall_u\"]\nexit = [\"syscall_exit_to_user_mode\", \"ret_from_exception\"]\n";
 /// The CSRs compared (trapscope holds them; the rest are recorded only).
 const COMPARED: [&str; 15] = [
     "sstatus", "stvec", "sscratch", "sepc", "scause", "stval", "satp", "mstatus", "medeleg",
@@ -100,7 +103,10 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
 
     let loaded = Snapshot::load(&snap).unwrap();
     let ecall = loaded.manifest.init.ecall.0;
-    assert_eq!(loaded.manifest.hart.pc.0, ecall, "the snapshot stops at the ecall");
+    assert_eq!(
+        loaded.manifest.hart.pc.0, ecall,
+        "the snapshot stops at the ecall"
+    );
     assert_eq!(loaded.manifest.hart.privilege, "U");
     let satp = |h: &trapscope::snapshot::format::HartDump| {
         h.csrs.iter().find(|c| c.name == "satp").map(|c| c.value.0)
@@ -155,7 +161,7 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
         &dir,
         "native.toml",
         &format!(
-            "title = \"t\"\npatch = \"p\"\nelf = \"{}\"\ncores = [\"u74\"]\n[[variants]]\nname = \"native\"\n[measure]\niteration = \"bench_timed_loop\"\nwarmup = 12\niterations = 5\n",
+            "title = \"t\"\npatch = \"p\"\nelf = \"{}\"\ncores = [\"u74\"]\n[[variants]]\nname = \"native\"\n[measure]\niteration = \"bench_timed_loop\"\nwarmup = 12\niterations = 5\n{PHASES}",
             elf().display()
         ),
     );
@@ -170,11 +176,26 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
     };
     let a = run_variant(&native, &native.variants[0], &opts).unwrap();
     let b = run_variant(&resumed, &resumed.variants[0], &opts).unwrap();
-    assert!(a.window_closed && b.window_closed);
+    assert!(
+        a.window_closed && b.window_closed,
+        "{} {:?} {} / {} {:?} {}",
+        a.outcome,
+        a.error,
+        a.iterations,
+        b.outcome,
+        b.error,
+        b.iterations
+    );
     assert_eq!(a.iterations, 5);
     assert_eq!(b.iterations, 5);
-    assert_eq!(a.insns_per_iteration, b.insns_per_iteration, "instructions per iteration");
-    assert_eq!(a.events_per_iteration, b.events_per_iteration, "events per iteration");
+    assert_eq!(
+        a.insns_per_iteration, b.insns_per_iteration,
+        "instructions per iteration"
+    );
+    assert_eq!(
+        a.events_per_iteration, b.events_per_iteration,
+        "events per iteration"
+    );
     let (ea, eb) = (a.estimate.unwrap(), b.estimate.unwrap());
     assert_eq!(
         ea.cycles_per_iteration, eb.cycles_per_iteration,

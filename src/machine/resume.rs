@@ -60,6 +60,13 @@ impl<O: Observer + 'static> Machine<O> {
     pub fn resume(&mut self, st: &ResumeState) -> Result<(), LoadError> {
         let bad = |m: String| LoadError::Emulator(m);
         regs::set_priv(&mut self.uc, Priv::M);
+        // The FP registers before mstatus: writing them may mark FS dirty.
+        if let Some((f, fcsr)) = &st.f {
+            for (i, v) in f.iter().enumerate() {
+                let _ = self.uc.reg_write(R::F0 as i32 + i as i32, *v);
+            }
+            let _ = self.uc.reg_write(R::FCSR, *fcsr);
+        }
         for &csr in &ORDER {
             let Some(&(_, v)) = st.csrs.iter().find(|(c, _)| *c == csr) else {
                 continue;
@@ -95,12 +102,6 @@ impl<O: Observer + 'static> Machine<O> {
         }
         for i in 1..32u8 {
             regs::write_gpr(&mut self.uc, i, st.x[i as usize]);
-        }
-        if let Some((f, fcsr)) = &st.f {
-            for (i, v) in f.iter().enumerate() {
-                let _ = self.uc.reg_write(R::F0 as i32 + i as i32, *v);
-            }
-            let _ = self.uc.reg_write(R::FCSR, *fcsr);
         }
         if let Some(v) = &st.vector {
             let unit = self.uc.get_data_mut().vunit.as_mut().ok_or_else(|| {

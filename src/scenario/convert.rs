@@ -76,7 +76,10 @@ fn kernel_phases(p: &Program) -> Vec<(String, Vec<String>)> {
     [
         ("entry", &["handle_exception"][..]),
         ("syscall", &["do_trap_ecall_u"][..]),
-        ("exit", &["syscall_exit_to_user_mode", "ret_from_exception"][..]),
+        (
+            "exit",
+            &["syscall_exit_to_user_mode", "ret_from_exception"][..],
+        ),
     ]
     .into_iter()
     .map(|(name, syms)| {

@@ -126,16 +126,12 @@ impl Stats {
         if bits & M_ITER != 0 {
             self.iteration_hits += 1;
             // A counted window opens at the first timed iteration's start
-            // and closes at the start of the one after the last.
-            if let Some((warmup, timed)) = self.markers.count {
-                if self.iteration_hits == warmup + 1 {
-                    self.window_start = Some(self.now.clone());
-                    self.lines_start = Some(self.lines.clone());
-                }
-                if self.iteration_hits == warmup + timed + 1 && self.window_start.is_some() {
-                    self.window_end = Some(self.now.clone());
-                    self.lines_end = Some(self.lines.clone());
-                }
+            // (and closes where the run ends, after the last: `event`).
+            if let Some((warmup, _)) = self.markers.count
+                && self.iteration_hits == warmup + 1
+            {
+                self.window_start = Some(self.now.clone());
+                self.lines_start = Some(self.lines.clone());
             }
             if self.iteration_marks.len() == 4096 {
                 self.iteration_marks.pop_front();
@@ -426,6 +422,18 @@ impl Observer for Stats {
         let kind = ev.kind();
         if kind == EventKind::Retired {
             return;
+        }
+        // A counted window's run ends right before the loop top after the
+        // last timed iteration (machine::Machine::end_at): the window closes
+        // there, before the end is counted.
+        if kind == EventKind::Exit
+            && let Some((_, timed)) = self.markers.count
+            && self.window_start.is_some()
+            && self.window_end.is_none()
+            && self.iterations == timed
+        {
+            self.window_end = Some(self.now.clone());
+            self.lines_end = Some(self.lines.clone());
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
         if let Event::Vector { pc, .. } = ev {

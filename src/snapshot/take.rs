@@ -89,9 +89,9 @@ fn check_image(path: &Path, b: &[u8]) -> Result<(), String> {
 }
 
 fn symbol_addr(p: &Program, name: &str) -> Result<u64, String> {
-    p.symbol(name).map(|s| s.addr).ok_or_else(|| {
-        format!("{}: has no symbol '{name}'", p.path.display())
-    })
+    p.symbol(name)
+        .map(|s| s.addr)
+        .ok_or_else(|| format!("{}: has no symbol '{name}'", p.path.display()))
 }
 
 fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
@@ -172,10 +172,7 @@ impl Drop for Booted {
 fn work_dir() -> Result<PathBuf, String> {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let d = std::env::temp_dir().join(format!(
-        "trapscope-snapshot-{}-{n}",
-        std::process::id()
-    ));
+    let d = std::env::temp_dir().join(format!("trapscope-snapshot-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     Ok(d)
 }
@@ -237,7 +234,8 @@ impl Booted {
         gdb.handshake().map_err(|e| e.to_string())?;
         let map = gdb.registers().map_err(|e| e.to_string())?;
         let regs = RiscvRegs::from_map(&map).map_err(|e| e.to_string())?;
-        gdb.set_breakpoint(facts.ecall, 4).map_err(|e| e.to_string())?;
+        gdb.set_breakpoint(facts.ecall, 4)
+            .map_err(|e| e.to_string())?;
         Ok(Booted {
             qemu,
             gdb,
@@ -258,6 +256,9 @@ impl Booted {
     pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
         while self.hits < n {
             let first = self.hits == 0;
+            if !first {
+                self.step_over()?;
+            }
             let timeout = if first {
                 self.cfg.boot_timeout
             } else {
@@ -316,10 +317,23 @@ impl Booted {
             }
             self.hits += 1;
             if first {
-                progress(&format!("the guest reached {} (1 of {n})", self.cfg.ecall_symbol));
+                progress(&format!(
+                    "the guest reached {} (1 of {n})",
+                    self.cfg.ecall_symbol
+                ));
             }
         }
         Ok(())
+    }
+
+    /// Leaves the breakpoint at the ecall: QEMU would stop there again at
+    /// once, so the breakpoint comes out for one step (which takes the
+    /// trap) and goes back in.
+    fn step_over(&mut self) -> Result<(), String> {
+        let e = |e: super::gdb::GdbError| e.to_string();
+        self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
+        self.gdb.step().map_err(e)?;
+        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)
     }
 
     fn console_note(&self) -> String {
@@ -413,7 +427,11 @@ impl Booted {
         let Some(vlen) = self.regs.vlen_bits else {
             return Ok(None);
         };
-        let csr = |n: u64| csrs.iter().find(|c| c.csr.0 == n).map_or(Hex(0), |c| c.value);
+        let csr = |n: u64| {
+            csrs.iter()
+                .find(|c| c.csr.0 == n)
+                .map_or(Hex(0), |c| c.value)
+        };
         let mut v = Vec::new();
         for r in self.regs.v.clone() {
             let b = self.gdb.read_reg(r).map_err(|e| e.to_string())?;
@@ -452,9 +470,8 @@ impl Booted {
                 path.display()
             ))
             .map_err(|e| e.to_string())?;
-        let ram = std::fs::read(&path).map_err(|e| {
-            format!("QEMU did not save RAM ({e}): {}", out.trim())
-        })?;
+        let ram = std::fs::read(&path)
+            .map_err(|e| format!("QEMU did not save RAM ({e}): {}", out.trim()))?;
         let _ = std::fs::remove_file(&path);
         if ram.len() as u64 != size {
             return Err(format!("QEMU saved {} bytes of RAM, not {size}", ram.len()));
@@ -514,7 +531,10 @@ impl Booted {
             std::fs::write(dir.join(name), bytes).map_err(|e| format!("{}: {e}", dir.display()))
         };
         put(format::INIT_FILE, &self.facts.init_elf)?;
-        put(format::CONSOLE_FILE, self.qemu.console_tail(usize::MAX).as_bytes())
+        put(
+            format::CONSOLE_FILE,
+            self.qemu.console_tail(usize::MAX).as_bytes(),
+        )
     }
 }
 
