@@ -99,6 +99,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         };
         let _ = writeln!(o, "variant {}{label}", r.variant);
         let end = match (r.exit_code, &r.error) {
+            (Some(_), _) if r.outcome == "loop-ended" => "the measured loop ended".to_string(),
             (Some(c), _) => format!("exited with code {c}"),
             (None, Some(e)) => format!("did not finish: {e}"),
             (None, None) => r.outcome.clone(),

@@ -46,7 +46,8 @@ pub struct VariantRun {
     pub variant: String,
     pub label: String,
     pub knobs: BTreeMap<String, u64>,
-    /// "exited", "budget", "fault", ...
+    /// "exited", "loop-ended" (a loop that never ends ran its timed
+    /// iterations: `Machine::end_at`), "budget", "fault", ...
     pub outcome: String,
     pub exit_code: Option<u64>,
     pub error: Option<String>,
@@ -364,6 +365,7 @@ pub fn describe_outcome<O: crate::machine::Observer>(
     budget: u64,
 ) -> (&'static str, Option<u64>, Option<String>) {
     match o {
+        Outcome::Exited(c) if m.loop_ended() => ("loop-ended", Some(*c), None),
         Outcome::Exited(c) => ("exited", Some(*c), None),
         Outcome::Budget => (
             "budget",

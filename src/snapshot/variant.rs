@@ -52,6 +52,20 @@ pub fn load(
         .resume_state()
         .map_err(|e| format!("{}: {e}", dir.join(super::format::MANIFEST).display()))?;
     let m = &snap.manifest;
+    let isa = crate::snapshot::fdt::CpuIsa {
+        isa: m.qemu.isa.clone(),
+        extensions: None,
+        mmu_type: None,
+    };
+    let lacking = crate::snapshot::qemu::unsupported_extensions(&isa, m.hart.vector.is_some());
+    if !lacking.is_empty() {
+        return Err(format!(
+            "{}: the snapshotted CPU had extensions trapscope cannot run: {} (riscv,isa = {}); take it again with `trapscope snapshot`, which pins QEMU's CPU to what trapscope runs",
+            dir.display(),
+            lacking.join(", "),
+            m.qemu.isa
+        ));
+    }
     let vmlinux: Option<PathBuf> = vmlinux
         .map(Path::to_path_buf)
         .or_else(|| m.kernel.vmlinux.as_ref().map(PathBuf::from));
