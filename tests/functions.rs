@@ -224,3 +224,45 @@ fn run_prints_the_per_function_block_after_the_phase_line() {
         assert_eq!(l.len(), w, "{l:?}");
     }
 }
+
+#[test]
+fn json_and_markdown_carry_the_per_function_figures() {
+    let cmd = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["run", "scenarios/ras-trap-entry.toml"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let j: serde_json::Value = serde_json::from_str(&cmd(&["--format", "json"])).unwrap();
+    let f = j["variants"][0]["functions_per_iteration"]
+        .as_array()
+        .unwrap();
+    let getppid = f.iter().find(|f| f["name"] == "sys_getppid").unwrap();
+    // The hand count of sys_getppid (10); no core given, so no cycles.
+    assert_eq!(getppid["instructions"], 10.0);
+    assert!(getppid["cycles"].is_null());
+    let md = cmd(&["--format", "md", "--core", "u74"]);
+    assert!(
+        md.contains("| function (per iteration) | before instructions | before cycles | after instructions | after cycles |"),
+        "{md}"
+    );
+    // handle_exception runs only before the patch, handle_exception_ras only after.
+    let row = |n: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| {n} |")))
+            .unwrap()
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(row("handle_exception")[1], "64");
+    assert_eq!(row("handle_exception")[3], "0");
+    assert_eq!(row("handle_exception_ras")[1], "0");
+    assert_eq!(row("handle_exception_ras")[3], "63");
+    assert_eq!(row("sys_getppid")[1], "10");
+}
