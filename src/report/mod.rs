@@ -5,6 +5,7 @@ pub mod compare;
 pub mod console;
 mod escape;
 mod events;
+pub mod functions;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 
@@ -140,6 +141,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
                 parts.join(", "),
                 fmt_num(total)
             );
+            functions::text_block(&mut o, r);
             let _ = writeln!(o, "  traps/iter    {}", fmt_num(r.traps_per_iteration));
         }
         if let Some(e) = &r.estimate {
@@ -280,5 +282,6 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
     }
     let _ = writeln!(o);
+    functions::markdown_table(&mut o, runs);
     escape(&o).into_owned()
 }

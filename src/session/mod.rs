@@ -5,6 +5,7 @@ pub mod bench;
 pub mod callstack;
 mod clock;
 mod estimate;
+pub mod functions;
 pub mod phases;
 pub mod source;
 pub mod stats;
@@ -19,6 +20,7 @@ use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault, Stamped};
 pub use estimate::{Estimate, HotLine};
+pub use functions::FunctionFigure;
 use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
@@ -66,6 +68,9 @@ pub struct VariantRun {
     pub traps_per_iteration: f64,
     /// Vector instructions per iteration, per phase (phases that ran any).
     pub vector_per_iteration: BTreeMap<String, f64>,
+    /// Instructions (and modelled cycles, with a core) per function symbol
+    /// per iteration of the window, in the order each first ran in it.
+    pub functions_per_iteration: Vec<FunctionFigure>,
     /// Events per iteration of the window, by kind.
     pub events_per_iteration: BTreeMap<String, f64>,
     /// Events by kind over the whole run.
@@ -295,6 +300,7 @@ pub fn run_variant(
             .map(|(n, v)| (n.clone(), per(*v)))
             .chain([("total".to_string(), per(w.vector.iter().sum()))])
             .collect(),
+        functions_per_iteration: stats.functions.per_iteration(iters, stats.model.is_some()),
         events_per_iteration: w
             .events
             .iter()

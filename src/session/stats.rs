@@ -12,6 +12,7 @@ use crate::machine::{DecodedInsn, Observer, Program, Retire};
 use crate::trace::{Event, EventKind, EventLog, PredKind, Priv};
 
 pub use super::clock::CoreModel;
+use super::functions::Functions;
 pub use super::phases::{FIRMWARE, KERNEL, Markers, PhaseMap, USER};
 
 const M_START: u8 = 1;
@@ -25,6 +26,8 @@ pub struct BlockInfo {
     marks: Vec<(usize, u8)>,
     /// Dense source-line id per instruction (into `Stats::lines`).
     line: Vec<u32>,
+    /// Function id per instruction (into `Stats::functions`).
+    func: Vec<u32>,
     pub(super) cost: Option<BlockCost>,
 }
 
@@ -77,6 +80,8 @@ pub struct Stats {
     pub interrupts: BTreeMap<&'static str, u64>,
     /// The call stack, from the calls, returns, traps and xRETs seen.
     pub stack: CallStack,
+    /// Instructions and cycles per function symbol.
+    pub functions: Functions,
 }
 
 impl Stats {
@@ -115,13 +120,31 @@ impl Stats {
             last_priv: Priv::M,
             interrupts: BTreeMap::new(),
             stack,
+            functions: Functions::default(),
         }
+    }
+
+    fn open_window(&mut self) {
+        self.window_start = Some(self.now.clone());
+        self.lines_start = Some(self.lines.clone());
+        self.functions.open();
+    }
+
+    fn close_window(&mut self) {
+        self.window_end = Some(self.now.clone());
+        self.lines_end = Some(self.lines.clone());
+        self.functions.close();
+    }
+
+    /// `milli` cycles charged at `pc` outside a block: to its function too.
+    fn charge_pc(&mut self, pc: u64, milli: u64) {
+        let id = self.functions.id_at(&self.program, pc);
+        self.functions.charge(id, milli);
     }
 
     fn mark(&mut self, bits: u8) {
         if bits & M_START != 0 && self.window_start.is_none() {
-            self.window_start = Some(self.now.clone());
-            self.lines_start = Some(self.lines.clone());
+            self.open_window();
         }
         if bits & M_ITER != 0 {
             self.iteration_hits += 1;
@@ -130,8 +153,7 @@ impl Stats {
             if let Some((warmup, _)) = self.markers.count
                 && self.iteration_hits == warmup + 1
             {
-                self.window_start = Some(self.now.clone());
-                self.lines_start = Some(self.lines.clone());
+                self.open_window();
             }
             if self.iteration_marks.len() == 4096 {
                 self.iteration_marks.pop_front();
@@ -143,8 +165,7 @@ impl Stats {
             }
         }
         if bits & M_END != 0 && self.window_start.is_some() && self.window_end.is_none() {
-            self.window_end = Some(self.now.clone());
-            self.lines_end = Some(self.lines.clone());
+            self.close_window();
         }
     }
 
@@ -247,6 +268,7 @@ impl Observer for Stats {
             phase: insns.iter().map(|d| self.map.phase_of(d.pc)).collect(),
             marks,
             line,
+            func: self.functions.ids(&self.program, insns),
             cost: self.model.as_ref().map(|m| m.cost.build(insns)),
         }
     }
@@ -291,6 +313,8 @@ impl Observer for Stats {
             // (session::callstack), else the privilege default.
             let p = info.phase[i].or(self.stack.phase()).unwrap_or(fallback) as usize;
             self.now.phase[p] += 1;
+            let func = info.func[i];
+            self.functions.retire(func);
             let d = &r.insns[i];
             if d.insn.is_some_and(|x| matches!(x.op, Op::Jal | Op::Jalr)) {
                 let next = if i + 1 < r.to {
@@ -312,6 +336,7 @@ impl Observer for Stats {
             let completed = i + 1 < r.to || r.next.is_some();
             let now = &mut self.now;
             let line = &mut self.lines[info.line[i] as usize];
+            let mut spent = 0;
             let at = At {
                 i,
                 prev_load: m.last_load,
@@ -323,6 +348,7 @@ impl Observer for Stats {
                     now.cycles[p] += v;
                     now.ledger.add(cat, v);
                     *line += v;
+                    spent += v;
                     if cat == Cat::RasMispredicts && p == USER as usize {
                         now.user_ras_mispredicts += 1;
                     }
@@ -332,6 +358,7 @@ impl Observer for Stats {
                 now.ledger.add_cycles(Cat::VectorUnit, waited);
                 *line += waited;
             }
+            self.functions.charge(func, spent + waited);
             m.last_load = if completed {
                 CostModel::load_rd(t, i)
             } else {
@@ -407,6 +434,7 @@ impl Observer for Stats {
         let p = self.phase_at(pc, self.last_priv) as usize;
         self.now.cycles[p] += need;
         self.now.ledger.add(Cat::Idle, need);
+        self.charge_pc(pc, need);
         if let Some(id) = self
             .program
             .loc(pc)
@@ -432,8 +460,7 @@ impl Observer for Stats {
             && self.window_end.is_none()
             && self.iterations == timed
         {
-            self.window_end = Some(self.now.clone());
-            self.lines_end = Some(self.lines.clone());
+            self.close_window();
         }
         *self.now.events.entry(kind.name()).or_default() += 1;
         if let Event::Vector { pc, .. } = ev {
@@ -459,6 +486,7 @@ impl Observer for Stats {
             let p = self.phase_at(*pc, self.last_priv) as usize;
             self.now.cycles[p] += v;
             self.now.ledger.add(Cat::VectorUnit, v);
+            self.charge_pc(*pc, v);
             if let Some(id) = self
                 .program
                 .loc(*pc)
@@ -494,6 +522,7 @@ impl Observer for Stats {
                 let p = self.phase_at(*handler, *to) as usize;
                 self.now.cycles[p] += v;
                 self.now.ledger.add(Cat::TrapEntries, v);
+                self.charge_pc(*handler, v);
             }
         }
     }
