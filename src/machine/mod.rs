@@ -58,6 +58,9 @@ pub enum LoadError {
     BadElf { path: PathBuf, msg: String },
     #[error("emulator: {0}")]
     Emulator(String),
+    /// A saved state the machine cannot take (`resume.rs`).
+    #[error("{0}")]
+    Resume(String),
 }
 
 /// Where unicorn would stop on its own; the guest never gets there.
