@@ -127,6 +127,19 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
         ),
     );
     let mut m = build_machine(&s, &s.variants[0], &RunOpts::default()).unwrap();
+    // Symbols and source lines come with the snapshot (the vmlinux's, or
+    // the bare ELF's own).
+    let he = m
+        .program
+        .symbol("handle_exception")
+        .expect("handle_exception");
+    assert!(
+        m.program
+            .loc_string(he.addr)
+            .is_some_and(|l| l.contains("entry")),
+        "a source line for handle_exception: {:?}",
+        m.program.loc_string(he.addr)
+    );
     m.end_at(ecall, k + 1).unwrap();
     let o = m.run(&Until {
         max_insns: Some(10_000_000),
