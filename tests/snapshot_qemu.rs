@@ -226,6 +226,14 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
         ea.cycles_per_iteration, eb.cycles_per_iteration,
         "the cycle estimate, once the predictors have seen two iterations"
     );
+    // bench times the snapshot's loop too: instrumented, raw unicorn (the
+    // resume and the counted end without observers) and stepped, each to
+    // its end; 20 timed iterations of 199 instructions at least.
+    let r =
+        trapscope::session::bench::bench(&resumed, &resumed.variants[0], opts.core.unwrap(), 20, 1)
+            .unwrap();
+    assert!(r.instructions >= 20 * 199, "{}", r.instructions);
+    assert!(r.ratio > 0.0 && r.raw_seconds > 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
