@@ -287,6 +287,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
                 pc: epc,
                 encoding: raw,
                 why: why.into(),
+                place: uc.get_data().faults.describe(epc),
             },
         );
         return;

@@ -211,6 +211,7 @@ impl<O: Observer + 'static> Machine<O> {
                 pc,
                 encoding: raw,
                 why: "the emulator rejected it".into(),
+                place: self.uc.get_data().faults.describe(pc),
             };
             hooks::fault(&mut self.uc, f.clone());
             self.uc.get_data_mut().outcome = None;

@@ -312,17 +312,19 @@ pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> boo
         }
         Check::Unsupported => {
             hooks::finish(uc, idx.unwrap_or(0), None, false);
-            hooks::fault(uc, unsupported(pc, insn.as_ref()));
+            let place = uc.get_data().faults.describe(pc);
+            hooks::fault(uc, unsupported(pc, insn.as_ref(), place));
             true
         }
     }
 }
 
-fn unsupported(pc: u64, insn: Option<&Insn>) -> GuestFault {
+fn unsupported(pc: u64, insn: Option<&Insn>, place: String) -> GuestFault {
     GuestFault::Unsupported {
         pc,
         encoding: insn.map_or(0, |i| i.raw),
         why: "a vector load/store while a load/store debug trigger is armed".into(),
+        place,
     }
 }
 
@@ -383,7 +385,8 @@ impl<O: Observer + 'static> Machine<O> {
                 Gate::Stop(Outcome::Stepped)
             }
             Check::Unsupported => {
-                let f = unsupported(pc, insn.as_ref());
+                let place = self.uc.get_data().faults.describe(pc);
+                let f = unsupported(pc, insn.as_ref(), place);
                 hooks::fault(&mut self.uc, f.clone());
                 let hart = self.uc.get_data_mut();
                 hart.outcome = None;

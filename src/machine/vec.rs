@@ -180,6 +180,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
             pc,
             encoding: insn.raw,
             why: "no V 1.0 unit on this core (x280 and x60 have one; the C910's XTheadVector is not run)".into(),
+            place: uc.get_data().faults.describe(pc),
         });
     };
     let priv_ = mmu::data_priv(uc, uc.get_data().priv_);
@@ -245,6 +246,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
             pc,
             encoding: insn.raw,
             why,
+            place: uc.get_data().faults.describe(pc),
         }),
     }
 }

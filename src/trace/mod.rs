@@ -50,7 +50,13 @@ pub enum GuestFault {
     /// `--strict-segments`: otherwise RAM is read/write/execute).
     Protection { pc: u64, addr: u64, access: Access },
     /// An instruction trapscope cannot run.
-    Unsupported { pc: u64, encoding: u32, why: String },
+    Unsupported {
+        pc: u64,
+        encoding: u32,
+        why: String,
+        /// `pc` as `symbol+offset` (empty when no symbol is near).
+        place: String,
+    },
     /// An SC failed this many times in a row: the loop will not finish.
     Livelock { pc: u64, failures: u32, why: String },
     /// The emulator stopped for a reason we could not attribute.
@@ -102,9 +108,15 @@ impl std::fmt::Display for GuestFault {
                 "guest fault at pc {pc:#x}: {} of protected address {addr:#x} (the ELF's segment flags forbid it under --strict-segments)",
                 access.noun()
             ),
-            GuestFault::Unsupported { pc, encoding, why } => write!(
+            GuestFault::Unsupported {
+                pc,
+                encoding,
+                why,
+                place,
+            } => write!(
                 f,
-                "unsupported instruction at pc {pc:#x}: encoding {encoding:#010x} ({why})"
+                "unsupported instruction at pc {pc:#x}{}: encoding {encoding:#010x} ({why})",
+                named(place)
             ),
             GuestFault::Livelock { pc, failures, why } => write!(
                 f,
