@@ -125,7 +125,7 @@ pub fn version(bin: &Path) -> Result<Version, String> {
 
 /// The oldest QEMU whose CPU properties `cpu_arg` knows.
 pub const OLDEST: Version = Version::new(7, 2, 0);
-/// From this release on, QEMU has the bare `rv64i` CPU.
+/// From this release on, QEMU has the newer extension properties (`OFF_NEW`).
 pub const BARE_CPU: Version = Version::new(8, 2, 0);
 /// The VLENs QEMU accepts ("VLEN in the range [128, 1024]", QEMU 7.2's own
 /// message; a power of two).
@@ -175,13 +175,41 @@ const OFF_7_2: &[&str] = &[
 ];
 /// QEMU 7.2's experimental properties; gone or renamed in later releases.
 const OFF_7_2_ONLY: &[&str] = &["x-j", "x-epmp", "x-smaia", "x-ssaia"];
-/// Bare-CPU allow-list (QEMU >= 8.2, lowercase names). NOT TESTED: only
-/// QEMU 7.2 is installed where this was written; `guest_isa` checks the
-/// result on every run, so a wrong guess is refused, never silently used.
-const ON_BARE: &[&str] = &[
-    "i", "m", "a", "f", "d", "c", "s", "u", "zicsr", "zifencei", "zicntr", "sv39", "pmp",
+/// QEMU >= 8.2: the `rv64` CPU with everything beyond RV64GC, Sv39 and
+/// PMP named and off (lowercase names). Tested on QEMU 10.0.2, where it
+/// gives `rv64imafdc_ziccamoa_ziccif_zicclsm_ziccrse_zicntr_zicsr_zifencei_ssccptr`
+/// (the Zicc*/Ssccptr names state properties of memory, not instructions)
+/// and Linux 6.12 boots. The bare `rv64i` CPU with an allow-list, which
+/// QEMU documents for this, boots OpenSBI but not the kernel there (an
+/// instruction access fault right after paging is on), so it is not used.
+/// 8.2 to 9.1 are untested: `guest_isa` checks the result on every run.
+const OFF_NEW: &[&str] = &[
+    "h",
+    "zba",
+    "zbb",
+    "zbc",
+    "zbs",
+    "sstc",
+    "svpbmt",
+    "svinval",
+    "svnapot",
+    "zicbom",
+    "zicbop",
+    "zicboz",
+    "zihintntl",
+    "zihintpause",
+    "zihpm",
+    "zawrs",
+    "zfa",
 ];
-const OFF_BARE: &[&str] = &["zihpm"];
+/// Added in QEMU 9.2 (on by default in 10: Svvptc, and Svadu's hardware
+/// A/D updates, which trapscope's walk does not make).
+const OFF_9_2: &[&str] = &["svadu", "svvptc"];
+const V_9_2: Version = Version {
+    major: 9,
+    minor: 2,
+    micro: 0,
+};
 
 /// The `-cpu` value for QEMU `v`: RV64IMAFDC, Zicsr, Zifencei, S and U
 /// modes, the MMU and PMP, privileged spec 1.11 (what unicorn's QEMU 5.0
@@ -207,7 +235,11 @@ pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
         ));
     }
     let (base, on, off): (&str, Vec<&str>, Vec<&str>) = if *v >= BARE_CPU {
-        ("rv64i", ON_BARE.to_vec(), OFF_BARE.to_vec())
+        let mut off = OFF_NEW.to_vec();
+        if *v >= V_9_2 {
+            off.extend(OFF_9_2);
+        }
+        ("rv64", Vec::new(), off)
     } else {
         let mut off = OFF_7_2.to_vec();
         if (v.major, v.minor) == (7, 2) {

@@ -12,10 +12,53 @@ use super::CpuIsa;
 /// the model; Zmmul, Zaamo, Zalrsc, Zca and Zcd, which are parts of M, A and
 /// C (with D) that newer QEMUs also list by name; Sdtrig, the debug trigger
 /// trapscope implements (machine/trigger.rs). Not Zihpm: trapscope has no
-/// programmable counters (`hpmcounter3..31`).
+/// programmable counters (`hpmcounter3..31`). And the names that add no
+/// instruction but state what the platform's main memory does (the
+/// RVA profiles' Ziccamoa, Ziccif, Zicclsm, Ziccrse and Ssccptr, which
+/// QEMU 10 lists): trapscope's RAM takes AMOs and LR/SC, is fetched
+/// atomically per instruction, completes misaligned loads and stores, and
+/// holds the page tables trapscope walks. Under privileged spec 1.12 QEMU 10
+/// also lists the profiles' other named features, which state what the
+/// hart already does: Zic64b and Za64rs (64-byte cache blocks and
+/// reservation sets: no instruction here depends on them, Zicbo* is off),
+/// Sscounterenw, Sstvala, Sstvecd and Ssu64xl (writable scounteren bits,
+/// stval written for faults, direct-mode stvec, UXL = 64: trapscope does
+/// each), and the Sh* ones, which constrain the H extension (off).
 const SUPPORTED: &[&str] = &[
-    "i", "m", "a", "f", "d", "c", "s", "u", "zicsr", "zifencei", "zicntr", "zmmul", "zaamo",
-    "zalrsc", "zca", "zcd", "sdtrig",
+    "i",
+    "m",
+    "a",
+    "f",
+    "d",
+    "c",
+    "s",
+    "u",
+    "zicsr",
+    "zifencei",
+    "zicntr",
+    "zmmul",
+    "zaamo",
+    "zalrsc",
+    "zca",
+    "zcd",
+    "sdtrig",
+    "ziccamoa",
+    "ziccif",
+    "zicclsm",
+    "ziccrse",
+    "ssccptr",
+    "zic64b",
+    "za64rs",
+    "sscounterenw",
+    "sstvala",
+    "sstvecd",
+    "ssu64xl",
+    "shcounterenw",
+    "shgatpa",
+    "shtvala",
+    "shvsatpa",
+    "shvstvala",
+    "shvstvecd",
 ];
 
 /// Supported with V only: V itself and what it implies (the V spec's
@@ -165,6 +208,22 @@ mod tests {
             ["v"]
         );
         assert!(unsupported_extensions(&isa("rv64imafdcv_zicsr_zifencei"), true).is_empty());
+        // What QEMU 10.0.2 gives for the pinned CPU, without and with V
+        // (the named features state what memory and the hart already do).
+        assert!(
+            unsupported_extensions(
+                &isa("rv64imafdc_ziccamoa_ziccif_zicclsm_ziccrse_zicntr_zicsr_zifencei_ssccptr"),
+                false
+            )
+            .is_empty()
+        );
+        assert!(
+            unsupported_extensions(
+                &isa("rv64imafdcv_zic64b_ziccamoa_ziccif_zicclsm_ziccrse_zicntr_zicsr_zifencei_zmmul_za64rs_zaamo_zalrsc_zca_zcd_zve32f_zve32x_zve64f_zve64d_zve64x_shcounterenw_shgatpa_shtvala_shvsatpa_shvstvala_shvstvecd_ssccptr_sscounterenw_sstvala_sstvecd_ssu64xl"),
+                true
+            )
+            .is_empty()
+        );
         // QEMU 8.2's `rv64i,sv39=true,g=true,c=true,s=true,u=true` (its commit message).
         let bare = isa("rv64imafdc_zicntr_zicsr_zifencei_zihpm_zca_zcd");
         assert_eq!(unsupported_extensions(&bare, false), ["zihpm"]);
