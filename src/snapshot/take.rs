@@ -288,8 +288,24 @@ impl Booted {
                 true
             };
             let r = self.gdb.cont_until_stop(deadline, &mut poll);
+            // The gdbstub closes as QEMU exits (a guest that powers off):
+            // give the process a moment to be reaped, so the error says so.
+            if died.is_none()
+                && matches!(
+                    r,
+                    Err(super::gdb::GdbError::Closed { .. } | super::gdb::GdbError::Io { .. })
+                )
+            {
+                died = self.qemu.exited_within(Duration::from_secs(2));
+            }
             if let Some(why) = died {
-                return Err(format!("QEMU stopped: {why}{}", self.console_note()));
+                return Err(format!(
+                    "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    self.hits,
+                    self.console_note()
+                ));
             }
             if crate::machine::sigint::requested() {
                 return Err("interrupted".into());
@@ -559,17 +575,51 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     if cfg.at == 0 {
         return Err("--at must be at least 1".into());
     }
-    let mut b = Booted::start(cfg, progress)?;
-    b.run_to(cfg.at, progress)?;
-    progress(&format!(
-        "stopped at the {} ecall; dumping registers and {} MiB of RAM",
-        ordinal(cfg.at),
-        cfg.mem_mib
-    ));
-    b.quiesce()?;
-    b.save(out)?;
+    let created = prepare_out(out)?;
+    let r = (|| {
+        let mut b = Booted::start(cfg, progress)?;
+        b.run_to(cfg.at, progress)?;
+        progress(&format!(
+            "stopped at the {} ecall; dumping registers and {} MiB of RAM",
+            ordinal(cfg.at),
+            cfg.mem_mib
+        ));
+        b.quiesce()?;
+        b.save(out)
+    })();
+    if r.is_err() && created {
+        // No half-written snapshot is left behind.
+        let _ = std::fs::remove_dir_all(out);
+    }
+    r?;
     progress(&format!("wrote {}", out.display()));
     Ok(())
+}
+
+/// Makes sure, before QEMU boots, that the snapshot can be written to
+/// `out`: an existing directory trapscope may write into, or one it can
+/// create (created now; `Ok(true)` says so, for removal if the snapshot
+/// then fails).
+fn prepare_out(out: &Path) -> Result<bool, String> {
+    let bad = |why: String| format!("-o {}: {why}", out.display());
+    let created = match std::fs::metadata(out) {
+        Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
+        Ok(_) => false,
+        Err(_) => {
+            std::fs::create_dir_all(out)
+                .map_err(|e| bad(format!("cannot create the directory: {e}")))?;
+            true
+        }
+    };
+    let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
+    if let Err(e) = std::fs::write(&probe, b"") {
+        if created {
+            let _ = std::fs::remove_dir_all(out);
+        }
+        return Err(bad(format!("cannot write into the directory: {e}")));
+    }
+    let _ = std::fs::remove_file(&probe);
+    Ok(created)
 }
 
 fn ordinal(n: u64) -> String {
