@@ -22,6 +22,8 @@ use snapshot_util::{manifest, poweroff_ram, scenario, scratch, vector, write_sna
 const MINIKERNEL: &str = "assets/guest/minikernel-sv39.elf";
 /// Spins at `_start` forever; its `tohost` is data, never executed.
 const SPINNER: &str = "assets/guest/bad/loop_forever.elf";
+/// Prints two lines on the UART, then loops, never reaching `never_reached`.
+const CONSOLE_SPINNER: &str = "assets/guest/bad/console_spin.elf";
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -438,9 +440,9 @@ fn a_guest_that_never_reaches_the_ecall_ends_at_the_timeout() {
         &[
             "snapshot",
             "--elf",
-            SPINNER,
+            CONSOLE_SPINNER,
             "--ecall-symbol",
-            "tohost",
+            "never_reached",
             "--loop-symbol",
             "_start",
             "--timeout",
@@ -453,7 +455,16 @@ fn a_guest_that_never_reaches_the_ecall_ends_at_the_timeout() {
     let pid = child.id();
     let out = finish(child, Duration::from_secs(15), "the spinner");
     let took = start.elapsed();
-    progress_then_one_line(&out, 2, &["did not reach tohost", "within 3 s", "console"]);
+    progress_then_one_line(
+        &out,
+        2,
+        &[
+            "did not reach never_reached",
+            "within 3 s",
+            // The guest's two lines (guest-asm/bad/console_spin.S).
+            "console tail: console_spin: booting | console_spin: waiting forever",
+        ],
+    );
     assert!(
         took >= Duration::from_secs(3) && took < Duration::from_secs(6),
         "ends at the 3 s timeout, took {took:?}"
@@ -493,13 +504,29 @@ fn a_guest_that_ends_before_the_ecall_is_reported_as_such() {
 
 #[test]
 fn ctrl_c_while_waiting_exits_130_and_stops_qemu() {
-    if !snapshot_util::qemu_or_skip() {
-        return;
+    if snapshot_util::qemu_or_skip() {
+        ctrl_c(false);
     }
-    let dir = scratch("sigint");
+}
+
+#[test]
+fn ctrl_c_at_a_terminal_also_signals_qemu_and_still_exits_130() {
+    // A terminal's Ctrl-C goes to the whole foreground process group,
+    // QEMU included: it may die first; trapscope must still say Ctrl-C.
+    if snapshot_util::qemu_or_skip() {
+        ctrl_c(true);
+    }
+}
+
+/// Runs the spinner with a 30 s timeout and sends SIGINT once QEMU runs:
+/// to trapscope alone, or (`group`) to its process group, as a terminal does.
+fn ctrl_c(group: bool) {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch(if group { "sigint-group" } else { "sigint" });
     let out_dir = dir.join("out");
-    let mut child = spawn(
-        &[
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(root())
+        .args([
             "snapshot",
             "--elf",
             SPINNER,
@@ -511,9 +538,13 @@ fn ctrl_c_while_waiting_exits_130_and_stops_qemu() {
             "30",
             "-o",
             &s(&out_dir),
-        ],
-        &[],
-    );
+        ])
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let pid = child.id();
     // Wait until trapscope says QEMU is starting, then until QEMU runs.
     let mut err = child.stderr.take().unwrap();
@@ -537,8 +568,13 @@ fn ctrl_c_while_waiting_exits_130_and_stops_qemu() {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(300));
+    let target = if group {
+        format!("-{pid}")
+    } else {
+        pid.to_string()
+    };
     let st = Command::new("kill")
-        .args(["-INT", &pid.to_string()])
+        .args(["-INT", "--", &target])
         .status()
         .unwrap();
     assert!(st.success());

@@ -84,6 +84,83 @@ fn another_format_version_is_refused_naming_both_versions() {
 }
 
 #[test]
+fn a_version_that_is_not_a_number_or_is_missing_is_named_as_it_is() {
+    let (dir, p) = with_snapshot("vertext", &manifest(&poweroff_ram()));
+    let json = dir.join("snap").join(format::MANIFEST);
+    let text = std::fs::read_to_string(&json).unwrap();
+    let line = format!("\"version\": {},", format::VERSION);
+    assert!(text.contains(&line), "{text}");
+    std::fs::write(&json, text.replace(&line, "\"version\": \"1\",")).unwrap();
+    at(&refused(&p), &p, 5, 12, &["snapshot format version \"1\""]);
+    std::fs::write(&json, text.replace(&line, "")).unwrap();
+    at(&refused(&p), &p, 5, 12, &["snapshot format version (none)"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_hart_fields_are_refused_naming_the_field() {
+    let ram = poweroff_ram();
+    let mut m = manifest(&ram);
+    m.hart.privilege = "H".into();
+    let (dir, p) = with_snapshot("fields", &m);
+    at(
+        &refused(&p),
+        &p,
+        5,
+        12,
+        &["hart.privilege 'H' is not U, S or M"],
+    );
+    let mut m = manifest(&ram);
+    m.hart.x.truncate(5);
+    write_snapshot(&dir.join("snap"), &m, &ram);
+    at(&refused(&p), &p, 5, 12, &["hart.x has 5 registers, not 32"]);
+    let mut m = manifest(&ram);
+    m.ram.size = format::Hex(0x1001);
+    write_snapshot(&dir.join("snap"), &m, &ram);
+    at(
+        &refused(&p),
+        &p,
+        5,
+        12,
+        &["ram.size 0x1001", "whole number of pages"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn paging_other_than_sv39_is_refused_naming_the_mode() {
+    // satp.MODE (priv spec §4.1.11): 8 Sv39, 9 Sv48, 10 Sv57.
+    let satp = |mode: u64| format::Csr {
+        csr: format::Hex(0x180),
+        name: "satp".into(),
+        value: format::Hex(mode << 60 | 0x80080),
+    };
+    for (mode, name) in [(9, "Sv48"), (10, "Sv57")] {
+        let mut m = manifest(&poweroff_ram());
+        m.hart.csrs.push(satp(mode));
+        let (dir, p) = with_snapshot(&format!("satp{mode}"), &m);
+        at(
+            &refused(&p),
+            &p,
+            5,
+            12,
+            &[
+                &format!("satp selects {name} paging"),
+                "Sv39 only",
+                "no4lvl",
+            ],
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Sv39 is trapscope's own (the M-mode pc runs untranslated).
+    let mut m = manifest(&poweroff_ram());
+    m.hart.csrs.push(satp(8));
+    let (dir, p) = with_snapshot("satp8", &m);
+    Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_foreign_manifest_is_refused_naming_what_it_is() {
     let (dir, p) = with_snapshot("foreign", &manifest(&poweroff_ram()));
     let json = dir.join("snap").join(format::MANIFEST);

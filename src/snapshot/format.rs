@@ -389,7 +389,11 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
             .unwrap_or("an unknown version");
         return Err(format!(
             "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}: take the snapshot again",
-            version.map_or("?".to_string(), |n| n.to_string())
+            version.map_or_else(
+                || v.get("version")
+                    .map_or("(none)".to_string(), |x| x.to_string()),
+                |n| n.to_string()
+            )
         ));
     }
     serde_json::from_value(v).map_err(|e| format!("malformed snapshot manifest: {e}"))

@@ -71,6 +71,29 @@ pub fn build_id(bytes: &[u8]) -> Option<String> {
     Some(super::format::to_hex(id))
 }
 
+/// Refuses a snapshot whose satp selects a translation mode other than Bare
+/// or Sv39 (priv spec §4.1.11, satp.MODE: 8 = Sv39, 9 = Sv48, 10 = Sv57):
+/// trapscope walks Sv39 tables only (machine/mmu.rs), and the emulator
+/// would take an Sv48 satp without a word.
+fn check_paging(snap: &Snapshot) -> Result<(), String> {
+    let satp = snap.manifest.hart.csrs.iter().find(|c| c.csr.0 == 0x180);
+    let Some(mode) = satp.map(|c| c.value.0 >> 60) else {
+        return Ok(());
+    };
+    if mode == 0 || mode == 8 {
+        return Ok(());
+    }
+    let name = match mode {
+        9 => "Sv48".to_string(),
+        10 => "Sv57".to_string(),
+        n => format!("mode {n}"),
+    };
+    Err(format!(
+        "{}: satp selects {name} paging (satp.MODE = {mode}); trapscope translates Sv39 only: boot the kernel with no4lvl (`trapscope snapshot` adds it) and take the snapshot again",
+        snap.dir.display()
+    ))
+}
+
 /// Reads a vmlinux for its symbols and lines, refusing one whose build id
 /// is not the snapshot's.
 fn kernel_symbols(path: &Path, expect: Option<&str>) -> Result<Program, String> {
@@ -98,6 +121,7 @@ pub fn load(
 ) -> Result<Loaded, LoadError> {
     let snap = Snapshot::load(dir).map_err(LoadError::snapshot)?;
     check_isa(&snap).map_err(LoadError::snapshot)?;
+    check_paging(&snap).map_err(LoadError::snapshot)?;
     let resume = snap.resume_state().map_err(|e| {
         LoadError::snapshot(format!(
             "{}: {e}",
