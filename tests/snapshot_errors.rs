@@ -384,6 +384,37 @@ fn snapshot_refuses_bad_options_in_one_line() {
     let mut args = elf_args(&out_dir, "user_syscall_ecall");
     args.extend(["--at", "0"]);
     one_line(&trapscope(&args, &no_qemu), 2, &["--at must be at least 1"]);
+    // Guest RAM: a snapshot holds 1 MiB to 2 GiB (format.rs).
+    for mem in ["0", "4096"] {
+        let mut args = elf_args(&out_dir, "user_syscall_ecall");
+        args.extend(["--mem", mem]);
+        one_line(
+            &trapscope(&args, &no_qemu),
+            2,
+            &[&format!("--mem {mem}"), "from 1 to 2048"],
+        );
+    }
+    let mut args = elf_args(&out_dir, "user_syscall_ecall");
+    args.extend(["--core", "nope"]);
+    one_line(&trapscope(&args, &no_qemu), 2, &["unknown core 'nope'"]);
+    one_line(
+        &trapscope(
+            &[
+                "snapshot",
+                "--elf",
+                "assets",
+                "--ecall-symbol",
+                "x",
+                "--loop-symbol",
+                "y",
+                "-o",
+                &out_dir,
+            ],
+            &no_qemu,
+        ),
+        2,
+        &["assets: the guest ELF is a directory"],
+    );
     let elf = s(&root().join(MINIKERNEL));
     let linux = |init: &str| {
         trapscope(
@@ -427,6 +458,32 @@ fn snapshot_refuses_bad_options_in_one_line() {
 }
 
 // ---- `trapscope snapshot` with QEMU running ----
+
+#[test]
+fn a_vlen_qemu_cannot_take_is_refused_before_booting() {
+    if !snapshot_util::qemu_or_skip() {
+        return;
+    }
+    let dir = scratch("vlen-arg");
+    let out_dir = s(&dir.join("out"));
+    for vlen in ["100", "2048"] {
+        let mut args = elf_args(&out_dir, "user_syscall_ecall");
+        args.extend(["--vlen", vlen]);
+        let child = spawn(&args, &[]);
+        let pid = child.id();
+        let out = finish(child, Duration::from_secs(15), "--vlen");
+        one_line(
+            &out,
+            2,
+            &[
+                &format!("VLEN {vlen} cannot be given to QEMU"),
+                "128 to 1024",
+            ],
+        );
+        no_qemu_left(pid);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
 #[test]
 fn a_guest_that_never_reaches_the_ecall_ends_at_the_timeout() {
@@ -592,6 +649,55 @@ fn ctrl_c(group: bool) {
     seen.extend(reader.join().unwrap());
     out.stderr = seen;
     progress_then_one_line(&out, 130, &["trapscope: interrupted (Ctrl-C)"]);
+    no_qemu_left(pid);
+    assert!(!out_dir.exists(), "no half-written snapshot is left");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_kernel_that_does_not_boot_ends_at_the_timeout_with_the_console_tail() {
+    if !snapshot_util::qemu_or_skip() || !snapshot_util::binutils_or_skip() {
+        return;
+    }
+    // An "Image" with the header's magic and the vmlinux's build id, and
+    // nothing a hart can run: QEMU's firmware (OpenSBI) boots and jumps to
+    // it, and the init never runs.
+    const ID: &str = "00112233445566778899aabbccddeeff00112233";
+    let dir = scratch("noboot");
+    let vm = snapshot_util::vmlinux(&dir, "vmlinux", Some(ID));
+    let raw: Vec<u8> = (0..ID.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&ID[i..i + 2], 16).unwrap())
+        .collect();
+    let img = dir.join("Image");
+    std::fs::write(&img, image(&raw)).unwrap();
+    let out_dir = dir.join("out");
+    let start = Instant::now();
+    let child = spawn(
+        &[
+            "snapshot",
+            "--kernel",
+            &s(&img),
+            "--vmlinux",
+            &s(&vm),
+            "--timeout",
+            "3",
+            "-o",
+            &s(&out_dir),
+        ],
+        &[],
+    );
+    let pid = child.id();
+    let out = finish(child, Duration::from_secs(15), "the bogus Image");
+    let e = progress_then_one_line(&out, 2, &["did not reach init_ecall", "within 3 s"]);
+    assert!(
+        e.contains("; console tail: ") || e.ends_with("; the console printed nothing"),
+        "{e}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(6),
+        "ends at the timeout"
+    );
     no_qemu_left(pid);
     assert!(!out_dir.exists(), "no half-written snapshot is left");
     let _ = std::fs::remove_dir_all(&dir);

@@ -127,7 +127,11 @@ fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         }
         Guest::Elf(p) => (p.clone(), None),
     };
-    let bytes = read(&init_path, "init ELF")?;
+    let what = match cfg.guest {
+        Guest::Linux { .. } => "init ELF",
+        Guest::Elf(_) => "guest ELF",
+    };
+    let bytes = read(&init_path, what)?;
     let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
     let ecall = symbol_addr(&prog, &cfg.ecall_symbol)?;
     let loop_top = symbol_addr(&prog, &cfg.loop_symbol)?;
@@ -575,6 +579,14 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     if cfg.at == 0 {
         return Err("--at must be at least 1".into());
     }
+    // A snapshot's RAM is at most 2 GiB (format.rs checks it on load).
+    let max_mib = crate::input::KERNEL_IMAGE_MAX >> 20;
+    if cfg.mem_mib == 0 || u64::from(cfg.mem_mib) > max_mib {
+        return Err(format!(
+            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (a snapshot holds at most 2 GiB)",
+            cfg.mem_mib
+        ));
+    }
     let created = prepare_out(out)?;
     let r = (|| {
         let mut b = Booted::start(cfg, progress)?;
@@ -585,7 +597,12 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
             cfg.mem_mib
         ));
         b.quiesce()?;
-        b.save(out)
+        b.save(out)?;
+        // Ctrl-C during the dump: exit 130 leaves no snapshot behind.
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".to_string());
+        }
+        Ok(())
     })();
     if r.is_err() && created {
         // No half-written snapshot is left behind.
