@@ -624,7 +624,11 @@ fn ctrl_c(group: bool) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // To trapscope alone once it waits for the guest; to the group at once,
+    // perhaps before QEMU's gdbstub is up (either must end promptly).
+    if !group {
+        std::thread::sleep(Duration::from_millis(300));
+    }
     let target = if group {
         format!("-{pid}")
     } else {

@@ -172,6 +172,39 @@ impl Drop for Booted {
     }
 }
 
+/// Connects to QEMU's gdbstub once it listens, ending early (one line)
+/// when QEMU exits first or on Ctrl-C, rather than retrying a socket that
+/// will never answer (QEMU killed by a terminal's Ctrl-C leaves the file).
+fn connect_gdb(
+    qemu: &mut Qemu,
+    socket: &Path,
+    limit: Duration,
+) -> Result<Gdb<std::os::unix::net::UnixStream>, String> {
+    let start = Instant::now();
+    loop {
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".into());
+        }
+        if let Some(why) = qemu.exited() {
+            return Err(format!("QEMU ended before its gdbstub answered: {why}"));
+        }
+        match std::os::unix::net::UnixStream::connect(socket) {
+            Ok(s) => {
+                return Gdb::from_unix(s, limit)
+                    .map_err(|e| format!("QEMU's gdbstub at {}: {e}", socket.display()));
+            }
+            Err(e) if start.elapsed() >= limit => {
+                return Err(format!(
+                    "QEMU's gdbstub did not answer at {} within {} s: {e}",
+                    socket.display(),
+                    limit.as_secs()
+                ));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
 /// A scratch directory for the socket, the initramfs and the RAM dump.
 fn work_dir() -> Result<PathBuf, String> {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -226,15 +259,8 @@ impl Booted {
             extra: Vec::new(),
         };
         progress(&format!("starting QEMU {version} (-cpu {cpu})"));
-        let qemu = Qemu::spawn(&launch)?;
-        let mut gdb = match Gdb::connect_unix(&socket, Duration::from_secs(10)) {
-            Ok(g) => g,
-            Err(e) => {
-                let mut qemu = qemu;
-                let why = qemu.exited().unwrap_or_else(|| e.to_string());
-                return Err(format!("QEMU's gdbstub did not answer: {why}"));
-            }
-        };
+        let mut qemu = Qemu::spawn(&launch)?;
+        let mut gdb = connect_gdb(&mut qemu, &socket, Duration::from_secs(10))?;
         gdb.handshake().map_err(|e| e.to_string())?;
         let map = gdb.registers().map_err(|e| e.to_string())?;
         let regs = RiscvRegs::from_map(&map).map_err(|e| e.to_string())?;
