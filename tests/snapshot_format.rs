@@ -241,6 +241,17 @@ fn a_file_a_missing_directory_and_a_directory_without_a_manifest_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_missing_or_foreign_init_elf_is_refused() {
+    let (dir, p) = with_snapshot("init", &manifest(&poweroff_ram()));
+    let init = dir.join("snap").join(format::INIT_FILE);
+    std::fs::remove_file(&init).unwrap();
+    at(&refused(&p), &p, 5, 12, &["init.elf", "cannot read"]);
+    std::fs::write(&init, b"#!/bin/sh\n").unwrap();
+    at(&refused(&p), &p, 5, 12, &["init.elf", "not an ELF file"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn zlib(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
