@@ -1,6 +1,7 @@
 //! Bad input to snapshots, through the binary (issue 10, "Bad input"): each
-//! case gives one `trapscope: ` line on stderr and exit 2 (130 for Ctrl-C),
-//! never a panic or a hang, and no QEMU outlives trapscope.
+//! case gives one `trapscope: ` line on stderr and exit 2 (130 for Ctrl-C,
+//! 143 for SIGTERM), never a panic or a hang, and no QEMU outlives
+//! trapscope.
 //!
 //! Where QEMU runs, `trapscope snapshot` first prints progress lines
 //! (`trapscope: snapshot: ...`); the error is then the one other line, and
@@ -562,7 +563,14 @@ fn a_guest_that_ends_before_the_ecall_is_reported_as_such() {
 #[test]
 fn ctrl_c_while_waiting_exits_130_and_stops_qemu() {
     if snapshot_util::qemu_or_skip() {
-        ctrl_c(false);
+        stop_with("INT", false, 130, "trapscope: interrupted (Ctrl-C)");
+    }
+}
+
+#[test]
+fn sigterm_while_waiting_exits_143_and_stops_qemu() {
+    if snapshot_util::qemu_or_skip() {
+        stop_with("TERM", false, 143, "trapscope: terminated (SIGTERM)");
     }
 }
 
@@ -571,15 +579,16 @@ fn ctrl_c_at_a_terminal_also_signals_qemu_and_still_exits_130() {
     // A terminal's Ctrl-C goes to the whole foreground process group,
     // QEMU included: it may die first; trapscope must still say Ctrl-C.
     if snapshot_util::qemu_or_skip() {
-        ctrl_c(true);
+        stop_with("INT", true, 130, "trapscope: interrupted (Ctrl-C)");
     }
 }
 
-/// Runs the spinner with a 30 s timeout and sends SIGINT once QEMU runs:
-/// to trapscope alone, or (`group`) to its process group, as a terminal does.
-fn ctrl_c(group: bool) {
+/// Runs the spinner with a 30 s timeout and sends SIG`sig` once QEMU runs:
+/// to trapscope alone, or (`group`) to its process group, as a terminal
+/// does; trapscope must exit `code` with the one line `line` promptly.
+fn stop_with(sig: &str, group: bool, code: i32, line: &str) {
     use std::os::unix::process::CommandExt;
-    let dir = scratch(if group { "sigint-group" } else { "sigint" });
+    let dir = scratch(&format!("sig{sig}-{group}"));
     let out_dir = dir.join("out");
     let mut child = Command::new(env!("CARGO_BIN_EXE_trapscope"))
         .current_dir(root())
@@ -635,7 +644,7 @@ fn ctrl_c(group: bool) {
         pid.to_string()
     };
     let st = Command::new("kill")
-        .args(["-INT", "--", &target])
+        .args([&format!("-{sig}"), "--", &target])
         .status()
         .unwrap();
     assert!(st.success());
@@ -645,14 +654,14 @@ fn ctrl_c(group: bool) {
         let _ = err.read_to_end(&mut rest);
         rest
     });
-    let mut out = finish(child, Duration::from_secs(10), "after Ctrl-C");
+    let mut out = finish(child, Duration::from_secs(10), &format!("after SIG{sig}"));
     assert!(
         sent.elapsed() < Duration::from_secs(3),
-        "Ctrl-C is honoured promptly"
+        "SIG{sig} is honoured promptly"
     );
     seen.extend(reader.join().unwrap());
     out.stderr = seen;
-    progress_then_one_line(&out, 130, &["trapscope: interrupted (Ctrl-C)"]);
+    progress_then_one_line(&out, code, &[line]);
     no_qemu_left(pid);
     assert!(!out_dir.exists(), "no half-written snapshot is left");
     let _ = std::fs::remove_dir_all(&dir);
