@@ -84,6 +84,10 @@ fn block_mode_equals_single_step_with_a_core_model() {
             assert_eq!(eb.breakdown, es.breakdown, "{core} {v}");
             assert_eq!(eb.events, es.events, "{core} {v}");
             assert_eq!(eb.phases, es.phases, "{core} {v}");
+            assert_eq!(
+                block.functions_per_iteration, step.functions_per_iteration,
+                "{core} {v}"
+            );
             let semantic = |r: &VariantRun| -> Vec<_> {
                 r.log
                     .iter()
@@ -224,9 +228,32 @@ fn block_mode_equals_single_step_on_every_scenario() {
                 block.insns_per_iteration, step.insns_per_iteration,
                 "{name}"
             );
+            assert_eq!(
+                block.functions_per_iteration, step.functions_per_iteration,
+                "{name}"
+            );
             let (eb, es) = (block.estimate.unwrap(), step.estimate.unwrap());
             assert_eq!(eb.cycles_total, es.cycles_total, "{name}");
             assert_eq!(eb.breakdown, es.breakdown, "{name}");
+            // The per-function figures share out the totals exactly: every
+            // instruction and every cycle charge goes to one function.
+            let f = &block.functions_per_iteration;
+            let insns: f64 = f.iter().map(|f| f.instructions).sum();
+            let total = block
+                .insns_per_iteration
+                .get("total")
+                .copied()
+                .unwrap_or(0.0);
+            assert!(
+                (insns - total).abs() <= 1e-9 * total.max(1.0),
+                "{name}: {insns} vs {total}"
+            );
+            let cycles: f64 = f.iter().map(|f| f.cycles.unwrap()).sum();
+            let want = eb.cycles_per_iteration;
+            assert!(
+                (cycles - want).abs() <= 1e-9 * want.max(1.0),
+                "{name}: {cycles} vs {want}"
+            );
             n += 1;
         }
     }

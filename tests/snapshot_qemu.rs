@@ -82,21 +82,19 @@ fn scenario(dir: &std::path::Path, name: &str, body: &str) -> Scenario {
     Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
-#[test]
-fn minikernel_snapshot_matches_qemu_and_the_native_run() {
-    if !qemu_or_skip() {
-        return;
-    }
-    let dir = temp("mk");
+/// Snapshots `cfg` at its N-th ecall, lets QEMU run `k` more iterations,
+/// and checks that trapscope from the snapshot reaches QEMU's state: pc,
+/// every GPR, the CSRs trapscope holds, all of RAM. Returns the snapshot's
+/// directory.
+fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
     let snap = dir.join("snap");
-    let cfg = config();
     let mut note = |l: &str| eprintln!("{l}");
-    let mut b = Booted::start(&cfg, &mut note).unwrap();
-    b.run_to(N, &mut note).unwrap();
+    let mut b = Booted::start(cfg, &mut note).unwrap();
+    b.run_to(cfg.at, &mut note).unwrap();
     b.quiesce().unwrap();
     b.save(&snap).unwrap();
-    // The oracle: QEMU runs on K iterations, to the (N+K)-th ecall.
-    b.run_to(N + K, &mut note).unwrap();
+    // The oracle: QEMU runs on k iterations, to the (N+k)-th ecall.
+    b.run_to(cfg.at + k, &mut note).unwrap();
     let q_hart = b.hart().unwrap();
     let q_ram = b.ram().unwrap();
     drop(b);
@@ -114,27 +112,44 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
     assert_eq!(
         satp(&loaded.manifest.hart).map(|v| v >> 60),
         Some(8),
-        "the Sv39 build has paging on in its loop"
+        "paging is on in the loop"
     );
 
-    // trapscope from the snapshot, to the (N+K)-th ecall: the K+1-th
+    // trapscope from the snapshot, to the (N+k)-th ecall: the k+1-th
     // execution of the ecall from here (the first is the N-th).
+    // (A window far longer than the run, so only end_at ends it.)
     let s = scenario(
-        &dir,
+        dir,
         "plain.toml",
-        "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n",
+        &format!(
+            "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"{}\"\niterations = 1_000_000\n",
+            cfg.loop_symbol
+        ),
     );
     let mut m = build_machine(&s, &s.variants[0], &RunOpts::default()).unwrap();
-    m.end_at(ecall, K + 1).unwrap();
+    // Symbols and source lines come with the snapshot (the vmlinux's, or
+    // the bare ELF's own).
+    let he = m
+        .program
+        .symbol("handle_exception")
+        .expect("handle_exception");
+    assert!(
+        m.program
+            .loc_string(he.addr)
+            .is_some_and(|l| l.contains("entry")),
+        "a source line for handle_exception: {:?}",
+        m.program.loc_string(he.addr)
+    );
+    m.end_at(ecall, k + 1).unwrap();
     let o = m.run(&Until {
-        max_insns: Some(1_000_000),
+        max_insns: Some(10_000_000),
         ..Until::default()
     });
     assert_eq!(o, Outcome::Exited(0), "trapscope reaches the ecall again");
     assert_eq!(m.pc(), q_hart.pc.0, "pc");
     let gprs = m.gprs();
     for (i, q) in q_hart.x.iter().enumerate() {
-        assert_eq!(gprs[i], q.0, "x{i} after {K} iterations");
+        assert_eq!(gprs[i], q.0, "x{i} after {k} iterations");
     }
     for name in COMPARED {
         let c = q_hart
@@ -153,6 +168,16 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
             0x8000_0000 + first as u64
         );
     }
+    snap
+}
+
+#[test]
+fn minikernel_snapshot_matches_qemu_and_the_native_run() {
+    if !qemu_or_skip() {
+        return;
+    }
+    let dir = temp("mk");
+    against_qemu(&config(), &dir, K);
 
     // The native run of the same ELF against the run from the snapshot,
     // over the same timed iterations 13..17: the snapshot resumes inside
@@ -201,5 +226,43 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
         ea.cycles_per_iteration, eb.cycles_per_iteration,
         "the cycle estimate, once the predictors have seen two iterations"
     );
+    // bench times the snapshot's loop too: instrumented, raw unicorn (the
+    // resume and the counted end without observers) and stepped, each to
+    // its end; 20 timed iterations of 199 instructions at least.
+    let r =
+        trapscope::session::bench::bench(&resumed, &resumed.variants[0], opts.core.unwrap(), 20, 1)
+            .unwrap();
+    assert!(r.instructions >= 20 * 199, "{}", r.instructions);
+    assert!(r.ratio > 0.0 && r.raw_seconds > 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same oracle check on a real Linux kernel, when one is at hand:
+/// TRAPSCOPE_LINUX=DIR with DIR/Image and DIR/vmlinux (built as the README
+/// says). Kernels are never in the repository, so this skips without it.
+#[test]
+fn linux_snapshot_matches_qemu() {
+    let Some(k) = std::env::var_os("TRAPSCOPE_LINUX").map(PathBuf::from) else {
+        eprintln!(
+            "skipping: set TRAPSCOPE_LINUX=DIR (DIR/Image, DIR/vmlinux) to check a real kernel"
+        );
+        return;
+    };
+    if !qemu_or_skip() {
+        return;
+    }
+    let dir = temp("linux");
+    let cfg = Config {
+        guest: Guest::Linux {
+            image: k.join("Image"),
+            vmlinux: k.join("vmlinux"),
+            init: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/init/getppid.elf"),
+        },
+        at: 100,
+        ecall_symbol: "init_ecall".into(),
+        loop_symbol: "init_loop".into(),
+        ..config()
+    };
+    against_qemu(&cfg, &dir, 1000);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,10 +15,17 @@ pub(super) struct MachineArgs {
     /// fault, to catch guest bugs (default: RAM as the platform has it).
     #[arg(long)]
     strict_segments: bool,
+    /// Where a snapshot's kernel tree is, for source lines, when it is not
+    /// where the vmlinux's DWARF says (a scenario's `kernel_src` wins).
+    #[arg(long, value_name = "DIR")]
+    kernel_src: Option<std::path::PathBuf>,
 }
 
 impl MachineArgs {
     pub(super) fn config(&self) -> MachineConfig {
+        if let Some(d) = &self.kernel_src {
+            crate::snapshot::variant::set_kernel_src(d);
+        }
         MachineConfig {
             strict_segments: self.strict_segments,
             mem_limit: self.mem_limit.unwrap_or(MachineConfig::DEFAULT_MEM_LIMIT),

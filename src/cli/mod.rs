@@ -299,13 +299,13 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
         None => {
             let path = cli.scenario.unwrap_or_else(crate::default_scenario);
+            let machine = cli.machine.config(); // before loading: --kernel-src
             let s = load(&path)?;
             let core = match cli.core {
                 Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
                 None => None,
             };
-            crate::tui::run(s, core, cli.autoplay, cli.machine.config())
-                .map_err(anyhow::Error::msg)?;
+            crate::tui::run(s, core, cli.autoplay, machine).map_err(anyhow::Error::msg)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Cmd::Run {

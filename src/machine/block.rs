@@ -114,6 +114,12 @@ impl<D> BlockCache<D> {
         }
         at
     }
+    /// Drops every block: the page tables changed (a satp write or an
+    /// `sfence.vma`), so a virtual address may now hold other code.
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.by_line.clear();
+    }
     pub fn insert(&mut self, size: u32, block: Block<D>) -> Rc<Block<D>> {
         let rc = Rc::new(block);
         let key = (rc.start, size);

@@ -39,6 +39,13 @@ impl<O: Observer + 'static> Machine<O> {
     }
 }
 
+impl<O: Observer + 'static> Machine<O> {
+    /// Whether the run ended at `end_at`'s address (not by the guest).
+    pub fn loop_ended(&self) -> bool {
+        self.uc.get_data().end_at.is_some_and(|e| e.seen >= e.hits)
+    }
+}
+
 fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
     let Some(mut e) = hart.end_at.filter(|e| e.addr == pc) else {

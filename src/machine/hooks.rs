@@ -86,6 +86,17 @@ fn post_retire<O: Observer>(
     to: usize,
     next: Option<u64>,
 ) {
+    // New page tables: a virtual address may now hold other code, so the
+    // decoded blocks go, and intercepts are checked again as blocks are
+    // decoded anew (smc::register_block).
+    if p.block.insns[p.from..to].iter().any(|d| {
+        d.insn.is_some_and(|i| {
+            i.op == Op::SfenceVma
+                || (matches!(i.op, Op::Csr(_)) && i.csr == 0x180 && csr::writes(&i))
+        })
+    }) {
+        uc.get_data_mut().blocks.clear();
+    }
     for d in &p.block.insns[p.from..to] {
         let Some(insn) = d.insn else { continue };
         if !matches!(insn.op, Op::Csr(_)) || !csr::writes(&insn) || csr::must_intercept(&insn) {

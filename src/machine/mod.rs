@@ -21,6 +21,7 @@ mod mmio;
 mod mmu;
 mod observe;
 mod pchash;
+mod peek;
 pub mod program;
 pub mod regs;
 mod resume;
@@ -58,6 +59,9 @@ pub enum LoadError {
     BadElf { path: PathBuf, msg: String },
     #[error("emulator: {0}")]
     Emulator(String),
+    /// A saved state the machine cannot take (`resume.rs`).
+    #[error("{0}")]
+    Resume(String),
 }
 
 /// Where unicorn would stop on its own; the guest never gets there.
@@ -318,58 +322,6 @@ impl<O: Observer + 'static> Machine<O> {
     /// sstatus.VS: 0 Off, 1 Initial, 2 Clean, 3 Dirty.
     pub fn vs(&self) -> u8 {
         self.uc.get_data().vs
-    }
-
-    /// Writes a 64-bit little-endian value into guest memory (knobs), at
-    /// a virtual address when paging is on (see `read_mem`).
-    pub fn write_u64(&mut self, addr: u64, value: u64) -> bool {
-        let Some(addr) = self.phys_of(addr) else {
-            return false;
-        };
-        let ok = self.uc.mem_write(addr, &value.to_le_bytes()).is_ok();
-        if ok {
-            smc::code_written(&mut self.uc, addr, 8, None);
-        }
-        ok
-    }
-
-    /// Where `addr` is in physical memory as the hart sees it now (page
-    /// tables when paging is on); a look-up, not an access.
-    pub fn phys_of(&self, addr: u64) -> Option<u64> {
-        let hart = self.uc.get_data();
-        let satp = hart.csr_shadow.get(&0x180).copied().unwrap_or(0);
-        if hart.priv_ == Priv::M || satp >> 60 != 8 {
-            return Some(addr);
-        }
-        mmu::peek(&self.uc, satp, addr)
-    }
-
-    /// Physical memory (RAM as a snapshot holds it).
-    pub fn read_phys(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
-        self.uc.mem_read_as_vec(addr, len).ok()
-    }
-
-    /// A 64-bit value at `addr` as the hart sees it (see `read_mem`).
-    pub fn read_u64(&self, addr: u64) -> Option<u64> {
-        let b = self.read_mem(addr, 8)?;
-        Some(u64::from_le_bytes(b.try_into().ok()?))
-    }
-
-    /// `len` bytes at `addr` as the hart sees it now: a virtual address
-    /// translated by the page tables when paging is on (whether the page is
-    /// a user or a supervisor one), a physical one otherwise. For panes and
-    /// results; it is no access of the guest's (no A/D bits, no checks).
-    pub fn read_mem(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
-        let mut out = Vec::with_capacity(len);
-        let mut va = addr;
-        while out.len() < len {
-            let in_page = (0x1000 - (va & 0xfff)) as usize;
-            let n = in_page.min(len - out.len());
-            let pa = self.phys_of(va)?;
-            out.extend(self.uc.mem_read_as_vec(pa, n).ok()?);
-            va = va.wrapping_add(n as u64);
-        }
-        Some(out)
     }
 
     pub fn pc(&self) -> u64 {

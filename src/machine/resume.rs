@@ -58,7 +58,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Puts the hart in `st`. Only the CSRs in `restorable` are written;
     /// sstatus is mstatus's view and is not written on its own.
     pub fn resume(&mut self, st: &ResumeState) -> Result<(), LoadError> {
-        let bad = |m: String| LoadError::Emulator(m);
+        let bad = LoadError::Resume;
         regs::set_priv(&mut self.uc, Priv::M);
         // The FP registers before mstatus: writing them may mark FS dirty.
         if let Some((f, fcsr)) = &st.f {
@@ -106,14 +106,14 @@ impl<O: Observer + 'static> Machine<O> {
         if let Some(v) = &st.vector {
             let unit = self.uc.get_data_mut().vunit.as_mut().ok_or_else(|| {
                 bad(format!(
-                    "the snapshot has vector state (VLEN {}) but the core has no V unit",
-                    v.vlen
+                    "the snapshot has vector state (VLEN {}) but the core has no V unit: run it on a core with V at VLEN {} (--core)",
+                    v.vlen, v.vlen
                 ))
             })?;
             if unit.vlen != v.vlen {
                 return Err(bad(format!(
-                    "the snapshot was taken at VLEN {} but the core's VLEN is {}",
-                    v.vlen, unit.vlen
+                    "the snapshot was taken at VLEN {} but the core's VLEN is {}: take it again with `trapscope snapshot --vlen {}` (or --core)",
+                    v.vlen, unit.vlen, unit.vlen
                 )));
             }
             let n = v.vlen as usize / 8;

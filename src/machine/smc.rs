@@ -136,9 +136,12 @@ pub(super) fn register_block<O: Observer>(
     let mut any = false;
     for d in insns {
         let Some(i) = d.insn.filter(must_hook) else {
+            // Another address space may have held an intercepted
+            // instruction here: this code is not one.
+            uc.get_data_mut().intercepts.remove(&d.pc);
             continue;
         };
-        if uc.get_data().intercepts.contains_key(&d.pc) {
+        if uc.get_data().intercepts.get(&d.pc) == Some(&i) {
             continue;
         }
         add_intercept(uc, d.pc, i);

@@ -238,6 +238,12 @@ pub fn text(
             );
         }
     }
+    // Where the patch moved work: the first two variants on the first core.
+    if let Some((core, runs)) = per_core.iter().find(|(c, _)| !c.is_empty())
+        && let [a, b, ..] = &runs[..]
+    {
+        super::functions::compare_section(&mut o, core, a, b, md);
+    }
     escape(&o).into_owned()
 }
 

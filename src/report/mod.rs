@@ -5,6 +5,7 @@ pub mod compare;
 pub mod console;
 mod escape;
 mod events;
+pub mod functions;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 
@@ -99,6 +100,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
         };
         let _ = writeln!(o, "variant {}{label}", r.variant);
         let end = match (r.exit_code, &r.error) {
+            (Some(_), _) if r.outcome == "loop-ended" => "the measured loop ended".to_string(),
             (Some(c), _) => format!("exited with code {c}"),
             (None, Some(e)) => format!("did not finish: {e}"),
             (None, None) => r.outcome.clone(),
@@ -139,6 +141,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
                 parts.join(", "),
                 fmt_num(total)
             );
+            functions::text_block(&mut o, r);
             let _ = writeln!(o, "  traps/iter    {}", fmt_num(r.traps_per_iteration));
         }
         if let Some(e) = &r.estimate {
@@ -279,5 +282,6 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
     }
     let _ = writeln!(o);
+    functions::markdown_table(&mut o, runs);
     escape(&o).into_owned()
 }

@@ -124,6 +124,28 @@ pub fn bench(
     iterations: u64,
     repeats: u32,
 ) -> Result<BenchResult, String> {
+    // A loop that never ends (a snapshot's init) is timed by count: the
+    // count is the iterations.
+    let counted = |n: u64| -> Option<Scenario> {
+        let mut c = s.clone();
+        let m = c.measure.as_mut()?;
+        let (warmup, _) = m.count?;
+        m.count = Some((warmup, n));
+        Some(c)
+    };
+    if let Some(c) = counted(iterations) {
+        let step = counted((iterations / 10).max(1)).unwrap_or_else(|| c.clone());
+        return bench_runs(
+            &c,
+            &step,
+            v,
+            core,
+            iterations,
+            repeats,
+            Vec::new(),
+            Vec::new(),
+        );
+    }
     let set = vec![("iterations".to_string(), iterations)];
     if s.knob("iterations").is_err() {
         return Err(format!(
@@ -131,6 +153,23 @@ pub fn bench(
             s.path.display()
         ));
     }
+    let step_set = vec![("iterations".to_string(), (iterations / 10).max(1))];
+    bench_runs(s, s, v, core, iterations, repeats, set, step_set)
+}
+
+/// The three timed runs: instrumented and raw on `s`, single-stepped on
+/// `step_s` (a tenth of the loop), with knob settings for each.
+#[allow(clippy::too_many_arguments)]
+fn bench_runs(
+    s: &Scenario,
+    step_s: &Scenario,
+    v: &Variant,
+    core: Rc<Profile>,
+    iterations: u64,
+    repeats: u32,
+    set: Vec<(String, u64)>,
+    step_set: Vec<(String, u64)>,
+) -> Result<BenchResult, String> {
     let opts = RunOpts {
         set,
         core: Some(core.clone()),
@@ -153,6 +192,15 @@ pub fn bench(
     // Raw: the same guest and knobs with only trap delivery and tohost.
     let raw = best(repeats, || {
         let mut m = Machine::new_raw(v.program.clone(), NoObserver).map_err(|e| e.to_string())?;
+        // A snapshot resumes where it was taken, and its loop ends by count.
+        if let Some(r) = &v.resume {
+            m.resume(r).map_err(|e| e.to_string())?;
+        }
+        if let Some(mm) = &s.measure
+            && let (Some((w, n)), Some(sym)) = (mm.count, v.program.symbol(&mm.iteration))
+        {
+            m.end_at(sym.addr, w + n + 1).map_err(|e| e.to_string())?;
+        }
         for (knob, value) in s.knob_values(v, &opts.set) {
             let sym = v
                 .program
@@ -176,12 +224,12 @@ pub fn bench(
     })?;
     // Single-stepping (what the TUI does per key), on a tenth of the loop.
     let step_opts = RunOpts {
-        set: vec![("iterations".to_string(), (iterations / 10).max(1))],
+        set: step_set,
         ..opts.clone()
     };
     let mut step_insns = 0;
     let step = best(1, || {
-        let mut m = build_machine(s, v, &step_opts)?;
+        let mut m = build_machine(step_s, v, &step_opts)?;
         let t = Instant::now();
         while m.step() == Outcome::Stepped {}
         step_insns = m.executed();

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod callstack;
 mod clock;
 mod estimate;
+pub mod functions;
 pub mod phases;
 pub mod source;
 pub mod stats;
@@ -19,6 +20,7 @@ use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault, Stamped};
 pub use estimate::{Estimate, HotLine};
+pub use functions::FunctionFigure;
 use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
@@ -46,7 +48,8 @@ pub struct VariantRun {
     pub variant: String,
     pub label: String,
     pub knobs: BTreeMap<String, u64>,
-    /// "exited", "budget", "fault", ...
+    /// "exited", "loop-ended" (a loop that never ends ran its timed
+    /// iterations: `Machine::end_at`), "budget", "fault", ...
     pub outcome: String,
     pub exit_code: Option<u64>,
     pub error: Option<String>,
@@ -65,6 +68,9 @@ pub struct VariantRun {
     pub traps_per_iteration: f64,
     /// Vector instructions per iteration, per phase (phases that ran any).
     pub vector_per_iteration: BTreeMap<String, f64>,
+    /// Instructions (and modelled cycles, with a core) per function symbol
+    /// per iteration of the window, in the order each first ran in it.
+    pub functions_per_iteration: Vec<FunctionFigure>,
     /// Events per iteration of the window, by kind.
     pub events_per_iteration: BTreeMap<String, f64>,
     /// Events by kind over the whole run.
@@ -304,6 +310,7 @@ pub fn run_variant(
             .map(|(n, v)| (n.clone(), per(*v)))
             .chain([("total".to_string(), per(w.vector.iter().sum()))])
             .collect(),
+        functions_per_iteration: stats.functions.per_iteration(iters, stats.model.is_some()),
         events_per_iteration: w
             .events
             .iter()
@@ -374,6 +381,7 @@ pub fn describe_outcome<O: crate::machine::Observer>(
     budget: u64,
 ) -> (&'static str, Option<u64>, Option<String>) {
     match o {
+        Outcome::Exited(c) if m.loop_ended() => ("loop-ended", Some(*c), None),
         Outcome::Exited(c) => ("exited", Some(*c), None),
         Outcome::Budget => (
             "budget",

@@ -9,6 +9,14 @@ use object::Object;
 use super::format::Snapshot;
 use crate::machine::{Program, ResumeState, Segment};
 
+/// `--kernel-src`: where kernel trees are, for every snapshot loaded after.
+static KERNEL_SRC: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Sets `--kernel-src` (the first call wins; the CLI makes one).
+pub fn set_kernel_src(dir: &Path) {
+    let _ = KERNEL_SRC.set(dir.to_path_buf());
+}
+
 /// What a variant needs from its snapshot.
 pub struct Loaded {
     pub program: Program,
@@ -148,7 +156,7 @@ pub fn load(
                 ))
             }
         })?;
-        if let Some(src) = kernel_src {
+        if let Some(src) = kernel_src.or(KERNEL_SRC.get().map(PathBuf::as_path)) {
             k.src_roots.insert(0, src.to_path_buf());
         }
         parts.push(k);

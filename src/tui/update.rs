@@ -191,6 +191,9 @@ impl AppState {
             Outcome::Stepped | Outcome::ReachedEvent(_) => self.message = None,
             Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
             Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
+            Outcome::Exited(_) if self.live.m.loop_ended() => {
+                self.say("the measured loop ended (r restarts, b steps back)".to_string())
+            }
             Outcome::Exited(c) => self.say(format!(
                 "the guest exited with code {c} (r restarts, b steps back)"
             )),

@@ -1,0 +1,308 @@
+//! The observer side of `Stats`: per-block tables, retired ranges, the
+//! clock look-ahead, idling and events (machine::Observer).
+
+use crate::cost::{At, Cat, CostModel};
+use crate::isa::Op;
+use crate::machine::{DecodedInsn, Observer, Retire};
+use crate::session::clock;
+use crate::trace::{Event, EventKind, PredKind};
+
+use super::*;
+
+impl Observer for Stats {
+    type BlockData = BlockInfo;
+
+    fn build(&mut self, insns: &[DecodedInsn]) -> BlockInfo {
+        let m = self.markers;
+        let mut marks = Vec::new();
+        for (i, d) in insns.iter().enumerate() {
+            let mut b = 0;
+            if m.start == Some(d.pc) {
+                b |= M_START;
+            }
+            if m.end == Some(d.pc) {
+                b |= M_END;
+            }
+            if m.iteration == Some(d.pc) {
+                b |= M_ITER;
+            }
+            if b != 0 {
+                marks.push((i, b));
+            }
+        }
+        let line = insns
+            .iter()
+            .map(|d| {
+                let loc = self.program.loc(d.pc);
+                let next = self.line_locs.len() as u32;
+                let id = *self.line_ids.entry(loc).or_insert(next);
+                if id == next {
+                    self.line_locs.push(loc);
+                    self.lines.push(0);
+                }
+                id
+            })
+            .collect();
+        BlockInfo {
+            phase: insns.iter().map(|d| self.map.phase_of(d.pc)).collect(),
+            marks,
+            line,
+            func: self.functions.ids(&self.program, insns),
+            cost: self.model.as_ref().map(|m| m.cost.build(insns)),
+        }
+    }
+
+    fn retired(&mut self, r: &Retire<'_, BlockInfo>) -> u32 {
+        let info = r.data;
+        self.last_priv = r.priv_;
+        let fallback = PhaseMap::default_for(r.priv_);
+        // Control transfers first: each learns where it went from the next
+        // instruction, or from `next` for the last one.
+        let mut misp: Vec<(usize, PredKind)> = Vec::new();
+        let mut found = Vec::new();
+        if let Some(m) = self.model.as_mut() {
+            for i in r.from..r.to {
+                let d = &r.insns[i];
+                if !d.insn.is_some_and(|x| x.is_control()) {
+                    continue;
+                }
+                let next = if i + 1 < r.to {
+                    Some(r.insns[i + 1].pc)
+                } else {
+                    r.next
+                };
+                if let Some(mp) = next.and_then(|n| m.pred.resolve(d, n)) {
+                    misp.push((i, mp.kind));
+                    found.push(mp);
+                }
+            }
+        }
+        let mut marks = info
+            .marks
+            .iter()
+            .filter(|(i, _)| *i >= r.from && *i < r.to)
+            .peekable();
+        let mut mp = misp.iter().peekable();
+        for i in r.from..r.to {
+            self.executed = r.at + (i - r.from) as u64;
+            while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
+                self.mark(*bits);
+            }
+            // The pc's own phase symbol, else the innermost frame's
+            // (session::callstack), else the privilege default.
+            let p = info.phase[i].or(self.stack.phase()).unwrap_or(fallback) as usize;
+            self.now.phase[p] += 1;
+            let func = info.func[i];
+            self.functions.retire(func);
+            let d = &r.insns[i];
+            if d.insn.is_some_and(|x| matches!(x.op, Op::Jal | Op::Jalr)) {
+                let next = if i + 1 < r.to {
+                    Some(r.insns[i + 1].pc)
+                } else {
+                    r.next
+                };
+                // A jump that did not complete (it trapped) linked nothing.
+                if let Some(n) = next {
+                    let map = &self.map;
+                    self.stack.transfer(d, n, &|pc| map.phase_of(pc));
+                    self.now.mismatched_returns = self.stack.mismatched;
+                }
+            }
+            let (Some(m), Some(t)) = (self.model.as_mut(), info.cost.as_ref()) else {
+                continue;
+            };
+            let kind = mp.next_if(|(j, _)| *j == i).map(|(_, k)| *k);
+            let completed = i + 1 < r.to || r.next.is_some();
+            let now = &mut self.now;
+            let line = &mut self.lines[info.line[i] as usize];
+            let mut spent = 0;
+            let at = At {
+                i,
+                prev_load: m.last_load,
+                completed,
+                misp: kind,
+            };
+            let waited =
+                clock::charge_one(&m.cost, t, &r.insns[i], at, &mut m.vec_pending, |cat, v| {
+                    now.cycles[p] += v;
+                    now.ledger.add(cat, v);
+                    *line += v;
+                    spent += v;
+                    if cat == Cat::RasMispredicts && p == USER as usize {
+                        now.user_ras_mispredicts += 1;
+                    }
+                });
+            if waited > 0 {
+                now.cycles[p] += waited;
+                now.ledger.add_cycles(Cat::VectorUnit, waited);
+                *line += waited;
+            }
+            self.functions.charge(func, spent + waited);
+            m.last_load = if completed {
+                CostModel::load_rd(t, i)
+            } else {
+                0
+            };
+        }
+        let produced = if found.is_empty() {
+            0
+        } else {
+            1 << EventKind::Mispredict as u32
+        };
+        for mp in found {
+            let ev = Event::Mispredict {
+                what: mp.kind,
+                pc: mp.pc,
+                predicted: mp.predicted,
+                actual: mp.actual,
+            };
+            self.event(r.at + (r.to - r.from) as u64, &ev);
+        }
+        produced
+    }
+
+    fn cycles(&self) -> Option<u64> {
+        self.model
+            .as_ref()
+            .map(|_| self.now.cycles.iter().sum::<u64>() / crate::cost::MILLI)
+    }
+
+    /// The platform timer: modelled cycles at the core's clock, in ticks of
+    /// its `timebase_hz`.
+    fn time(&self) -> Option<u64> {
+        self.time_ahead(0)
+    }
+
+    /// The same walk as `retired` over instructions that all complete and
+    /// predict right (load-use stalls and status-write waits included), so
+    /// the cost up to any instruction is what accounting will charge.
+    fn costs_ahead(
+        &self,
+        info: &BlockInfo,
+        insns: &[DecodedInsn],
+        from: usize,
+        out: &mut Vec<u64>,
+    ) {
+        if let Some(m) = self.model.as_ref() {
+            clock::costs_ahead(m, info, insns, from, out);
+        } else {
+            out.clear();
+        }
+    }
+
+    /// The platform timer after `milli` more cycles: modelled cycles at the
+    /// core's clock, in ticks of its `timebase_hz`.
+    fn time_ahead(&self, milli: u64) -> Option<u64> {
+        let m = self.model.as_ref()?;
+        Some(clock::ticks(
+            &m.profile,
+            self.now.cycles.iter().sum::<u64>() + milli,
+        ))
+    }
+
+    /// Idle cycles up to the first milli-cycle at which the timer reads
+    /// `target`, charged to the `wfi`'s phase and line.
+    fn idle(&mut self, pc: u64, target: u64) -> bool {
+        let Some(m) = self.model.as_mut() else {
+            return false;
+        };
+        let sum: u64 = self.now.cycles.iter().sum();
+        let need = clock::idle_milli(&m.profile, sum, target);
+        m.vec_pending -= m.vec_pending.min(need);
+        m.last_load = 0;
+        let p = self.phase_at(pc, self.last_priv) as usize;
+        self.now.cycles[p] += need;
+        self.now.ledger.add(Cat::Idle, need);
+        self.charge_pc(pc, need);
+        if let Some(id) = self
+            .program
+            .loc(pc)
+            .and_then(|l| self.line_ids.get(&Some(l)))
+        {
+            self.lines[*id as usize] += need;
+        }
+        true
+    }
+
+    fn event(&mut self, at: u64, ev: &Event) {
+        self.log.push(at, ev);
+        let kind = ev.kind();
+        if kind == EventKind::Retired {
+            return;
+        }
+        // A counted window's run ends right before the loop top after the
+        // last timed iteration (machine::Machine::end_at): the window closes
+        // there, before the end is counted.
+        if kind == EventKind::Exit
+            && let Some((_, timed)) = self.markers.count
+            && self.window_start.is_some()
+            && self.window_end.is_none()
+            && self.iterations == timed
+        {
+            self.close_window();
+        }
+        *self.now.events.entry(kind.name()).or_default() += 1;
+        if let Event::Vector { pc, .. } = ev {
+            let p = self.phase_at(*pc, self.last_priv);
+            self.now.vector[p as usize] += 1;
+        }
+        if let Event::Vector { pc, class, .. } = ev
+            && let Some(m) = self.model.as_mut()
+        {
+            let cost = m.cost.vector_cost(class);
+            let v = if m.profile.vector.scalar_waits.value {
+                cost
+            } else if matches!(
+                class,
+                crate::vector::VClass::Config | crate::vector::VClass::Scalar
+            ) {
+                // vsetvl* and moves to/from x registers wait for the unit.
+                std::mem::take(&mut m.vec_pending) + cost
+            } else {
+                m.vec_pending += cost;
+                0
+            };
+            let p = self.phase_at(*pc, self.last_priv) as usize;
+            self.now.cycles[p] += v;
+            self.now.ledger.add(Cat::VectorUnit, v);
+            self.charge_pc(*pc, v);
+            if let Some(id) = self
+                .program
+                .loc(*pc)
+                .and_then(|l| self.line_ids.get(&Some(l)))
+            {
+                self.lines[*id as usize] += v;
+            }
+        }
+        match ev {
+            Event::TrapEnter {
+                cause,
+                from,
+                to,
+                epc,
+                handler,
+                ..
+            } => self.stack.trap(*cause, *epc, *from, *to, *handler),
+            Event::TrapReturn { .. } => self.stack.xret(),
+            _ => {}
+        }
+        if let Event::TrapEnter { handler, to, .. } = ev {
+            if let Event::TrapEnter { cause, .. } = ev
+                && cause >> 63 == 1
+            {
+                let key = crate::machine::irq::key(cause & !(1 << 63));
+                *self.interrupts.entry(key).or_default() += 1;
+            }
+            self.now.traps += 1;
+            if let Some(m) = self.model.as_mut() {
+                // The pipeline is flushed: no stall carries into the handler.
+                m.last_load = 0;
+                let v = m.cost.trap_entry();
+                let p = self.phase_at(*handler, *to) as usize;
+                self.now.cycles[p] += v;
+                self.now.ledger.add(Cat::TrapEntries, v);
+                self.charge_pc(*handler, v);
+            }
+        }
+    }
+}
