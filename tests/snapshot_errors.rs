@@ -101,9 +101,17 @@ fn progress_then_one_line(out: &Output, code: i32, needles: &[&str]) -> String {
     last.to_string()
 }
 
-/// Fails if a QEMU started by trapscope process `pid` still runs.
+/// Fails if a QEMU started by trapscope process `pid` still runs, or its
+/// scratch directory (the gdbstub's socket, the console) is left behind.
 fn no_qemu_left(pid: u32) {
     let marker = format!("trapscope-snapshot-{pid}-");
+    let left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&marker))
+        .collect();
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
     // QEMU is killed and reaped before trapscope exits; allow the kernel
     // a moment to drop the process entry.
     let start = Instant::now();

@@ -205,6 +205,23 @@ fn connect_gdb(
     }
 }
 
+/// Owns the scratch directory until `keep` hands it on.
+struct Scratch(Option<PathBuf>);
+
+impl Scratch {
+    fn keep(mut self) -> PathBuf {
+        self.0.take().unwrap_or_default()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(d) = &self.0 {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
 /// A scratch directory for the socket, the initramfs and the RAM dump.
 fn work_dir() -> Result<PathBuf, String> {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -231,6 +248,9 @@ impl Booted {
             ));
         }
         let work = work_dir()?;
+        // Removed again if the boot fails below (QEMU, declared later, is
+        // dropped first); a Booted removes it when it is dropped.
+        let scratch = Scratch(Some(work.clone()));
         let socket = work.join("gdb.sock");
         let console = work.join(format::CONSOLE_FILE);
         let (kernel, initrd, append, bios) = match &cfg.guest {
@@ -276,7 +296,7 @@ impl Booted {
             cpu,
             isa: isa.isa,
             version,
-            work,
+            work: scratch.keep(),
             facts,
             cfg: cfg.clone(),
         })
