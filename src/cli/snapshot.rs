@@ -98,7 +98,39 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
         append: a.append,
         boot_timeout: Duration::from_secs(a.timeout),
     };
+    let signals = stop_on_termination();
     let mut progress = |line: &str| tell!("trapscope: snapshot: {line}");
-    take::take(&cfg, &a.out, &mut progress).map_err(anyhow::Error::msg)?;
+    let r = take::take(&cfg, &a.out, &mut progress);
+    // QEMU is gone by now (take drops it on every path).
+    for (flag, name, number) in &signals {
+        if flag.load(std::sync::atomic::Ordering::Relaxed) {
+            tell!("trapscope: terminated ({name}); QEMU was stopped");
+            std::process::exit(128 + number);
+        }
+    }
+    r.map_err(anyhow::Error::msg)?;
     Ok(ExitCode::SUCCESS)
+}
+
+type Caught = (
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    &'static str,
+    i32,
+);
+
+/// SIGTERM and SIGHUP stop the snapshot as Ctrl-C does (the machine's
+/// stop flag), so that QEMU is killed rather than left running; the exit
+/// is then 128 + the signal's number, as a shell reports it.
+fn stop_on_termination() -> Vec<Caught> {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let mut out = Vec::new();
+    for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+        let mine = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ok = signal_hook::flag::register(sig, mine.clone()).is_ok()
+            && signal_hook::flag::register(sig, crate::machine::sigint::flag()).is_ok();
+        if ok {
+            out.push((mine, name, sig));
+        }
+    }
+    out
 }

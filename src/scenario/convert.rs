@@ -53,13 +53,62 @@ fn variant_program(
             let vmlinux = v.vmlinux.as_ref().map(|p| base.join(p.get_ref()));
             let src = v.kernel_src.as_ref().map(|p| base.join(p.get_ref()));
             let l = crate::snapshot::variant::load(&dir, vmlinux.as_deref(), src.as_deref())
-                .map_err(|m| loc.span(v.vmlinux.as_ref().unwrap_or(s), m))?;
+                .map_err(|e| match (&v.vmlinux, e.in_vmlinux) {
+                    (Some(k), true) => loc.span(k, e.msg),
+                    _ => loc.span(s, e.msg),
+                })?;
             let (p, r) = (Rc::new(l.program), Rc::new(l.resume));
             snaps.push((dir, p.clone(), r.clone()));
             Ok((p, Some(r)))
         }
         (None, None) => Err(loc.span(&v.name, "this variant names no guest")),
     }
+}
+
+/// A snapshot with vector state runs only on a core with V 1.0 at the
+/// snapshot's VLEN (issue 10: the VLEN is recorded, and a profile with
+/// another is refused): the variant's own `core`, else every `cores` entry.
+fn check_vector_cores(
+    loc: &Locator<'_>,
+    f: &dto::ScenarioFile,
+    variants: &[Variant],
+    cores: &[Rc<Profile>],
+) -> Result<(), ScenarioError> {
+    let no_cores = Vec::new();
+    let core_names = f.cores.as_ref().map_or(&no_cores, |c| c.get_ref());
+    for (v, dv) in variants.iter().zip(f.variants.get_ref()) {
+        let Some(vlen) = v
+            .resume
+            .as_ref()
+            .and_then(|r| r.vector.as_ref())
+            .map(|x| x.vlen)
+        else {
+            continue;
+        };
+        let applies: Vec<(&Rc<Profile>, &Spanned<String>)> = match (&v.core, &dv.core) {
+            (Some(p), Some(span)) => vec![(p, span)],
+            _ => cores.iter().zip(core_names).collect(),
+        };
+        for (p, span) in applies {
+            let has = p.vector.present.value && p.vector_isa == "v1.0";
+            if has && p.vector.vlen.value == vlen {
+                continue;
+            }
+            let msg = if has {
+                format!(
+                    "core '{}' has VLEN {}, but variant '{}' resumes from a snapshot taken at VLEN {vlen}: use a core with VLEN {vlen}, or take the snapshot again with `trapscope snapshot --core {}`",
+                    p.name, p.vector.vlen.value, v.name, p.name
+                )
+            } else {
+                format!(
+                    "core '{}' has no V 1.0 unit, but variant '{}' resumes from a snapshot with vector state (VLEN {vlen}): use a core with V at VLEN {vlen}",
+                    p.name, v.name
+                )
+            };
+            return Err(loc.span(span, msg));
+        }
+    }
+    Ok(())
 }
 
 /// The top of the loop of trapscope's own init programs (assets/init/).
@@ -308,6 +357,7 @@ pub(super) fn convert(
         };
         cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
     }
+    check_vector_cores(loc, &f, &variants, &cores)?;
     let mut references = Vec::new();
     for r in &f.reference {
         if !cores.iter().any(|c| c.name == *r.core.get_ref()) {

@@ -152,8 +152,18 @@ pub fn build_machine(
         m.enable_vector(p.vector.vlen.value);
     }
     if let Some(r) = &variant.resume {
-        m.resume(r)
-            .map_err(|e| format!("{}: {e}", program.path.display()))?;
+        m.resume(r).map_err(|e| {
+            let why = match e {
+                crate::machine::LoadError::Emulator(m) => m,
+                e => e.to_string(),
+            };
+            let core = core.as_ref().map_or("none", |p| p.name.as_str());
+            format!(
+                "variant '{}' (snapshot {}, core {core}): {why}",
+                variant.name,
+                program.path.display()
+            )
+        })?;
     }
     // A loop that never ends (a real kernel's init) ends the run after the
     // timed iterations.

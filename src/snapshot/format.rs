@@ -217,9 +217,25 @@ impl Snapshot {
     /// Reads and checks a snapshot directory.
     pub fn load(dir: &Path) -> Result<Snapshot, String> {
         let mpath = dir.join(MANIFEST);
-        if !dir.is_dir() {
+        match std::fs::metadata(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!(
+                    "{}: no such snapshot directory (make one with `trapscope snapshot`)",
+                    dir.display()
+                ));
+            }
+            Err(e) => return Err(format!("{}: cannot read the snapshot: {e}", dir.display())),
+            Ok(m) if !m.is_dir() => {
+                return Err(format!(
+                    "{}: a file, not a snapshot directory (a guest ELF goes in elf = \"...\"; make a snapshot with `trapscope snapshot`)",
+                    dir.display()
+                ));
+            }
+            Ok(_) => {}
+        }
+        if std::fs::symlink_metadata(&mpath).is_err() {
             return Err(format!(
-                "{}: not a snapshot directory (make one with `trapscope snapshot`)",
+                "{}: not a snapshot directory: it has no {MANIFEST} (make one with `trapscope snapshot`)",
                 dir.display()
             ));
         }
@@ -238,13 +254,36 @@ impl Snapshot {
         }
         let mut ram = Vec::with_capacity(size as usize);
         // One byte more than the size, so a longer stream is noticed.
-        flate2::read::ZlibDecoder::new(&z[..])
-            .take(size + 1)
-            .read_to_end(&mut ram)
-            .map_err(|e| format!("{}: not a zlib stream: {e}", rpath.display()))?;
-        if ram.len() as u64 != size {
+        let mut unz = flate2::read::ZlibDecoder::new(&z[..]).take(size + 1);
+        if let Err(e) = unz.read_to_end(&mut ram) {
+            // Without a zlib header (RFC 1950 §2.2: CM = 8, and CMF·256 +
+            // FLG a multiple of 31) the file is not zlib at all; with one,
+            // a stream that stops early is a cut file, and invalid deflate
+            // data a damaged one.
+            let header = z.len() >= 2
+                && z[0] & 0x0f == 8
+                && (u16::from(z[0]) << 8 | u16::from(z[1])) % 31 == 0;
+            let why = if !header {
+                "not a zlib stream"
+            } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                "truncated (the zlib stream ends early)"
+            } else {
+                "damaged (a corrupt zlib stream)"
+            };
             return Err(format!(
-                "{}: holds {:#x} bytes, the manifest says {size:#x}",
+                "{}: {why}: {e}; the manifest says {size:#x} bytes",
+                rpath.display()
+            ));
+        }
+        if ram.len() as u64 > size {
+            return Err(format!(
+                "{}: holds more than the manifest's {size:#x} bytes",
+                rpath.display()
+            ));
+        }
+        if (ram.len() as u64) < size {
+            return Err(format!(
+                "{}: holds {:#x} bytes, fewer than the manifest's {size:#x}",
                 rpath.display(),
                 ram.len()
             ));
@@ -350,7 +389,11 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
             .unwrap_or("an unknown version");
         return Err(format!(
             "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}: take the snapshot again",
-            version.map_or("?".to_string(), |n| n.to_string())
+            version.map_or_else(
+                || v.get("version")
+                    .map_or("(none)".to_string(), |x| x.to_string()),
+                |n| n.to_string()
+            )
         ));
     }
     serde_json::from_value(v).map_err(|e| format!("malformed snapshot manifest: {e}"))

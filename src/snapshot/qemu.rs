@@ -42,7 +42,12 @@ fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, Str
         } else {
             on_path(&v)
         };
-        return found.ok_or_else(|| format!("{ENV}={} is not an executable file", p.display()));
+        return found.ok_or_else(|| {
+            format!(
+                "{ENV}={} is not an executable file: point it at {BINARY}, or unset it and install {BINARY} with 'apt-get install qemu-system-misc'",
+                p.display()
+            )
+        });
     }
     on_path(&OsString::from(BINARY)).ok_or_else(|| {
         format!(

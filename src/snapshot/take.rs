@@ -127,7 +127,11 @@ fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         }
         Guest::Elf(p) => (p.clone(), None),
     };
-    let bytes = read(&init_path, "init ELF")?;
+    let what = match cfg.guest {
+        Guest::Linux { .. } => "init ELF",
+        Guest::Elf(_) => "guest ELF",
+    };
+    let bytes = read(&init_path, what)?;
     let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
     let ecall = symbol_addr(&prog, &cfg.ecall_symbol)?;
     let loop_top = symbol_addr(&prog, &cfg.loop_symbol)?;
@@ -168,6 +172,56 @@ impl Drop for Booted {
     }
 }
 
+/// Connects to QEMU's gdbstub once it listens, ending early (one line)
+/// when QEMU exits first or on Ctrl-C, rather than retrying a socket that
+/// will never answer (QEMU killed by a terminal's Ctrl-C leaves the file).
+fn connect_gdb(
+    qemu: &mut Qemu,
+    socket: &Path,
+    limit: Duration,
+) -> Result<Gdb<std::os::unix::net::UnixStream>, String> {
+    let start = Instant::now();
+    loop {
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".into());
+        }
+        if let Some(why) = qemu.exited() {
+            return Err(format!("QEMU ended before its gdbstub answered: {why}"));
+        }
+        match std::os::unix::net::UnixStream::connect(socket) {
+            Ok(s) => {
+                return Gdb::from_unix(s, limit)
+                    .map_err(|e| format!("QEMU's gdbstub at {}: {e}", socket.display()));
+            }
+            Err(e) if start.elapsed() >= limit => {
+                return Err(format!(
+                    "QEMU's gdbstub did not answer at {} within {} s: {e}",
+                    socket.display(),
+                    limit.as_secs()
+                ));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// Owns the scratch directory until `keep` hands it on.
+struct Scratch(Option<PathBuf>);
+
+impl Scratch {
+    fn keep(mut self) -> PathBuf {
+        self.0.take().unwrap_or_default()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(d) = &self.0 {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
 /// A scratch directory for the socket, the initramfs and the RAM dump.
 fn work_dir() -> Result<PathBuf, String> {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -194,6 +248,9 @@ impl Booted {
             ));
         }
         let work = work_dir()?;
+        // Removed again if the boot fails below (QEMU, declared later, is
+        // dropped first); a Booted removes it when it is dropped.
+        let scratch = Scratch(Some(work.clone()));
         let socket = work.join("gdb.sock");
         let console = work.join(format::CONSOLE_FILE);
         let (kernel, initrd, append, bios) = match &cfg.guest {
@@ -222,15 +279,8 @@ impl Booted {
             extra: Vec::new(),
         };
         progress(&format!("starting QEMU {version} (-cpu {cpu})"));
-        let qemu = Qemu::spawn(&launch)?;
-        let mut gdb = match Gdb::connect_unix(&socket, Duration::from_secs(10)) {
-            Ok(g) => g,
-            Err(e) => {
-                let mut qemu = qemu;
-                let why = qemu.exited().unwrap_or_else(|| e.to_string());
-                return Err(format!("QEMU's gdbstub did not answer: {why}"));
-            }
-        };
+        let mut qemu = Qemu::spawn(&launch)?;
+        let mut gdb = connect_gdb(&mut qemu, &socket, Duration::from_secs(10))?;
         gdb.handshake().map_err(|e| e.to_string())?;
         let map = gdb.registers().map_err(|e| e.to_string())?;
         let regs = RiscvRegs::from_map(&map).map_err(|e| e.to_string())?;
@@ -246,7 +296,7 @@ impl Booted {
             cpu,
             isa: isa.isa,
             version,
-            work,
+            work: scratch.keep(),
             facts,
             cfg: cfg.clone(),
         })
@@ -288,8 +338,24 @@ impl Booted {
                 true
             };
             let r = self.gdb.cont_until_stop(deadline, &mut poll);
+            // The gdbstub closes as QEMU exits (a guest that powers off):
+            // give the process a moment to be reaped, so the error says so.
+            if died.is_none()
+                && matches!(
+                    r,
+                    Err(super::gdb::GdbError::Closed { .. } | super::gdb::GdbError::Io { .. })
+                )
+            {
+                died = self.qemu.exited_within(Duration::from_secs(2));
+            }
             if let Some(why) = died {
-                return Err(format!("QEMU stopped: {why}{}", self.console_note()));
+                return Err(format!(
+                    "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    self.hits,
+                    self.console_note()
+                ));
             }
             if crate::machine::sigint::requested() {
                 return Err("interrupted".into());
@@ -559,17 +625,64 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     if cfg.at == 0 {
         return Err("--at must be at least 1".into());
     }
-    let mut b = Booted::start(cfg, progress)?;
-    b.run_to(cfg.at, progress)?;
-    progress(&format!(
-        "stopped at the {} ecall; dumping registers and {} MiB of RAM",
-        ordinal(cfg.at),
-        cfg.mem_mib
-    ));
-    b.quiesce()?;
-    b.save(out)?;
+    // A snapshot's RAM is at most 2 GiB (format.rs checks it on load).
+    let max_mib = crate::input::KERNEL_IMAGE_MAX >> 20;
+    if cfg.mem_mib == 0 || u64::from(cfg.mem_mib) > max_mib {
+        return Err(format!(
+            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (a snapshot holds at most 2 GiB)",
+            cfg.mem_mib
+        ));
+    }
+    let created = prepare_out(out)?;
+    let r = (|| {
+        let mut b = Booted::start(cfg, progress)?;
+        b.run_to(cfg.at, progress)?;
+        progress(&format!(
+            "stopped at the {} ecall; dumping registers and {} MiB of RAM",
+            ordinal(cfg.at),
+            cfg.mem_mib
+        ));
+        b.quiesce()?;
+        b.save(out)?;
+        // Ctrl-C during the dump: exit 130 leaves no snapshot behind.
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".to_string());
+        }
+        Ok(())
+    })();
+    if r.is_err() && created {
+        // No half-written snapshot is left behind.
+        let _ = std::fs::remove_dir_all(out);
+    }
+    r?;
     progress(&format!("wrote {}", out.display()));
     Ok(())
+}
+
+/// Makes sure, before QEMU boots, that the snapshot can be written to
+/// `out`: an existing directory trapscope may write into, or one it can
+/// create (created now; `Ok(true)` says so, for removal if the snapshot
+/// then fails).
+fn prepare_out(out: &Path) -> Result<bool, String> {
+    let bad = |why: String| format!("-o {}: {why}", out.display());
+    let created = match std::fs::metadata(out) {
+        Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
+        Ok(_) => false,
+        Err(_) => {
+            std::fs::create_dir_all(out)
+                .map_err(|e| bad(format!("cannot create the directory: {e}")))?;
+            true
+        }
+    };
+    let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
+    if let Err(e) = std::fs::write(&probe, b"") {
+        if created {
+            let _ = std::fs::remove_dir_all(out);
+        }
+        return Err(bad(format!("cannot write into the directory: {e}")));
+    }
+    let _ = std::fs::remove_file(&probe);
+    Ok(created)
 }
 
 fn ordinal(n: u64) -> String {

@@ -23,11 +23,83 @@ pub struct Loaded {
     pub resume: ResumeState,
 }
 
+/// Why a snapshot variant was refused, and whether the fault lies with
+/// the vmlinux the scenario names (so the error can point at it) or with
+/// the snapshot directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub in_vmlinux: bool,
+    pub msg: String,
+}
+
+impl LoadError {
+    fn snapshot(msg: String) -> LoadError {
+        LoadError {
+            in_vmlinux: false,
+            msg,
+        }
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+/// Refuses a snapshot whose hart had extensions trapscope cannot run, from
+/// the `riscv,isa` QEMU's device tree gave (`qemu.isa`, recorded by
+/// `trapscope snapshot`): the kernel may have used them (DESIGN decision
+/// 12 pins the CPU for that reason).
+fn check_isa(snap: &Snapshot) -> Result<(), String> {
+    let m = &snap.manifest;
+    let isa = super::fdt::CpuIsa {
+        isa: m.qemu.isa.clone(),
+        extensions: None,
+        mmu_type: None,
+    };
+    let lacking = super::qemu::unsupported_extensions(&isa, m.hart.vector.is_some());
+    if lacking.is_empty() {
+        return Ok(());
+    }
+    let off: Vec<String> = lacking.iter().map(|e| format!("{e}=off")).collect();
+    Err(format!(
+        "{}: the snapshot's hart had extensions trapscope cannot run: {} (qemu.isa {}); take it again with `trapscope snapshot`, which pins the QEMU CPU to what trapscope runs (-cpu rv64,...,{},...)",
+        snap.dir.display(),
+        lacking.join(", "),
+        m.qemu.isa,
+        off.join(",")
+    ))
+}
+
 /// The GNU build id of an ELF (hex), if it has one.
 pub fn build_id(bytes: &[u8]) -> Option<String> {
     let file = object::File::parse(bytes).ok()?;
     let id = file.build_id().ok()??;
     Some(super::format::to_hex(id))
+}
+
+/// Refuses a snapshot whose satp selects a translation mode other than Bare
+/// or Sv39 (priv spec §4.1.11, satp.MODE: 8 = Sv39, 9 = Sv48, 10 = Sv57):
+/// trapscope walks Sv39 tables only (machine/mmu.rs), and the emulator
+/// would take an Sv48 satp without a word.
+fn check_paging(snap: &Snapshot) -> Result<(), String> {
+    let satp = snap.manifest.hart.csrs.iter().find(|c| c.csr.0 == 0x180);
+    let Some(mode) = satp.map(|c| c.value.0 >> 60) else {
+        return Ok(());
+    };
+    if mode == 0 || mode == 8 {
+        return Ok(());
+    }
+    let name = match mode {
+        9 => "Sv48".to_string(),
+        10 => "Sv57".to_string(),
+        n => format!("mode {n}"),
+    };
+    Err(format!(
+        "{}: satp selects {name} paging (satp.MODE = {mode}); trapscope translates Sv39 only: boot the kernel with no4lvl (`trapscope snapshot` adds it) and take the snapshot again",
+        snap.dir.display()
+    ))
 }
 
 /// Reads a vmlinux for its symbols and lines, refusing one whose build id
@@ -54,39 +126,43 @@ pub fn load(
     dir: &Path,
     vmlinux: Option<&Path>,
     kernel_src: Option<&Path>,
-) -> Result<Loaded, String> {
-    let snap = Snapshot::load(dir)?;
-    let resume = snap
-        .resume_state()
-        .map_err(|e| format!("{}: {e}", dir.join(super::format::MANIFEST).display()))?;
+) -> Result<Loaded, LoadError> {
+    let snap = Snapshot::load(dir).map_err(LoadError::snapshot)?;
+    check_isa(&snap).map_err(LoadError::snapshot)?;
+    check_paging(&snap).map_err(LoadError::snapshot)?;
+    let resume = snap.resume_state().map_err(|e| {
+        LoadError::snapshot(format!(
+            "{}: {e}",
+            dir.join(super::format::MANIFEST).display()
+        ))
+    })?;
     let m = &snap.manifest;
-    let isa = crate::snapshot::fdt::CpuIsa {
-        isa: m.qemu.isa.clone(),
-        extensions: None,
-        mmu_type: None,
-    };
-    let lacking = crate::snapshot::qemu::unsupported_extensions(&isa, m.hart.vector.is_some());
-    if !lacking.is_empty() {
-        return Err(format!(
-            "{}: the snapshotted CPU had extensions trapscope cannot run: {} (riscv,isa = {}); take it again with `trapscope snapshot`, which pins QEMU's CPU to what trapscope runs",
-            dir.display(),
-            lacking.join(", "),
-            m.qemu.isa
-        ));
-    }
+    let named = vmlinux.is_some();
     let vmlinux: Option<PathBuf> = vmlinux
         .map(Path::to_path_buf)
         .or_else(|| m.kernel.vmlinux.as_ref().map(PathBuf::from));
     let mut parts = Vec::new();
     if let Some(v) = &vmlinux {
-        let mut k = kernel_symbols(v, m.kernel.build_id.as_deref())?;
+        let mut k = kernel_symbols(v, m.kernel.build_id.as_deref()).map_err(|msg| {
+            if named {
+                LoadError {
+                    in_vmlinux: true,
+                    msg,
+                }
+            } else {
+                // The path the snapshot recorded (another machine's, perhaps).
+                LoadError::snapshot(format!(
+                    "{msg} (the vmlinux this snapshot recorded; give the variant vmlinux = \"...\")"
+                ))
+            }
+        })?;
         if let Some(src) = kernel_src.or(KERNEL_SRC.get().map(PathBuf::as_path)) {
             k.src_roots.insert(0, src.to_path_buf());
         }
         parts.push(k);
     }
     let init = snap.init_path();
-    let mut user = Program::load(&init).map_err(|e| e.to_string())?;
+    let mut user = Program::load(&init).map_err(|e| LoadError::snapshot(e.to_string()))?;
     user.segments.clear();
     parts.push(user);
     let ram = Segment {

@@ -203,6 +203,21 @@ impl Qemu {
         }
     }
 
+    /// `exited`, waiting up to `limit` for QEMU to end (it closes its
+    /// gdbstub a moment before the process is gone).
+    pub fn exited_within(&mut self, limit: std::time::Duration) -> Option<String> {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(why) = self.exited() {
+                return Some(why);
+            }
+            if start.elapsed() >= limit {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Everything QEMU wrote to stderr so far, control characters escaped.
     pub fn stderr_text(&self) -> String {
         let text = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
