@@ -17,7 +17,7 @@ pub(super) struct MachineArgs {
     strict_segments: bool,
     /// Where a snapshot's kernel tree is, for source lines, when it is not
     /// where the vmlinux's DWARF says (a scenario's `kernel_src` wins).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_dir)]
     kernel_src: Option<std::path::PathBuf>,
 }
 
@@ -75,5 +75,15 @@ mod tests {
         assert!(parse_size("-1").is_err());
         assert!(parse_size("8X").is_err());
         assert!(parse_size("99999999999T").is_err());
+    }
+}
+
+/// A directory that exists (`--kernel-src`).
+fn existing_dir(s: &str) -> Result<std::path::PathBuf, String> {
+    let p = std::path::PathBuf::from(s);
+    if p.is_dir() {
+        Ok(p)
+    } else {
+        Err(format!("{s}: not a directory"))
     }
 }

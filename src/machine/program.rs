@@ -63,6 +63,10 @@ pub struct Program {
     /// it at physical addresses that paging maps elsewhere): intercepts are
     /// found as blocks are first decoded, never by a scan at load.
     pub dynamic_code: bool,
+    /// Per file (as `files`): the time of the build its lines come from (a
+    /// vmlinux's mtime). A source file changed since then may no longer
+    /// hold those lines, so it is not shown (`session::source`).
+    pub built: Vec<Option<std::time::SystemTime>>,
 }
 
 impl Program {
@@ -114,6 +118,7 @@ impl Program {
             files,
             src_roots: Vec::new(),
             dynamic_code: false,
+            built: Vec::new(),
         })
     }
 
@@ -129,6 +134,8 @@ impl Program {
         let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
         let (symbols, files, lines) = symbols_and_lines(&file);
         let src_roots = super::dwarf::comp_dirs(&file);
+        let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let built = vec![mtime; files.len()];
         Ok(Program {
             path: path.to_path_buf(),
             entry: file.entry(),
@@ -138,6 +145,7 @@ impl Program {
             files,
             src_roots,
             dynamic_code: false,
+            built,
         })
     }
 
@@ -153,8 +161,10 @@ impl Program {
         let mut lines = Vec::new();
         let mut files = Vec::new();
         let mut src_roots = Vec::new();
+        let mut built = Vec::new();
         for p in parts {
             let base = files.len() as u16;
+            built.extend((0..p.files.len()).map(|i| p.built.get(i).copied().flatten()));
             symbols.extend(p.symbols);
             lines.extend(p.lines.into_iter().map(|mut r| {
                 r.file = r.file.saturating_add(base);
@@ -178,6 +188,7 @@ impl Program {
             files,
             src_roots,
             dynamic_code: true,
+            built,
         }
     }
 }

@@ -52,6 +52,11 @@ fn variant_program(
             }
             let vmlinux = v.vmlinux.as_ref().map(|p| base.join(p.get_ref()));
             let src = v.kernel_src.as_ref().map(|p| base.join(p.get_ref()));
+            if let (Some(k), Some(d)) = (&v.kernel_src, &src)
+                && !d.is_dir()
+            {
+                return Err(loc.span(k, format!("kernel_src {}: not a directory", d.display())));
+            }
             let l = crate::snapshot::variant::load(&dir, vmlinux.as_deref(), src.as_deref())
                 .map_err(|e| match (&v.vmlinux, e.in_vmlinux) {
                     (Some(k), true) => loc.span(k, e.msg),

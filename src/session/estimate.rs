@@ -104,10 +104,13 @@ fn hot_lines(stats: &Stats, iters: u64, n: usize) -> Vec<HotLine> {
             let loc = stats.line_locs.get(i).copied().flatten()?;
             Some(HotLine {
                 loc: format!("{}:{}", p.files.get(loc.file as usize)?, loc.line),
-                text: src
-                    .line(p, loc)
-                    .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default(),
+                text: match src.line(p, loc) {
+                    Some(t) => t.split_whitespace().collect::<Vec<_>>().join(" "),
+                    None if source::Sources::stale(p, loc.file) => {
+                        "(the source changed after this build: give kernel_src)".into()
+                    }
+                    None => String::new(),
+                },
                 cycles_per_iteration: lines[i] as f64
                     / crate::cost::MILLI as f64
                     / iters.max(1) as f64,

@@ -29,11 +29,28 @@ impl Sources {
             .entry(file)
             .or_insert_with(|| {
                 let name = program.files.get(file as usize)?;
+                let built = program.built.get(file as usize).copied().flatten();
                 Sources::candidates(program, name)
                     .iter()
-                    .find_map(|p| read(p))
+                    .filter(|p| p.is_file())
+                    .find(|p| !changed_since(p, built))
+                    .and_then(|p| read(p))
             })
             .as_deref()
+    }
+
+    /// Whether `file`'s source exists but changed after the build its lines
+    /// come from (a tree rebuilt for another variant): then it is not shown.
+    pub fn stale(program: &Program, file: u16) -> bool {
+        let Some(name) = program.files.get(file as usize) else {
+            return false;
+        };
+        let built = program.built.get(file as usize).copied().flatten();
+        let found: Vec<PathBuf> = Sources::candidates(program, name)
+            .into_iter()
+            .filter(|p| p.is_file())
+            .collect();
+        !found.is_empty() && found.iter().all(|p| changed_since(p, built))
     }
 
     /// The text of a source line, trimmed.
@@ -43,6 +60,14 @@ impl Sources {
             .get((loc.line as usize).checked_sub(1)?)
             .map(|l| l.trim().to_string())
     }
+}
+
+/// The file was modified after `built` (None: no build time to compare).
+fn changed_since(p: &Path, built: Option<std::time::SystemTime>) -> bool {
+    let Some(b) = built else { return false };
+    std::fs::metadata(p)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t > b)
 }
 
 fn read(p: &Path) -> Option<Vec<String>> {

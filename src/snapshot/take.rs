@@ -667,7 +667,29 @@ fn prepare_out(out: &Path) -> Result<bool, String> {
     let bad = |why: String| format!("-o {}: {why}", out.display());
     let created = match std::fs::metadata(out) {
         Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
-        Ok(_) => false,
+        Ok(_) => {
+            // An earlier snapshot is replaced; anything else is left alone.
+            let foreign = std::fs::read_dir(out)
+                .map_err(|e| bad(format!("cannot read the directory: {e}")))?
+                .flatten()
+                .any(|e| {
+                    let n = e.file_name();
+                    ![
+                        format::MANIFEST,
+                        format::RAM_FILE,
+                        format::INIT_FILE,
+                        format::CONSOLE_FILE,
+                    ]
+                    .iter()
+                    .any(|k| n == *k)
+                });
+            if foreign {
+                return Err(bad(
+                    "exists and holds files that are not a snapshot's: give a new or empty directory".into(),
+                ));
+            }
+            false
+        }
         Err(_) => {
             std::fs::create_dir_all(out)
                 .map_err(|e| bad(format!("cannot create the directory: {e}")))?;
