@@ -59,6 +59,16 @@ pub(super) fn parse_size(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
+/// A directory that exists (`--kernel-src`).
+fn existing_dir(s: &str) -> Result<std::path::PathBuf, String> {
+    let p = std::path::PathBuf::from(s);
+    if p.is_dir() {
+        Ok(p)
+    } else {
+        Err(format!("{s}: not a directory"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_size;
@@ -75,15 +85,5 @@ mod tests {
         assert!(parse_size("-1").is_err());
         assert!(parse_size("8X").is_err());
         assert!(parse_size("99999999999T").is_err());
-    }
-}
-
-/// A directory that exists (`--kernel-src`).
-fn existing_dir(s: &str) -> Result<std::path::PathBuf, String> {
-    let p = std::path::PathBuf::from(s);
-    if p.is_dir() {
-        Ok(p)
-    } else {
-        Err(format!("{s}: not a directory"))
     }
 }
