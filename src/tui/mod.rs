@@ -89,6 +89,8 @@ pub fn run(
         s.timing.render_us = t.elapsed().as_micros() as u64;
         if let Some(k) = key_at.take() {
             s.timing.key_to_frame_us = k.elapsed().as_micros() as u64;
+            let t = s.timing;
+            s.timing.shown = (t.update_us, t.render_us, t.key_to_frame_us);
         }
         if s.quit {
             return Ok(());

@@ -245,6 +245,9 @@ pub struct Timing {
     pub update_us: u64,
     pub render_us: u64,
     pub key_to_frame_us: u64,
+    /// (update, draw, key to frame) of the last key whose frame is on
+    /// screen: what the status line shows, all three of one key.
+    pub shown: (u64, u64, u64),
 }
 
 pub struct AppState {

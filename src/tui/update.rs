@@ -364,11 +364,19 @@ impl AppState {
                 break;
             }
         }
-        // Shared code has the same addresses in every variant: go to the same
-        // pc if it comes soon; otherwise (code only this variant has) the same
-        // number of instructions past the event.
+        // The same place is the same function and offset: the same pc when
+        // the variants share an ELF, the matching pc in another build (two
+        // kernels, whose shared code moves when a patch changes its size).
+        // Go there if it comes soon; otherwise (code only this variant has)
+        // the same number of instructions past the event.
         let event_at = l.executed();
-        let pc = self.live.m.pc();
+        let here = self.live.m.pc();
+        let pc = self
+            .live
+            .program()
+            .symbol_at(here)
+            .and_then(|(s, off)| l.program().symbol(&s.name).map(|t| t.addr + off))
+            .unwrap_or(here);
         let near = Until {
             max_insns: Some(offset * 2 + 64),
             addrs: vec![pc],
@@ -379,6 +387,7 @@ impl AppState {
         } else {
             l.m.run(&near)
         };
+        let found = matches!(o, Outcome::ReachedAddr(_));
         if !matches!(o, Outcome::ReachedAddr(_) | Outcome::Stepped) {
             match session::rewind(
                 &self.scenario,
@@ -397,8 +406,13 @@ impl AppState {
         l.refresh(0);
         self.live = l;
         self.describe(&o);
+        let place = if found {
+            format!("at {}", self.live.program().describe(self.live.m.pc()))
+        } else {
+            format!("{offset} instructions past it")
+        };
         self.say(format!(
-            "variant {}: iteration {k}, trap event {e}, +{offset} instructions",
+            "variant {}: iteration {k}, trap event {e}, {place}",
             self.variant_name()
         ));
         self.update_narration();

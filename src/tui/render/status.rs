@@ -29,9 +29,9 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::styled(
             format!(
                 "· last key: {:.1} ms to frame (update {:.1}, draw {:.1})",
-                s.timing.key_to_frame_us as f64 / 1000.0,
-                s.timing.update_us as f64 / 1000.0,
-                s.timing.render_us as f64 / 1000.0
+                s.timing.shown.2 as f64 / 1000.0,
+                s.timing.shown.0 as f64 / 1000.0,
+                s.timing.shown.1 as f64 / 1000.0
             ),
             dim(),
         ),
