@@ -451,3 +451,34 @@ fn restart_starts_the_lesson_over_and_a_scenario_without_one_says_so() {
     let (msg, _) = z.message.clone().unwrap();
     assert!(msg.contains("has no lesson"), "{msg}");
 }
+
+/// Two builds of one kernel put the same function at different addresses
+/// (the Sv39 build of the minikernel has its paging set-up before the
+/// syscall code: sys_getppid is at 0x8020050a in one, 0x802005f4 in the
+/// other, `nm`). Tab lands at the same function and offset, not the same pc.
+#[test]
+fn tab_between_two_builds_finds_the_same_function_and_offset() {
+    let dir = std::env::temp_dir().join(format!("trapscope-tab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let guest = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest");
+    let toml = format!(
+        "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"plain\"\nelf = \"{}\"\n[[variants]]\nname = \"sv39\"\nelf = \"{}\"\n",
+        guest.join("minikernel.elf").display(),
+        guest.join("minikernel-sv39.elf").display()
+    );
+    let p = dir.join("two-builds.toml");
+    std::fs::write(&p, toml).unwrap();
+    let mut s = AppState::new(Rc::new(Scenario::load(&p).unwrap()), None).unwrap();
+    s.command("break sys_getppid");
+    s.update(Action::Continue);
+    s.update(Action::Step);
+    s.update(Action::Step);
+    let here = s.live.program().describe(s.live.m.pc());
+    assert_eq!(here, "sys_getppid+0x4", "two 2-byte steps into it");
+    let before = s.live.m.pc();
+    s.update(Action::SwitchVariant);
+    assert_eq!(s.variant_name(), "sv39");
+    assert_eq!(s.live.program().describe(s.live.m.pc()), here);
+    assert_ne!(s.live.m.pc(), before, "another address in the other build");
+    let _ = std::fs::remove_dir_all(&dir);
+}
