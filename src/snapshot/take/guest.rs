@@ -1,0 +1,99 @@
+//! What `trapscope snapshot` checks and learns about the guest before QEMU
+//! starts: a RISC-V Image whose vmlinux matches it, the init's loop symbols.
+
+use std::path::Path;
+
+use super::{Config, Guest};
+use crate::machine::Program;
+
+/// The files and facts a snapshot's manifest records about its guest.
+pub(super) struct GuestFacts {
+    pub init_elf: Vec<u8>,
+    pub ecall: u64,
+    pub loop_top: u64,
+    pub init_name: String,
+    pub build_id: Option<String>,
+}
+
+fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    crate::input::read_regular(path, what, crate::input::KERNEL_IMAGE_MAX)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The RISC-V Linux Image header (Documentation/arch/riscv/boot-image-header.rst):
+/// "RISCV\0\0\0" at 0x30 and "RSC\x05" at 0x38.
+fn check_image(path: &Path, b: &[u8]) -> Result<(), String> {
+    if b.get(0x30..0x38) == Some(b"RISCV\0\0\0") && b.get(0x38..0x3c) == Some(b"RSC\x05") {
+        return Ok(());
+    }
+    if b.starts_with(b"\x7fELF") {
+        return Err(format!(
+            "{}: an ELF file, not a kernel Image: give arch/riscv/boot/Image as --kernel and the ELF as --vmlinux",
+            path.display()
+        ));
+    }
+    Err(format!(
+        "{}: not a RISC-V Linux Image (no RISCV/RSC magic at 0x30)",
+        path.display()
+    ))
+}
+
+fn symbol_addr(p: &Program, name: &str) -> Result<u64, String> {
+    p.symbol(name)
+        .map(|s| s.addr)
+        .ok_or_else(|| format!("{}: has no symbol '{name}'", p.path.display()))
+}
+
+pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
+    let (init_path, build_id) = match &cfg.guest {
+        Guest::Linux {
+            image,
+            vmlinux,
+            init,
+        } => {
+            let img = read(image, "kernel Image")?;
+            check_image(image, &img)?;
+            let vm = read(vmlinux, "vmlinux")?;
+            crate::machine::elfhdr::check_ident(&vm)
+                .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
+            let id = crate::snapshot::variant::build_id(&vm).ok_or_else(|| {
+                format!(
+                    "{}: has no GNU build id (.note.gnu.build-id), which ties a snapshot to its kernel",
+                    vmlinux.display()
+                )
+            })?;
+            let raw = (0..id.len())
+                .step_by(2)
+                .filter_map(|i| u8::from_str_radix(&id[i..i + 2], 16).ok())
+                .collect::<Vec<u8>>();
+            if !img.windows(raw.len()).any(|w| w == raw.as_slice()) {
+                return Err(format!(
+                    "{}: build id {id} of {} is not in this Image: the vmlinux does not match the Image",
+                    image.display(),
+                    vmlinux.display()
+                ));
+            }
+            (init.clone(), Some(id))
+        }
+        Guest::Elf(p) => (p.clone(), None),
+    };
+    let what = match cfg.guest {
+        Guest::Linux { .. } => "init ELF",
+        Guest::Elf(_) => "guest ELF",
+    };
+    let bytes = read(&init_path, what)?;
+    let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
+    let ecall = symbol_addr(&prog, &cfg.ecall_symbol)?;
+    let loop_top = symbol_addr(&prog, &cfg.loop_symbol)?;
+    let name = init_path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(GuestFacts {
+        init_elf: bytes,
+        ecall,
+        loop_top,
+        init_name: name,
+        build_id,
+    })
+}
