@@ -216,6 +216,7 @@ impl Booted {
 
     /// Runs until the ecall has been reached `n` times in all.
     pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+        let mut told = Instant::now();
         while self.hits < n {
             let first = self.hits == 0;
             if !first {
@@ -294,6 +295,12 @@ impl Booted {
                 ));
             }
             self.hits += 1;
+            // Each stop is a round trip through the gdbstub: a long --at
+            // says how far it has got, about once a second.
+            if !first && self.hits < n && told.elapsed() >= Duration::from_secs(1) {
+                told = Instant::now();
+                progress(&format!("{} of {n}", self.hits));
+            }
             if first {
                 progress(&format!(
                     "the guest reached {} (1 of {n})",
