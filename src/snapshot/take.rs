@@ -222,11 +222,8 @@ impl Booted {
             if !first {
                 self.step_over()?;
             }
-            let timeout = if first {
-                self.cfg.boot_timeout
-            } else {
-                Duration::from_secs(30)
-            };
+            // --timeout bounds every wait: the boot's, and each iteration's.
+            let timeout = self.cfg.boot_timeout;
             let deadline = Instant::now() + timeout;
             let mut last_note = Instant::now();
             let mut seen = String::new();
