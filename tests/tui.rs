@@ -476,9 +476,15 @@ fn tab_between_two_builds_finds_the_same_function_and_offset() {
     let here = s.live.program().describe(s.live.m.pc());
     assert_eq!(here, "sys_getppid+0x4", "two 2-byte steps into it");
     let before = s.live.m.pc();
+    let plain_sources = s.sources.clone();
     s.update(Action::SwitchVariant);
     assert_eq!(s.variant_name(), "sv39");
     assert_eq!(s.live.program().describe(s.live.m.pc()), here);
     assert_ne!(s.live.m.pc(), before, "another address in the other build");
+    // Its own sources (another build may have another tree) and the
+    // breakpoint at its own sys_getppid.
+    assert!(!Rc::ptr_eq(&plain_sources, &s.sources));
+    let bp = s.live.program().symbol("sys_getppid").unwrap().addr;
+    assert!(s.breakpoints.contains(&bp), "{:x?}", s.breakpoints);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -107,7 +107,7 @@ fn hot_lines(stats: &Stats, iters: u64, n: usize) -> Vec<HotLine> {
                 text: match src.line(p, loc) {
                     Some(t) => t.split_whitespace().collect::<Vec<_>>().join(" "),
                     None if source::Sources::stale(p, loc.file) => {
-                        "(the source changed after this build: give kernel_src)".into()
+                        "(the file changed after this build: point kernel_src at the tree it was built from)".into()
                     }
                     None => String::new(),
                 },

@@ -273,8 +273,11 @@ pub struct AppState {
     /// The narration on screen (sticky: the last place that had one).
     pub narration: Option<String>,
     pub player: Player,
-    /// Source files of the program, by DWARF file index.
-    pub sources: Vec<Vec<String>>,
+    /// Source files of the live variant's program, by DWARF file index.
+    pub sources: Rc<Vec<Vec<String>>>,
+    /// Each variant's, once loaded (variants may be other builds: two
+    /// kernels each have their own tree).
+    pub source_cache: Vec<Option<Rc<Vec<Vec<String>>>>>,
     pub quit: bool,
     pub timing: Timing,
     /// What the middle column's lower part shows.
@@ -304,7 +307,9 @@ impl AppState {
             ..RunOpts::default()
         };
         let live = Live::new(&scenario, 0, &opts)?;
-        let sources = load_sources(live.program());
+        let sources = Rc::new(load_sources(live.program()));
+        let mut source_cache = vec![None; scenario.variants.len()];
+        source_cache[0] = Some(sources.clone());
         let mut s = AppState {
             summaries: vec![None; scenario.variants.len()],
             player: Player {
@@ -326,6 +331,7 @@ impl AppState {
             message: None,
             narration: None,
             sources,
+            source_cache,
             quit: false,
             timing: Timing::default(),
             lower: Lower::Ras,
@@ -405,6 +411,19 @@ impl AppState {
         if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
             self.narration = Some(t);
         }
+    }
+}
+
+impl AppState {
+    /// The live variant's sources (a variant switch changes program).
+    pub fn sync_sources(&mut self) {
+        let v = self.live.variant;
+        let Some(slot) = self.source_cache.get_mut(v) else {
+            return;
+        };
+        let program = self.live.program().clone();
+        let loaded = slot.get_or_insert_with(|| Rc::new(load_sources(&program)));
+        self.sources = loaded.clone();
     }
 }
 

@@ -371,12 +371,22 @@ impl AppState {
         // the same number of instructions past the event.
         let event_at = l.executed();
         let here = self.live.m.pc();
-        let pc = self
-            .live
-            .program()
-            .symbol_at(here)
-            .and_then(|(s, off)| l.program().symbol(&s.name).map(|t| t.addr + off))
-            .unwrap_or(here);
+        let (from_p, to_p) = (self.live.program().clone(), l.program().clone());
+        let same_place = |a: u64| {
+            from_p
+                .symbol_at(a)
+                .and_then(|(s, off)| to_p.symbol(&s.name).map(|t| t.addr + off))
+                .unwrap_or(a)
+        };
+        let pc = same_place(here);
+        // A function the builds compile differently: its offsets need not
+        // be the same instruction.
+        let changed = from_p.symbol_at(here).and_then(|(s, _)| {
+            let t = to_p.symbol(&s.name)?;
+            (t.size != s.size).then(|| s.name.clone())
+        });
+        // Breakpoints follow to the same places.
+        self.breakpoints = self.breakpoints.iter().map(|&a| same_place(a)).collect();
         let near = Until {
             max_insns: Some(offset * 2 + 64),
             addrs: vec![pc],
@@ -405,12 +415,18 @@ impl AppState {
         l.regs = self.live.regs;
         l.refresh(0);
         self.live = l;
+        self.sync_sources();
         self.describe(&o);
-        let place = if found {
+        let mut place = if found {
             format!("at {}", self.live.program().describe(self.live.m.pc()))
         } else {
             format!("{offset} instructions past it")
         };
+        if let Some(f) = changed {
+            place.push_str(&format!(
+                " ({f} differs between the two builds: the same offset may be another instruction)"
+            ));
+        }
         self.say(format!(
             "variant {}: iteration {k}, trap event {e}, {place}",
             self.variant_name()
