@@ -723,3 +723,61 @@ fn a_kernel_that_does_not_boot_ends_at_the_timeout_with_the_console_tail() {
     assert!(!out_dir.exists(), "no half-written snapshot is left");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// SIGKILL runs no destructor, yet QEMU must not outlive trapscope: the
+/// watchdog shell QEMU runs under sees its pipe to trapscope close and
+/// kills it (snapshot/qemu/process.rs).
+#[test]
+fn sigkill_of_trapscope_still_ends_qemu() {
+    if !snapshot_util::qemu_or_skip() {
+        return;
+    }
+    let dir = scratch("sigkill");
+    let out_dir = dir.join("out");
+    let child = Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(root())
+        .args([
+            "snapshot",
+            "--elf",
+            SPINNER,
+            "--ecall-symbol",
+            "tohost",
+            "--loop-symbol",
+            "_start",
+            "--timeout",
+            "30",
+            "-o",
+            &s(&out_dir),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let marker = format!("trapscope-snapshot-{pid}-");
+    let start = Instant::now();
+    while snapshot_util::process_with(&marker).is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "QEMU never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let st = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let _ = finish(child, Duration::from_secs(5), "after SIGKILL");
+    let gone = Instant::now();
+    while snapshot_util::process_with(&marker).is_some() {
+        assert!(
+            gone.elapsed() < Duration::from_secs(3),
+            "QEMU outlived a killed trapscope: {:?}",
+            snapshot_util::process_with(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

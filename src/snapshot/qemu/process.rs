@@ -114,9 +114,23 @@ fn shell_word(w: &str) -> String {
     }
 }
 
+/// How QEMU is run, so that it cannot outlive trapscope even when
+/// trapscope is killed outright (SIGKILL runs no destructor): a POSIX shell
+/// starts it in the background and waits for it, while a second job reads
+/// the pipe that trapscope holds open on the shell's stdin. Only EOF ends
+/// that read: trapscope closed the pipe (Drop) or died, and either way
+/// QEMU is killed. The shell exits with QEMU's status.
+/// The shell ignores the terminal's signals (trapscope handles them and
+/// closes the pipe), so a Ctrl-C cannot end it before its watchdog runs.
+const WATCHDOG: &str = "trap '' INT TERM HUP; exec 3<&0; \"$@\" </dev/null & q=$!; \
+    (read x <&3; kill -9 \"$q\") >/dev/null 2>&1 & w=$!; exec 3<&-; \
+    wait \"$q\" 2>/dev/null; s=$?; kill \"$w\" 2>/dev/null; exit \"$s\"";
+
 /// A running QEMU. Dropping it kills the process and reaps it.
 pub struct Qemu {
     child: Child,
+    /// The watchdog's pipe (see `WATCHDOG`): closing it kills QEMU.
+    lifeline: Option<std::process::ChildStdin>,
     stderr: Arc<Mutex<Vec<u8>>>,
     reader: Option<JoinHandle<()>>,
     console: PathBuf,
@@ -138,13 +152,18 @@ impl Qemu {
         if std::fs::symlink_metadata(&launch.gdb_socket).is_ok_and(|m| m.file_type().is_socket()) {
             let _ = std::fs::remove_file(&launch.gdb_socket);
         }
-        let mut child = Command::new(&launch.bin)
+        let mut child = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(WATCHDOG)
+            .arg("trapscope-qemu")
+            .arg(&launch.bin)
             .args(launch.args())
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", launch.bin.display()))?;
+        let lifeline = child.stdin.take();
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let reader = child.stderr.take().map(|mut pipe| {
             let keep = Arc::clone(&stderr);
@@ -160,6 +179,7 @@ impl Qemu {
         });
         Ok(Qemu {
             child,
+            lifeline,
             stderr,
             reader,
             console: launch.console.clone(),
@@ -191,10 +211,10 @@ impl Qemu {
             self.status = self.child.try_wait().ok().flatten();
         }
         let status = self.status?;
-        if let Some(r) = self.reader.take() {
-            // The pipe closes when QEMU exits, so this returns.
-            let _ = r.join();
-        }
+        // The shell is gone (a terminal's Ctrl-C reaches it too): let the
+        // watchdog end QEMU, so that nothing holds QEMU's stderr open.
+        self.lifeline = None;
+        join_reader(&mut self.reader);
         let text = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
         if text.iter().any(|b| !b.is_ascii_whitespace()) {
             Some(super::first_line(&text))
@@ -224,9 +244,20 @@ impl Qemu {
         crate::report::escape(&String::from_utf8_lossy(&text)).into_owned()
     }
 
-    /// Kills QEMU (if it still runs) and reaps it.
+    /// Kills QEMU (if it still runs) and reaps it: closing the watchdog's
+    /// pipe kills QEMU and ends the shell; the shell is killed too if it
+    /// has not ended within a second.
     pub fn kill(&mut self) {
+        self.lifeline = None;
         if self.status.is_none() {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_secs(1) {
+                if let Ok(Some(st)) = self.child.try_wait() {
+                    self.status = Some(st);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
             let _ = self.child.kill();
             self.status = self.child.wait().ok();
         }
@@ -259,18 +290,31 @@ fn tail(path: &Path, lines: usize) -> String {
 fn describe(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
+        // The watchdog shell reports a signal as 128 + its number.
+        (Some(c), _) if c > 128 => format!("QEMU was killed by signal {}", c - 128),
         (Some(c), _) => format!("QEMU exited with status {c}"),
         (None, Some(s)) => format!("QEMU was killed by signal {s}"),
         _ => "QEMU exited".into(),
     }
 }
 
+/// Waits for the stderr reader, which ends when the last holder of QEMU's
+/// stderr (QEMU) is gone; a second at most, so nothing can hang trapscope.
+fn join_reader(reader: &mut Option<JoinHandle<()>>) {
+    let Some(r) = reader.take() else { return };
+    let start = std::time::Instant::now();
+    while !r.is_finished() && start.elapsed() < std::time::Duration::from_secs(1) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    if r.is_finished() {
+        let _ = r.join();
+    }
+}
+
 impl Drop for Qemu {
     fn drop(&mut self) {
         self.kill();
-        if let Some(r) = self.reader.take() {
-            let _ = r.join();
-        }
+        join_reader(&mut self.reader);
     }
 }
 
