@@ -488,3 +488,21 @@ fn tab_between_two_builds_finds_the_same_function_and_offset() {
     assert!(s.breakpoints.contains(&bp), "{:x?}", s.breakpoints);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Space after the guest ended does not narrate a step that cannot run.
+#[test]
+fn the_lesson_does_not_advance_past_the_guests_end() {
+    let mut s = app();
+    for _ in 0..50 {
+        if s.live.m.exit_code().is_some() {
+            break;
+        }
+        s.update(Action::Continue);
+    }
+    assert!(s.live.m.exit_code().is_some(), "the guest ran to its end");
+    let before = s.player.next;
+    s.update(Action::Advance);
+    assert_eq!(s.player.next, before, "no step taken");
+    let msg = s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+    assert!(msg.contains("the guest has ended"), "{msg}");
+}

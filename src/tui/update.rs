@@ -329,6 +329,12 @@ impl AppState {
             self.say("the lesson is over (r restarts the guest and the lesson)");
             return;
         };
+        // Past the guest's end no step can be reached: say so rather than
+        // narrate a step that did not run.
+        if self.live.m.exit_code().is_some() {
+            self.say("the guest has ended, so the lesson cannot go on (r restarts the guest and the lesson)");
+            return;
+        }
         self.player.active = true;
         self.player.next += 1;
         if let Some(v) = &step.variant
