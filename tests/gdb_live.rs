@@ -26,22 +26,7 @@ impl Drop for Qemu {
     }
 }
 
-fn have_qemu() -> bool {
-    let ok = Command::new(QEMU)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
-            "TRAPSCOPE_REQUIRE_QEMU is set but {QEMU} is missing (Debian: qemu-system-misc)"
-        );
-        eprintln!("skipping: {QEMU} not installed (Debian: qemu-system-misc)");
-    }
-    ok
-}
+mod snapshot_util;
 
 fn start(tag: &str) -> (Qemu, PathBuf) {
     let dir = std::env::temp_dir().join(format!("trapscope-gdb-{tag}-{}", std::process::id()));
@@ -77,7 +62,7 @@ fn start(tag: &str) -> (Qemu, PathBuf) {
 
 #[test]
 fn breakpoint_registers_memory_and_monitor_on_live_qemu() {
-    if !have_qemu() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     let (mut qemu, sock) = start("live");

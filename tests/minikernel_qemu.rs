@@ -21,22 +21,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 const QEMU: &str = "qemu-system-riscv64";
 
-fn have_qemu() -> bool {
-    let ok = Command::new(QEMU)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
-            "TRAPSCOPE_REQUIRE_QEMU is set but {QEMU} is missing (apt-get install qemu-system-misc)"
-        );
-        eprintln!("skipping: {QEMU} not installed (apt-get install qemu-system-misc)");
-    }
-    ok
-}
+mod snapshot_util;
 
 /// Boots `elf` (relative to the crate) and returns QEMU's exit status, or
 /// panics after killing it when it runs past TIMEOUT. With `log`, QEMU
@@ -86,7 +71,7 @@ fn boot(elf: &str) -> i32 {
 
 #[test]
 fn both_minikernel_builds_power_qemu_off_with_status_0() {
-    if !have_qemu() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     // user.S: 10 warm-up and 100 timed getppid calls, each checked against
@@ -101,7 +86,7 @@ fn both_minikernel_builds_power_qemu_off_with_status_0() {
 
 #[test]
 fn the_test_device_status_is_the_one_trapscope_reports() {
-    if !have_qemu() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     // bad/poweroff_fail.S stores 0x3333 | 7 << 16; trapscope exits 7 on it
@@ -111,7 +96,7 @@ fn the_test_device_status_is_the_one_trapscope_reports() {
 
 #[test]
 fn qemu_takes_the_same_traps_as_trapscope() {
-    if !have_qemu() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     // tests/minikernel.rs: 112 traps under trapscope, 10 + 100 getppid and

@@ -11,19 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use trapscope::snapshot::qemu::{self, Launch, Qemu, Version};
 
-fn qemu_or_skip() -> Option<PathBuf> {
-    match qemu::find() {
-        Ok(p) => Some(p),
-        Err(e) => {
-            assert!(
-                std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
-                "TRAPSCOPE_REQUIRE_QEMU is set but {e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
-}
+mod snapshot_util;
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("trapscope-qemu-{tag}-{}", std::process::id()));
@@ -79,7 +67,9 @@ fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 
 #[test]
 fn version_of_the_installed_qemu() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let v = qemu::version(&bin).unwrap();
     assert!(v >= qemu::OLDEST, "QEMU {v}");
     let banner = std::process::Command::new(&bin)
@@ -99,7 +89,9 @@ fn version_of_the_installed_qemu() {
 
 #[test]
 fn pinned_cpu_is_what_qemu_builds() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let v = qemu::version(&bin).unwrap();
     let cpu = qemu::cpu_arg(&v, None).unwrap();
     let isa = qemu::guest_isa(&bin, &cpu).unwrap();
@@ -136,7 +128,9 @@ fn pinned_cpu_is_what_qemu_builds() {
 
 #[test]
 fn a_cpu_property_qemu_lacks_is_one_line() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let e = qemu::guest_isa(&bin, "rv64,no-such-ext=on").unwrap_err();
     assert!(
         e.contains("refused -cpu rv64,no-such-ext=on") && e.contains("no-such-ext"),
@@ -157,7 +151,9 @@ fn a_cpu_property_qemu_lacks_is_one_line() {
 
 #[test]
 fn opensbi_banner_reaches_the_console_file() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let dir = temp("sbi");
     // A raw kernel (loaded at 0x80200000 after OpenSBI) that spins: `j .`.
     let kernel = dir.join("spin.bin");
@@ -209,7 +205,9 @@ fn a_qemu_halted_at_its_gdbstub_is_killed_by_drop() {
     // The minikernel runs to its end and powers QEMU off within a second
     // (tests/minikernel_qemu.rs), so this one stays halted at -S: only
     // Drop can end it.
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let dir = temp("mini");
     let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel.elf");
     let q = Qemu::spawn(&launch(&bin, &dir, kernel, Some("none"))).unwrap();
@@ -227,7 +225,9 @@ fn a_qemu_halted_at_its_gdbstub_is_killed_by_drop() {
 
 #[test]
 fn early_death_gives_qemus_first_line() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let dir = temp("dead");
     let mut l = launch(&bin, &dir, dir.join("no-such-kernel"), None);
     let mut q = Qemu::spawn(&l).unwrap();
@@ -304,7 +304,9 @@ fn monitor(bin: &Path, cpu: &str, commands: &[String]) -> String {
 /// plus `debug` (Sdtrig, which trapscope implements).
 #[test]
 fn no_hart_property_left_on_unasked() {
-    let Some(bin) = qemu_or_skip() else { return };
+    let Some(bin) = snapshot_util::qemu_path_or_skip() else {
+        return;
+    };
     let v = qemu::version(&bin).unwrap();
     if (v.major, v.minor) != (7, 2) {
         eprintln!("skipping: the property list checked here is QEMU 7.2's, this is {v}");

@@ -594,25 +594,33 @@ fn ctrl_c_at_a_terminal_also_signals_qemu_and_still_exits_130() {
 /// Runs the spinner with a 30 s timeout and sends SIG`sig` once QEMU runs:
 /// to trapscope alone, or (`group`) to its process group, as a terminal
 /// does; trapscope must exit `code` with the one line `line` promptly.
+/// `snapshot` of a guest that never reaches its ecall, for 30 s at most.
+fn spinner_args(out_dir: &Path) -> Vec<String> {
+    [
+        "snapshot",
+        "--elf",
+        SPINNER,
+        "--ecall-symbol",
+        "tohost",
+        "--loop-symbol",
+        "_start",
+        "--timeout",
+        "30",
+        "-o",
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([s(out_dir)])
+    .collect()
+}
+
 fn stop_with(sig: &str, group: bool, code: i32, line: &str) {
     use std::os::unix::process::CommandExt;
     let dir = scratch(&format!("sig{sig}-{group}"));
     let out_dir = dir.join("out");
     let mut child = Command::new(env!("CARGO_BIN_EXE_trapscope"))
         .current_dir(root())
-        .args([
-            "snapshot",
-            "--elf",
-            SPINNER,
-            "--ecall-symbol",
-            "tohost",
-            "--loop-symbol",
-            "_start",
-            "--timeout",
-            "30",
-            "-o",
-            &s(&out_dir),
-        ])
+        .args(spinner_args(&out_dir))
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -736,19 +744,7 @@ fn sigkill_of_trapscope_still_ends_qemu() {
     let out_dir = dir.join("out");
     let child = Command::new(env!("CARGO_BIN_EXE_trapscope"))
         .current_dir(root())
-        .args([
-            "snapshot",
-            "--elf",
-            SPINNER,
-            "--ecall-symbol",
-            "tohost",
-            "--loop-symbol",
-            "_start",
-            "--timeout",
-            "30",
-            "-o",
-            &s(&out_dir),
-        ])
+        .args(spinner_args(&out_dir))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -24,6 +24,8 @@ use trapscope::session::{RunOpts, build_machine, run_variant};
 use trapscope::snapshot::format::Snapshot;
 use trapscope::snapshot::take::{Booted, Config, Guest};
 
+mod snapshot_util;
+
 /// Stop before the N-th execution of the user's ecall: warm-up is 10
 /// calls, so N = 20 is the 10th timed one, well before the loop's end.
 const N: u64 = 20;
@@ -37,20 +39,6 @@ const COMPARED: [&str; 15] = [
     "sstatus", "stvec", "sscratch", "sepc", "scause", "stval", "satp", "mstatus", "medeleg",
     "mideleg", "mtvec", "mscratch", "mepc", "mcause", "mtval",
 ];
-
-fn qemu_or_skip() -> bool {
-    match trapscope::snapshot::qemu::find() {
-        Ok(_) => true,
-        Err(e) => {
-            assert!(
-                std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
-                "TRAPSCOPE_REQUIRE_QEMU is set but {e}"
-            );
-            eprintln!("skipping: {e}");
-            false
-        }
-    }
-}
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("trapscope-snaptest-{tag}-{}", std::process::id()));
@@ -173,7 +161,7 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
 
 #[test]
 fn minikernel_snapshot_matches_qemu_and_the_native_run() {
-    if !qemu_or_skip() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     let dir = temp("mk");
@@ -247,7 +235,7 @@ fn linux_snapshot_matches_qemu() {
     let k = std::env::var_os("TRAPSCOPE_LINUX")
         .map(PathBuf::from)
         .expect("set TRAPSCOPE_LINUX=DIR (DIR/Image, DIR/vmlinux) to check a real kernel");
-    if !qemu_or_skip() {
+    if !snapshot_util::qemu_or_skip() {
         return;
     }
     let dir = temp("linux");

@@ -60,12 +60,45 @@ pub fn translate<D>(
     if p == Priv::M || satp >> 60 != 8 {
         return Ok(va);
     }
+    let ms = regs::read_csr(uc, MSTATUS).unwrap_or(0);
+    let Leaf { pte, at, level } = walk(uc, satp, va)?;
+    // A leaf: permissions (§4.3.1, SUM and MXR from §4.1.1).
+    let allowed = match access {
+        Access::Read => pte & PTE_R != 0 || (ms & MXR != 0 && pte & PTE_X != 0),
+        Access::Write => pte & PTE_W != 0,
+        Access::Fetch => pte & PTE_X != 0,
+    };
+    let user_ok = match p {
+        Priv::U => pte & PTE_U != 0,
+        _ => pte & PTE_U == 0 || (access != Access::Fetch && ms & status::SUM != 0),
+    };
+    if !allowed || !user_ok {
+        return Err(XlateError::Page);
+    }
+    // A and D are set by the walk, as the emulator's own MMU does.
+    let need = PTE_A | if access == Access::Write { PTE_D } else { 0 };
+    if set_ad && pte & need != need {
+        let _ = uc.mem_write(at, &(pte | need).to_le_bytes());
+    }
+    Ok(leaf_address(pte, level, va))
+}
+
+/// A leaf PTE the walk found: its value, where it is, and its level.
+struct Leaf {
+    pte: u64,
+    at: u64,
+    level: u32,
+}
+
+/// The Sv39 walk (§4.3.2) from `satp`'s root to the leaf for `va`: the
+/// canonical-address rule, invalid and reserved entries, and misaligned
+/// superpages are page faults; permissions are the caller's.
+fn walk<D>(uc: &Unicorn<'_, D>, satp: u64, va: u64) -> Result<Leaf, XlateError> {
     // Bits 63:39 must all equal bit 38 (§4.3.1).
     let top = (va as i64) >> 38;
     if top != 0 && top != -1 {
         return Err(XlateError::Page);
     }
-    let ms = regs::read_csr(uc, MSTATUS).unwrap_or(0);
     let mut table = (satp & ((1 << 44) - 1)) << 12;
     for level in (0..3u32).rev() {
         let vpn = (va >> (12 + 9 * level)) & 0x1ff;
@@ -81,54 +114,24 @@ pub fn translate<D>(
             table = ppn << 12; // a pointer to the next level
             continue;
         }
-        // A leaf: permissions (§4.3.1, SUM and MXR from §4.1.1).
-        let allowed = match access {
-            Access::Read => pte & PTE_R != 0 || (ms & MXR != 0 && pte & PTE_X != 0),
-            Access::Write => pte & PTE_W != 0,
-            Access::Fetch => pte & PTE_X != 0,
-        };
-        let user_ok = match p {
-            Priv::U => pte & PTE_U != 0,
-            _ => pte & PTE_U == 0 || (access != Access::Fetch && ms & status::SUM != 0),
-        };
-        let low = (1u64 << (9 * level)) - 1;
-        if !allowed || !user_ok || ppn & low != 0 {
-            return Err(XlateError::Page); // incl. a misaligned superpage
+        if ppn & ((1u64 << (9 * level)) - 1) != 0 {
+            return Err(XlateError::Page); // a misaligned superpage
         }
-        // A and D are set by the walk, as the emulator's own MMU does.
-        let need = PTE_A | if access == Access::Write { PTE_D } else { 0 };
-        if set_ad && pte & need != need {
-            let _ = uc.mem_write(at, &(pte | need).to_le_bytes());
-        }
-        let offset = va & ((1u64 << (12 + 9 * level)) - 1);
-        return Ok(((ppn & !low) << 12) | offset);
+        return Ok(Leaf { pte, at, level });
     }
     Err(XlateError::Page)
 }
 
+/// The physical address a leaf maps `va` to (a superpage keeps the low bits).
+fn leaf_address(pte: u64, level: u32, va: u64) -> u64 {
+    let ppn = (pte >> 10) & ((1 << 44) - 1);
+    let low = (1u64 << (9 * level)) - 1;
+    ((ppn & !low) << 12) | (va & ((1u64 << (12 + 9 * level)) - 1))
+}
+
 /// The physical address of `va` under `satp` (Sv39), for looking at guest
-/// memory: only validity is checked, not permissions, and no A/D bit is set.
+/// memory: the walk's validity rules, no permissions, no A/D bit set.
 pub fn peek<D>(uc: &Unicorn<'_, D>, satp: u64, va: u64) -> Option<u64> {
-    let top = (va as i64) >> 38;
-    if top != 0 && top != -1 {
-        return None;
-    }
-    let mut table = (satp & ((1 << 44) - 1)) << 12;
-    for level in (0..3u32).rev() {
-        let vpn = (va >> (12 + 9 * level)) & 0x1ff;
-        let mut b = [0u8; 8];
-        uc.mem_read(table + vpn * 8, &mut b).ok()?;
-        let pte = u64::from_le_bytes(b);
-        if pte & PTE_V == 0 {
-            return None;
-        }
-        let ppn = (pte >> 10) & ((1 << 44) - 1);
-        if pte & (PTE_R | PTE_X) != 0 {
-            let shift = 12 + 9 * level;
-            let base = (ppn << 12) & !((1u64 << shift) - 1);
-            return Some(base | (va & ((1u64 << shift) - 1)));
-        }
-        table = ppn << 12;
-    }
-    None
+    let leaf = walk(uc, satp, va).ok()?;
+    Some(leaf_address(leaf.pte, leaf.level, va))
 }

@@ -72,11 +72,15 @@ fn check_isa(snap: &Snapshot) -> Result<(), String> {
     ))
 }
 
+/// The GNU build id of an ELF (its bytes), if it has one.
+pub fn build_id_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
+    let file = object::File::parse(bytes).ok()?;
+    Some(file.build_id().ok()??.to_vec())
+}
+
 /// The GNU build id of an ELF (hex), if it has one.
 pub fn build_id(bytes: &[u8]) -> Option<String> {
-    let file = object::File::parse(bytes).ok()?;
-    let id = file.build_id().ok()??;
-    Some(super::format::to_hex(id))
+    build_id_bytes(bytes).map(|id| super::format::to_hex(&id))
 }
 
 /// Refuses a snapshot whose satp selects a translation mode other than Bare

@@ -274,10 +274,10 @@ pub struct AppState {
     pub narration: Option<String>,
     pub player: Player,
     /// Source files of the live variant's program, by DWARF file index.
-    pub sources: Rc<Vec<Vec<String>>>,
+    pub sources: Rc<SourceFiles>,
     /// Each variant's, once loaded (variants may be other builds: two
     /// kernels each have their own tree).
-    pub source_cache: Vec<Option<Rc<Vec<Vec<String>>>>>,
+    pub source_cache: Vec<Option<Rc<SourceFiles>>>,
     pub quit: bool,
     pub timing: Timing,
     /// What the middle column's lower part shows.
@@ -307,7 +307,7 @@ impl AppState {
             ..RunOpts::default()
         };
         let live = Live::new(&scenario, 0, &opts)?;
-        let sources = Rc::new(load_sources(live.program()));
+        let sources = Rc::new(SourceFiles::new(live.program().clone()));
         let mut source_cache = vec![None; scenario.variants.len()];
         source_cache[0] = Some(sources.clone());
         let mut s = AppState {
@@ -422,18 +422,32 @@ impl AppState {
             return;
         };
         let program = self.live.program().clone();
-        let loaded = slot.get_or_insert_with(|| Rc::new(load_sources(&program)));
+        let loaded = slot.get_or_insert_with(|| Rc::new(SourceFiles::new(program)));
         self.sources = loaded.clone();
     }
 }
 
-fn load_sources(p: &Program) -> Vec<Vec<String>> {
-    let mut src = session::source::Sources::default();
-    (0..p.files.len())
-        .map(|i| {
-            src.lines(p, i as u16)
-                .map(<[String]>::to_vec)
-                .unwrap_or_default()
-        })
-        .collect()
+/// A program's source files, each read when a pane first shows it (a
+/// vmlinux's DWARF names hundreds of files; the panes show one).
+pub struct SourceFiles {
+    program: Rc<Program>,
+    read: std::cell::RefCell<session::source::Sources>,
+}
+
+impl SourceFiles {
+    pub fn new(program: Rc<Program>) -> SourceFiles {
+        SourceFiles {
+            program,
+            read: Default::default(),
+        }
+    }
+
+    /// The lines of DWARF file `file` (empty when it cannot be shown).
+    pub fn file(&self, file: u16) -> Vec<String> {
+        self.read
+            .borrow_mut()
+            .lines(&self.program, file)
+            .map(<[String]>::to_vec)
+            .unwrap_or_default()
+    }
 }

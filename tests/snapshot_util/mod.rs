@@ -123,20 +123,25 @@ pub fn scenario(dir: &Path, snapshot: &str, extra: &str) -> PathBuf {
     p
 }
 
-/// True when qemu-system-riscv64 is found; else prints why and returns
-/// false, or fails under TRAPSCOPE_REQUIRE_QEMU=1 (CI).
-pub fn qemu_or_skip() -> bool {
+/// QEMU's path when it is found; else prints why and returns None, or
+/// fails under TRAPSCOPE_REQUIRE_QEMU=1 (CI). Shared by every QEMU test.
+pub fn qemu_path_or_skip() -> Option<PathBuf> {
     match trapscope::snapshot::qemu::find() {
-        Ok(_) => true,
+        Ok(p) => Some(p),
         Err(e) => {
             assert!(
                 std::env::var_os("TRAPSCOPE_REQUIRE_QEMU").is_none(),
                 "TRAPSCOPE_REQUIRE_QEMU is set but {e}"
             );
             eprintln!("skipping: {e}");
-            false
+            None
         }
     }
+}
+
+/// True when qemu-system-riscv64 is found (see `qemu_path_or_skip`).
+pub fn qemu_or_skip() -> bool {
+    qemu_path_or_skip().is_some()
 }
 
 /// True when riscv64-linux-gnu-as and -ld run; else prints why and returns

@@ -56,16 +56,13 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
             let vm = read(vmlinux, "vmlinux")?;
             crate::machine::elfhdr::check_ident(&vm)
                 .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
-            let id = crate::snapshot::variant::build_id(&vm).ok_or_else(|| {
+            let raw = crate::snapshot::variant::build_id_bytes(&vm).ok_or_else(|| {
                 format!(
                     "{}: has no GNU build id (.note.gnu.build-id), which ties a snapshot to its kernel",
                     vmlinux.display()
                 )
             })?;
-            let raw = (0..id.len())
-                .step_by(2)
-                .filter_map(|i| u8::from_str_radix(&id[i..i + 2], 16).ok())
-                .collect::<Vec<u8>>();
+            let id = crate::snapshot::format::to_hex(&raw);
             if !img.windows(raw.len()).any(|w| w == raw.as_slice()) {
                 return Err(format!(
                     "{}: build id {id} of {} is not in this Image: the vmlinux does not match the Image",

@@ -37,14 +37,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let pc = s.live.m.pc();
     let loc = p.loc(pc);
     match loc {
-        Some(loc)
-            if !s.disasm
-                && s.sources
-                    .get(loc.file as usize)
-                    .is_some_and(|v| !v.is_empty()) =>
-        {
-            source(f, area, s, loc)
-        }
+        Some(loc) if !s.disasm && !s.sources.file(loc.file).is_empty() => source(f, area, s, loc),
         _ => disasm(f, area, s),
     }
     let _ = pc;
@@ -52,7 +45,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
 
 fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, loc: SrcLoc) {
     let p = s.live.program();
-    let text = &s.sources[loc.file as usize];
+    let text = &s.sources.file(loc.file);
     let h = area.height.saturating_sub(2) as i64;
     let first = (i64::from(loc.line) - 1 - h / 2 + s.source_scroll)
         .clamp(0, (text.len() as i64 - h).max(0));
