@@ -216,7 +216,7 @@
 #   mainline, V=1, discard_ctl 1       41      15      20        79    63   222
 #   mainline, V=1, discard_ctl 0       41       4      20        68    63   211
 #   mainline, V=0                      37       -      20        60    63   203
-#   v3, V=1                            43      18      25        66    86   232
+#   v3, V=1                            43      22      25        66    90   236
 #   v3, V=0                            37       -      20        60    63   203
 #   v3+fix, V=1 (second call on)       38       -      20        61    63   204
 #   v3+fix, V=0                        38       -      20        61    63   204
@@ -236,8 +236,12 @@
 #   syscall_exit_to_user_mode_*: the 18 of syscall_exit_to_user_mode plus
 #     andi, bnez on _TIF_RISCV_V_DEFER_RESTORE (20); with the flag set (v3,
 #     V=1) also li, amoand.d, mv, jal, j (25), then riscv_v_vstate_restore_v3
-#     6 (ld, andi, beqz, li, bne, j) and __riscv_v_vstate_null 12.
-# Checked the same way, under QEMU 7.2 with V 1.0 at VLEN 512.
+#     7 (ld, andi, li, beq, li, bne, j: the Clean test, then the Initial
+#     one), the deferred __riscv_v_vstate_discard 3 and __riscv_v_vstate_null
+#     12.
+# Checked the same way, under QEMU 7.2 with V 1.0 at VLEN 512 (the v3 row
+# before its exit went through __riscv_v_vstate_discard with the Clean test
+# first: 232 then, 236 now by the count above).
 #
 # ---------------------------------------------------------------------------
 # Seed 004: atomics (zalrsc-atomics.S, zalrsc-fw.S, zalrsc-kprobes.S,

@@ -40,8 +40,10 @@
 #                         nulls the registers (what every kernel did before
 #                         seed 000; the seed's Kconfig default would start at
 #                         0). 0: it returns at once; riscv_v_vstate_discard
-#                         still marks the state Dirty. v3 does not null at the
-#                         entry, so under v3 the knob changes nothing.
+#                         still marks the state Dirty. v3 calls
+#                         __riscv_v_vstate_discard from the exit instead of
+#                         the entry, so under v3 the same test decides whether
+#                         the exit nulls.
 #   knob_vstate_v3        default 0. 0: mainline; 1: seed 001 v3; 2: v3 + the
 #                         __riscv_v_vstate_check_gt(regs->status, INITIAL) fix.
 #                         Other values end the run with 0x302.
@@ -54,22 +56,47 @@
 #            set_restore(task): if VS != Off, flag the task and set VS =
 #            Initial. Exit with the flag: riscv_v_vstate_restore: if VS !=
 #            Off, load the save area, VS = Clean.
-# v3         syscall entry: if VS != Off, flag current and set VS = Initial;
-#            no vector instruction. set_restore only flags: Initial now means
-#            "the registers hold their initial constants", so it must not be
-#            written over Clean state. Exit with the flag:
-#            riscv_v_vstate_restore_v3: Initial -> reset the registers to the
-#            constants (__riscv_v_vstate_null: the mainline entry's nulling,
-#            moved to the exit as the v3 thread puts it; not subject to the
-#            sysctl, since it also stands for loading a task switched in);
-#            Clean/Dirty -> load, VS = Clean.
-# v3 + fix   as v3, but the entry acts only if VS > Initial.
-# All three: the first-use trap sets VS = Initial and flags the task;
-# riscv_v_vstate_save stores only Dirty state and leaves it Clean;
-# __switch_to_vector saves prev and set_restore()s next.
-# Modelling assumption: the v3 patches themselves are not in the seed; the
-# above is what its cover letter, Andy Chiu's reply and the quoted fix say
-# (the fix shows v3's riscv_v_vstate_discard as set_restore + init).
+# v3         syscall entry, riscv_v_vstate_discard: if VS != Off
+#            (riscv_v_vstate_query), riscv_v_vstate_set_restore(current) and
+#            riscv_v_vstate_init (VS = Initial); no vector instruction.
+#            set_restore only flags the task: Initial now means "the
+#            registers must be reset before the return", so it must not be
+#            written over Clean state. Exit with the flag,
+#            riscv_v_vstate_restore_v3: Clean -> load the save area (stays
+#            Clean); Initial -> __riscv_v_vstate_discard, the mainline entry's
+#            nulling moved to the exit (sysctl test included, since the
+#            function itself moved), VS stays Initial; anything else ->
+#            nothing. The first-use trap sets VS = Clean (not Initial), so
+#            that its exit loads the zeroed save area instead of nulling.
+# v3 + fix   as v3, but the entry acts only if VS > Initial
+#            (__riscv_v_vstate_check_gt(regs->status, INITIAL)).
+# All three: riscv_v_vstate_save stores only Dirty state and leaves it Clean;
+# __switch_to_vector saves prev and set_restore()s next. Mainline's first-use
+# trap sets VS = Initial and flags the task.
+# Sources for v3 (none of its code is in the repo; read, then written here
+# in the minikernel's own assembly):
+#   - [PATCH v3 2/4] "riscv: clarify vector state semantics on syscall and
+#     context switch" (daichengrong, with Andy Chiu; linux-riscv, 21 May
+#     2026): its description and changelog, which say: the entry sets
+#     Initial; a switch saves only Dirty state; a restore of Initial state
+#     overwrites the registers with known values instead of loading them;
+#     the first-use trap marks the context Clean so that it returns zeroed
+#     registers; "__vstate_discard" is deferred to
+#     exit_to_user_mode_prepare. The archive copy available to us stops
+#     before the diff.
+#   - Seed 001 (Andy Chiu's reply to Olof Johansson, same thread): the v3
+#     riscv_v_vstate_discard(regs) is "if query: set_restore(current, regs);
+#     init(regs)", and the check_gt fix replaces its test.
+#   - Linux 6.12 arch/riscv/include/asm/vector.h and entry-common.h: what
+#     __riscv_v_vstate_discard, __riscv_v_vstate_restore,
+#     riscv_v_vstate_set_restore and arch_exit_to_user_mode_prepare execute.
+# Guesses (the diff is not available): the order of the two tests in
+# riscv_v_vstate_restore_v3 (Clean first, after the RFC's "_vstate_check
+# for CLEAN on the restore path"); that a Clean restore leaves no extra
+# Clean mark; that the sysctl of seed 000 is in the base kernel at all.
+# A 7.1 kernel's macros also test has_xtheadvector() (a patched static
+# branch, one jump or nop per test); the 6.12 headers have no such test and
+# the minikernel has none.
 #
 # ---------------------------------------------------------------------------
 # VS per getppid call (one task; VS seen at the ecall -> what the kernel does
@@ -92,11 +119,12 @@
 #                   null: Initial -> Initial.
 #   v3+fix, V=0     every call: Off -> nothing -> Off (only the check_gt test).
 # Before call 1 (every kernel, V=1): the first vector instruction traps with
-# VS Off; riscv_v_first_use_handler sets Initial and flags the task; the
-# trap's exit restores (mainline: loads the zeroed save area -> Clean; v3:
-# nulls -> Initial); the instruction runs again and makes VS Dirty.
-# (All of these were observed under QEMU 7.2 with V 1.0, VLEN 512, from
-# sstatus at each ecall and each return to U.)
+# VS Off; riscv_v_first_use_handler flags the task and sets Initial
+# (mainline) or Clean (v3); the trap's exit loads the zeroed save area ->
+# Clean; the instruction runs again and makes VS Dirty.
+# (Observed under QEMU 7.2 with V 1.0, VLEN 512, from sstatus at each ecall
+# and each return to U; the v3 first-use line, new with the Clean mark, has
+# been run under trapscope only.)
 #
 # With two tasks yielding to each other (knob_ctx_switches, V=1), per yield:
 #   mainline        entry nulls, VS Dirty; the switch saves prev (Dirty ->
@@ -178,8 +206,10 @@ riscv_v_setup:
 # start_thread left its VS Off. If the kernel has V, the task's VS is still
 # Off and the trapping instruction is a vector one, give the task its vector
 # context: a zeroed save area (riscv_v_thread_zalloc), VS = Initial
-# (riscv_v_vstate_on) and the deferred-restore flag (riscv_v_vstate_set_
-# restore), so the exit puts the registers in their first state. sepc is not
+# (riscv_v_vstate_on; under v3, Clean: v3 would null Initial state at the
+# exit, and a first use must see zeros) and the deferred-restore flag
+# (riscv_v_vstate_set_restore), so the exit loads the zeroed area. This
+# runs once per task, so it reads knob_vstate_v3 itself. sepc is not
 # advanced: the instruction runs again after the sret, now with VS on.
 	.globl riscv_v_first_use_handler
 	.type riscv_v_first_use_handler, @function
@@ -217,9 +247,14 @@ riscv_v_first_use_handler:
 	sd	zero, TASK_VSTATE + VSTATE_VCSR(tp)
 	srli	a4, a4, 5
 	sd	a4, TASK_VSTATE + VSTATE_VLENB(tp)
-	ld	a5, PT_STATUS(s1)		# riscv_v_vstate_on(regs)
+	ld	a5, PT_STATUS(s1)
 	andi	a5, a5, ~SR_VS
-	ori	a5, a5, SR_VS_INITIAL
+	ld	a4, knob_vstate_v3
+	li	a3, SR_VS_INITIAL		# mainline: riscv_v_vstate_on(regs)
+	beqz	a4, 3f
+	li	a3, SR_VS_CLEAN			# v3: Clean, so the exit loads zeros
+3:
+	or	a5, a5, a3
 	sd	a5, PT_STATUS(s1)
 	li	a5, _TIF_RISCV_V_DEFER_RESTORE	# riscv_v_vstate_set_restore():
 	amoor.d	zero, a5, (tp)			# VS is on now, so flag the task
@@ -292,10 +327,11 @@ insn_is_vector:
 	.size insn_is_vector, .-insn_is_vector
 
 # __riscv_v_vstate_discard(): seed 000's sysctl test, then the nulling. With
-# knob_riscv_v_vstate_discard_ctl = 0 nothing is clobbered. (In Linux the
-# test sits at the top of the inline __riscv_v_vstate_discard; the minikernel
-# splits the function at that point so that the nulling, which v3 also runs
-# from its exit, has a symbol of its own.) Clobbers t0-t2 only.
+# knob_riscv_v_vstate_discard_ctl = 0 nothing is clobbered. Mainline calls it
+# from the syscall entry, v3 from the exit (riscv_v_vstate_restore_v3). (In
+# Linux the test sits at the top of the inline __riscv_v_vstate_discard; the
+# minikernel splits the function at that point so that the nulling has a
+# symbol of its own.) Clobbers t0-t2 only.
 	.globl __riscv_v_vstate_discard
 	.type __riscv_v_vstate_discard, @function
 __riscv_v_vstate_discard:
@@ -418,28 +454,28 @@ riscv_v_vstate_restore:
 	ret
 	.size riscv_v_vstate_restore, .-riscv_v_vstate_restore
 
-# riscv_v_vstate_restore_v3(regs), seed 001 v3: Initial state is not loaded
-# but set to its constants, which is the same nulling the mainline entry
-# does, now on the way out (__riscv_v_vstate_null; VS stays Initial). The
-# sysctl of seed 000 does not apply here: this reset also stands for loading
-# the state of a task just switched in, and skipping it would let that task
-# see the registers of the one before. Clean or Dirty state is loaded as in
-# mainline.
+# riscv_v_vstate_restore_v3(regs), seed 001 v3 (called from
+# arch_exit_to_user_mode_prepare when the flag is set): Clean state is
+# loaded from the save area, as in mainline, and stays Clean. Initial state
+# is not loaded: the registers get their known values from
+# __riscv_v_vstate_discard, the same call the mainline entry makes, now on
+# the way out (v3's changelog: the discard is deferred to
+# exit_to_user_mode_prepare); VS stays Initial, which is why v3 repeats this
+# on every call until the check_gt fix. Off (and Dirty, which the flag never
+# meets here) does nothing. The test order is a guess; see the header.
 	.globl riscv_v_vstate_restore_v3
 	.type riscv_v_vstate_restore_v3, @function
 riscv_v_vstate_restore_v3:
 	ld	a5, PT_STATUS(a0)
 	andi	a4, a5, SR_VS
-	beqz	a4, 1f				# Off: nothing to do
+	li	a3, SR_VS_CLEAN
+	beq	a4, a3, 2f			# __riscv_v_vstate_check(status, CLEAN)
 	li	a3, SR_VS_INITIAL
-	bne	a4, a3, 2f
-	tail	__riscv_v_vstate_null		# Initial: reset to the constants
+	bne	a4, a3, 1f			# not Initial either: nothing to do
+	tail	__riscv_v_vstate_discard	# Initial: the deferred discard
 2:
-	andi	a5, a5, ~SR_VS
-	ori	a5, a5, SR_VS_CLEAN		# __riscv_v_vstate_clean(regs)
-	sd	a5, PT_STATUS(a0)
 	addi	a0, tp, TASK_VSTATE
-	tail	__riscv_v_vstate_restore
+	tail	__riscv_v_vstate_restore	# (&current->thread.vstate)
 1:
 	ret
 	.size riscv_v_vstate_restore_v3, .-riscv_v_vstate_restore_v3
