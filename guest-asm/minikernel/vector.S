@@ -123,8 +123,8 @@
 # (mainline) or Clean (v3); the trap's exit loads the zeroed save area ->
 # Clean; the instruction runs again and makes VS Dirty.
 # (Observed under QEMU 7.2 with V 1.0, VLEN 512, from sstatus at each ecall
-# and each return to U; the v3 first-use line, new with the Clean mark, has
-# been run under trapscope only.)
+# and each return to U; the v3 first-use line, new with the Clean mark, was
+# checked the same way for knob_vstate_v3 = 1, at each sret.)
 #
 # With two tasks yielding to each other (knob_ctx_switches, V=1), per yield:
 #   mainline        entry nulls, VS Dirty; the switch saves prev (Dirty ->
