@@ -116,10 +116,12 @@ fn a_ras_mispredict_is_charged_to_the_function_of_the_mispredicted_return() {
     // Before the patch, 3 RAS mispredicts per call (tests/cycles.rs): the
     // `jr t0` in handle_exception, do_trap_ecall_u's `ret` and the user
     // wrapper's `ret`. After it, none, and the same instructions run in
-    // both functions: each costs exactly one mispredict penalty less.
+    // both functions: each costs one return penalty less, give or take the
+    // one cycle of pairing the instruction after a redirect can lose or
+    // gain (a redirect starts a new issue group: cost::inorder).
     let s = scenario();
     let p = Profile::find("u74").unwrap();
-    let pen = f64::from(p.core.mispredict_penalty.value);
+    let pen = f64::from(p.core.mispredict_return.value);
     let (b, a) = (
         run(&s, "before", Some("u74"), false),
         run(&s, "after", Some("u74"), false),
@@ -132,7 +134,8 @@ fn a_ras_mispredict_is_charged_to_the_function_of_the_mispredicted_return() {
             .unwrap()
     };
     for n in ["syscall", "do_trap_ecall_u"] {
-        assert!((cyc(&b, n) - cyc(&a, n) - pen).abs() < 1e-9, "{n}");
+        let d = cyc(&b, n) - cyc(&a, n);
+        assert!((d - pen).abs() <= 1.0 + 1e-9, "{n}: {d} vs {pen}");
     }
     // The rest of the kernel path runs the same code with the same
     // predictions: the same cycles.

@@ -15,11 +15,17 @@ fn with_value(base: &str, field: &str, value: &str) -> (String, usize, usize) {
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/cores/{base}.toml")),
     )
     .unwrap();
+    // `section.field` names a key that two sections share (alu, fp).
+    let (section, field) = field.split_once('.').unwrap_or(("", field));
     let key = format!("{field} = {{ value = ");
+    let mut in_section = section.is_empty();
     let mut out = String::new();
     let mut at = None;
     for (i, line) in src.lines().enumerate() {
-        if let Some(rest) = line.strip_prefix(&key) {
+        if line.starts_with('[') {
+            in_section = section.is_empty() || line == format!("[{section}]");
+        }
+        if let Some(rest) = line.strip_prefix(&key).filter(|_| in_section) {
             let comma = rest.find(',').unwrap();
             out.push_str(&format!("{key}{value}{}\n", &rest[comma..]));
             at = Some((i + 1, key.len() + 1));
@@ -96,7 +102,7 @@ fn issue_width_and_tables_are_sizes_the_model_can_index() {
         "x60",
         "issue_width",
         "0",
-        "issue_width = 0: must be from 1 to 64",
+        "issue_width = 0: must be from 1 to 8",
     );
     refused("x60", "ras_depth", "0", "ras_depth = 0: must be from 1");
     refused("x60", "ras_depth", "100000", "ras_depth = 100000");
@@ -113,7 +119,13 @@ fn cycle_counts_have_a_sane_maximum() {
         "4000000000",
         "div = 4000000000: must be from 0 to 10000",
     );
-    refused("x60", "mispredict_penalty", "20000", "from 0 to 10000");
+    refused(
+        "x60",
+        "latency.alu",
+        "20000",
+        "latency.alu = 20000: must be from 0 to 10000",
+    );
+    refused("x60", "mispredict_branch", "20000", "from 0 to 10000");
     refused("x60", "whole_reg_per_reg", "99999", "from 0 to 10000");
 }
 
@@ -163,6 +175,29 @@ fn a_bad_profile_on_the_command_line_is_one_line_with_its_location() {
         &["run", "scenarios/ras-trap-entry.toml", "--core", &f],
         std::time::Duration::from_secs(10),
     );
-    // x60.toml line 16: `clock_ghz = { value = ` is 22 characters.
-    common::fails_one_line(&out, 2, &["nan.toml:16:23:", "clock_ghz = NaN"]);
+    // x60.toml line 19: `clock_ghz = { value = ` is 22 characters.
+    common::fails_one_line(&out, 2, &["nan.toml:19:23:", "clock_ghz = NaN"]);
+}
+
+#[test]
+fn pipes_bypasses_and_flush_rules_are_names_the_model_knows() {
+    refused(
+        "x60",
+        "issue.alu",
+        "\"AG\"",
+        "write pipe letters from A to F",
+    );
+    refused("x60", "issue.mem", "\"\"", "write pipe letters");
+    refused("x60", "pipes", "9", "pipes = 9: must be from 1 to 8");
+    refused("x60", "bypass_to", "\"alu,fpu\"", "unknown name \"fpu\"");
+    refused("x60", "bypass_from", "\"jal\"", "unknown name \"jal\"");
+    refused(
+        "x60",
+        "csr_write_flush",
+        "\"some\"",
+        "write one of all, rocket, status, none",
+    );
+    refused("u74", "waits_at", "\"fence\"", "unknown name \"fence\"");
+    refused("x60", "frontend_stages", "40", "more than the pipeline's");
+    refused("c910", "window", "0", "window = 0: must be from 1");
 }

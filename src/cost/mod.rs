@@ -1,10 +1,13 @@
 //! Cycle accounting: core profiles and the cost model.
 
+pub mod class;
+mod inorder;
 pub mod model;
 pub mod profile;
 pub mod validate;
+mod window;
 
-pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS};
+pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS, PipeState};
 pub use profile::{Basis, Param, Profile};
 
 #[cfg(test)]

@@ -1,33 +1,44 @@
-//! The cycle model: per-instruction class costs plus event penalties.
+//! The cycle model: a pipeline per core (the in-order scoreboard of
+//! `inorder.rs` or the out-of-order window of `window.rs`), fed one
+//! instruction at a time from per-block tables (`class.rs`), with its state
+//! carried across blocks.
 //!
 //! Costs are kept in thousandths of a cycle (integers), so that sums are
 //! exact and the same whether a block is accounted at once or instruction by
-//! instruction. Multi-issue is approximated by dividing the cost of the
-//! classes a core can pair (ALU, multiply, load, store, branch, jump) by the
-//! issue width; nothing models which pairs are legal, caches, or TLBs.
+//! instruction. Caches and TLBs are not modelled: every access hits.
 
 use serde::Serialize;
 
+use super::class::{self, Bypass, Kind, Static};
+use super::inorder::InOrder;
 use super::profile::Profile;
-use crate::isa::{CsrOp, Insn, Op};
+use super::window::{Effects, Window};
 use crate::machine::DecodedInsn;
 use crate::trace::PredKind;
 
 /// Thousandths of a cycle.
 pub const MILLI: u64 = 1000;
 
-/// What a charge is for: the lines of the breakdown in reports.
+/// What a charge is for: the lines of the breakdown in reports. The first
+/// ones carry cycles; the CSR counts are events without cycles of their own
+/// (their cycles are in the issue and flush lines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cat {
-    /// Instructions other than CSR accesses, at their class cost.
-    Instructions,
-    CsrReads,
-    CsrWrites,
-    /// Writes to sstatus/mstatus/satp, which serialise the pipeline.
-    StatusWrites,
-    CounterReads,
-    LoadUseStalls,
+    /// One cycle per issue group (in-order) or retire group (out-of-order).
+    Issue,
+    /// A pair the issue width allowed but the pipes refused.
+    IssueRules,
+    /// Waits for an operand (load-use and other latencies).
+    DataStalls,
+    /// The divider busy, the window full.
+    StructuralStalls,
+    /// CSR writes that flush the instructions after them.
+    CsrFlushes,
+    /// Drains and refetches: serialising instructions, fences.
+    Serialisation,
+    /// Fetch bubbles after correctly predicted taken branches and jumps.
+    TakenBubbles,
     RasMispredicts,
     BranchMispredicts,
     IndirectMispredicts,
@@ -37,19 +48,25 @@ pub enum Cat {
     VectorUnit,
     /// Cycles a `wfi` waited for the timer.
     Idle,
+    CsrReads,
+    CsrWrites,
+    /// Writes to sstatus/mstatus/satp.
+    StatusWrites,
+    CounterReads,
 }
 
 /// How many categories there are.
-pub const N_CATS: usize = 13;
+pub const N_CATS: usize = 18;
 
 impl Cat {
     pub const ALL: [Cat; N_CATS] = [
-        Cat::Instructions,
-        Cat::CsrReads,
-        Cat::CsrWrites,
-        Cat::StatusWrites,
-        Cat::CounterReads,
-        Cat::LoadUseStalls,
+        Cat::Issue,
+        Cat::IssueRules,
+        Cat::DataStalls,
+        Cat::StructuralStalls,
+        Cat::CsrFlushes,
+        Cat::Serialisation,
+        Cat::TakenBubbles,
         Cat::RasMispredicts,
         Cat::BranchMispredicts,
         Cat::IndirectMispredicts,
@@ -57,17 +74,22 @@ impl Cat {
         Cat::TrapReturns,
         Cat::VectorUnit,
         Cat::Idle,
+        Cat::CsrReads,
+        Cat::CsrWrites,
+        Cat::StatusWrites,
+        Cat::CounterReads,
     ];
 
     /// The JSON key (and `check` metric name).
     pub fn key(self) -> &'static str {
         match self {
-            Cat::Instructions => "instructions",
-            Cat::CsrReads => "csr_reads",
-            Cat::CsrWrites => "csr_writes",
-            Cat::StatusWrites => "status_writes",
-            Cat::CounterReads => "counter_reads",
-            Cat::LoadUseStalls => "load_use_stalls",
+            Cat::Issue => "issue",
+            Cat::IssueRules => "issue_rules",
+            Cat::DataStalls => "data_stalls",
+            Cat::StructuralStalls => "structural_stalls",
+            Cat::CsrFlushes => "csr_flushes",
+            Cat::Serialisation => "serialisation",
+            Cat::TakenBubbles => "taken_bubbles",
             Cat::RasMispredicts => "ras_mispredicts",
             Cat::BranchMispredicts => "branch_mispredicts",
             Cat::IndirectMispredicts => "indirect_mispredicts",
@@ -75,18 +97,23 @@ impl Cat {
             Cat::TrapReturns => "trap_returns",
             Cat::VectorUnit => "vector",
             Cat::Idle => "idle",
+            Cat::CsrReads => "csr_reads",
+            Cat::CsrWrites => "csr_writes",
+            Cat::StatusWrites => "status_writes",
+            Cat::CounterReads => "counter_reads",
         }
     }
 
     /// Words for reports.
     pub fn label(self) -> &'static str {
         match self {
-            Cat::Instructions => "instructions (class costs)",
-            Cat::CsrReads => "CSR reads",
-            Cat::CsrWrites => "CSR writes",
-            Cat::StatusWrites => "sstatus/mstatus/satp writes",
-            Cat::CounterReads => "counter reads",
-            Cat::LoadUseStalls => "load-use stalls",
+            Cat::Issue => "issue (one cycle per group)",
+            Cat::IssueRules => "issue rules (pairs refused)",
+            Cat::DataStalls => "data stalls (operand latency)",
+            Cat::StructuralStalls => "structural stalls (divider, window)",
+            Cat::CsrFlushes => "CSR-write flushes",
+            Cat::Serialisation => "serialisation (drains, fences)",
+            Cat::TakenBubbles => "taken-branch fetch bubbles",
             Cat::RasMispredicts => "RAS mispredicts",
             Cat::BranchMispredicts => "branch mispredicts",
             Cat::IndirectMispredicts => "indirect-jump mispredicts",
@@ -94,6 +121,10 @@ impl Cat {
             Cat::TrapReturns => "trap returns",
             Cat::VectorUnit => "vector unit",
             Cat::Idle => "wfi idle",
+            Cat::CsrReads => "CSR reads",
+            Cat::CsrWrites => "CSR writes",
+            Cat::StatusWrites => "sstatus/mstatus/satp writes",
+            Cat::CounterReads => "counter reads",
         }
     }
 
@@ -135,42 +166,86 @@ impl Ledger {
     }
 }
 
-/// The cost table of one block, built once.
-pub struct BlockCost {
-    /// Category and cost of each instruction.
-    base: Vec<(Cat, u32)>,
-    /// Integer registers each instruction reads (0: none).
-    reads: Vec<[u8; 2]>,
-    /// The register a load writes (0: not a load).
-    load_rd: Vec<u8>,
+/// The profile's numbers the pipelines use, read once.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub width: usize,
+    pub commit_width: usize,
+    pub window: usize,
+    pub late_advance: u32,
+    pub alu_early: u32,
+    pub div_busy: u32,
+    pub frontend: u32,
+    pub out_of_order: bool,
+    mispredict: [u32; 3],
+    taken_bubble: u32,
+    recover_after_retire: u32,
+    drain_dispatch: u32,
+    trap_entry: u32,
+    trap_return: u32,
+    csr_flush: u32,
+    fence: u32,
+    fence_i: u32,
+    sfence_vma: u32,
+    csr_read_serialises: bool,
+    csr_write_serialises: bool,
+    amo_serialises: bool,
 }
 
-/// The registers an instruction reads, for load-use stalls.
-fn reads(i: &Insn) -> [u8; 2] {
-    match i.op {
-        Op::Lui | Op::Auipc | Op::Jal => [0, 0],
-        Op::Jalr | Op::Load { .. } | Op::FpLoad { .. } | Op::AluImm(_) | Op::Lr { .. } => {
-            [i.rs1, 0]
+impl Params {
+    fn new(p: &Profile) -> Params {
+        let c = &p.core;
+        let l = &p.latency;
+        let z = &p.serialise;
+        Params {
+            width: c.issue_width.value.max(1) as usize,
+            commit_width: c.commit_width.value.max(1) as usize,
+            window: c.window.value.max(1) as usize,
+            late_advance: l.late_advance.value,
+            alu_early: l.alu_early.value,
+            div_busy: l.div_busy.value,
+            frontend: c.frontend_stages.value,
+            out_of_order: c.out_of_order.value,
+            mispredict: [
+                c.mispredict_return.value,
+                c.mispredict_branch.value,
+                c.mispredict_indirect.value,
+            ],
+            taken_bubble: c.taken_bubble.value,
+            recover_after_retire: c.recover_after_retire.value,
+            drain_dispatch: z.drain_dispatch.value,
+            trap_entry: c.trap_entry.value,
+            trap_return: c.trap_return.value,
+            csr_flush: z.csr_flush.value,
+            fence: z.fence.value,
+            fence_i: z.fence_i.value,
+            sfence_vma: z.sfence_vma.value,
+            csr_read_serialises: z.csr_read_serialises.value,
+            csr_write_serialises: z.csr_write_serialises.value,
+            amo_serialises: z.amo_serialises.value,
         }
-        Op::Csr(CsrOp::Rw | CsrOp::Rs | CsrOp::Rc) => [i.rs1, 0],
-        Op::Branch(_)
-        | Op::Store { .. }
-        | Op::FpStore { .. }
-        | Op::Alu(_)
-        | Op::Mul(_)
-        | Op::Div(_)
-        | Op::Sc { .. }
-        | Op::Amo { .. } => [i.rs1, i.rs2],
-        _ => [0, 0],
+    }
+
+    fn penalty(&self, k: PredKind) -> (Cat, u32) {
+        match k {
+            PredKind::Return => (Cat::RasMispredicts, self.mispredict[0]),
+            PredKind::Branch => (Cat::BranchMispredicts, self.mispredict[1]),
+            PredKind::Indirect => (Cat::IndirectMispredicts, self.mispredict[2]),
+        }
     }
 }
 
-fn csr_writes(i: &Insn) -> bool {
-    match i.op {
-        Op::Csr(CsrOp::Rw | CsrOp::Rwi) => true,
-        Op::Csr(_) => i.rs1 != 0,
-        _ => false,
-    }
+/// The pipeline's state, carried from one instruction to the next and
+/// across blocks.
+#[derive(Clone, Debug)]
+pub enum PipeState {
+    InOrder(InOrder),
+    Window(Window),
+}
+
+/// The table of one block, built once.
+pub struct BlockCost {
+    insns: Vec<Static>,
 }
 
 /// Where an instruction being charged stands.
@@ -178,148 +253,198 @@ fn csr_writes(i: &Insn) -> bool {
 pub struct At {
     /// Its index in the block.
     pub i: usize,
-    /// The register the instruction before it loaded (0: none).
-    pub prev_load: u8,
     /// It completed (did not trap): execution went on after it.
     pub completed: bool,
+    /// The control transfer went somewhere other than the next instruction.
+    pub taken: bool,
     pub misp: Option<PredKind>,
 }
 
 pub struct CostModel {
-    /// Cycles (milli) of one event of each category, where it has one unit.
-    pub unit: [u64; N_CATS],
-    issue: u64,
-    stall: u64,
-    costs: super::profile::Costs,
+    params: Params,
+    bypass: Bypass,
+    profile: Profile,
     vector: super::profile::Vector,
-    monitor: u32,
+    /// `vector.waits_at` names status_write, csr.
+    waits: (bool, bool),
+}
+
+fn m(cycles: u32) -> u64 {
+    u64::from(cycles) * MILLI
 }
 
 impl CostModel {
     pub fn new(p: &Profile) -> CostModel {
-        let c = &p.core;
-        let k = &p.cost;
-        let mut unit = [0u64; N_CATS];
-        let m = |v: u32| u64::from(v) * MILLI;
-        unit[Cat::CsrReads.index()] = m(k.csr_read.value);
-        unit[Cat::CsrWrites.index()] = m(k.csr_write.value);
-        unit[Cat::StatusWrites.index()] = m(k.csr_status_write.value);
-        unit[Cat::CounterReads.index()] = m(k.counter_read.value);
-        unit[Cat::LoadUseStalls.index()] = m(c.load_use_latency.value.saturating_sub(1));
-        for cat in [
-            Cat::RasMispredicts,
-            Cat::BranchMispredicts,
-            Cat::IndirectMispredicts,
-        ] {
-            unit[cat.index()] = m(c.mispredict_penalty.value);
-        }
-        unit[Cat::TrapEntries.index()] = m(c.trap_entry.value);
-        unit[Cat::TrapReturns.index()] = m(c.trap_return.value);
         CostModel {
-            unit,
-            issue: u64::from(c.issue_width.value.max(1)),
-            stall: unit[Cat::LoadUseStalls.index()],
-            costs: k.clone(),
+            params: Params::new(p),
+            bypass: Bypass::new(p),
+            profile: p.clone(),
             vector: p.vector.clone(),
-            monitor: p.atomics.monitor_cycles.value,
+            waits: (
+                class::list(&p.vector.waits_at.value).any(|x| x == "status_write"),
+                class::list(&p.vector.waits_at.value).any(|x| x == "csr"),
+            ),
         }
     }
 
-    /// Category and cost (milli) of one instruction, before events.
-    fn class_cost(&self, i: Option<&Insn>) -> (Cat, u64) {
-        let k = &self.costs;
-        let paired = |v: u32| u64::from(v) * MILLI / self.issue;
-        let full = |v: u32| u64::from(v) * MILLI;
-        let Some(i) = i else {
-            return (Cat::Instructions, paired(k.alu.value));
-        };
-        let v = match i.op {
-            Op::Csr(_) => {
-                let cat = if matches!(i.csr, 0xc00..=0xc02 | 0xb00 | 0xb02) {
-                    Cat::CounterReads
-                } else if !csr_writes(i) {
-                    Cat::CsrReads
-                } else if matches!(i.csr, 0x100 | 0x300 | 0x180) {
-                    Cat::StatusWrites
-                } else {
-                    Cat::CsrWrites
-                };
-                return (cat, self.unit[cat.index()]);
-            }
-            Op::Lui | Op::Auipc | Op::AluImm(_) | Op::Alu(_) => paired(k.alu.value),
-            Op::Mul(_) => paired(k.mul.value),
-            Op::Div(_) => full(k.div.value),
-            Op::Load { .. } | Op::FpLoad { .. } => paired(k.load.value),
-            Op::Store { .. } | Op::FpStore { .. } => paired(k.store.value),
-            Op::Branch(_) => paired(k.branch.value),
-            Op::Jal | Op::Jalr => paired(k.jump.value),
-            Op::Fence => full(k.fence.value),
-            Op::FenceI => full(k.fence_i.value),
-            Op::Amo { .. } => full(k.amo.value),
-            Op::Lr { .. } => full(k.lr.value),
-            Op::Sc { .. } => full(k.sc.value) + u64::from(self.monitor) * MILLI,
-            Op::Ecall | Op::Ebreak | Op::Wfi | Op::Sret | Op::Mret | Op::SfenceVma => {
-                full(k.system.value)
-            }
-            Op::Fp => full(k.fp.value),
-            // Charged when the V unit reports what it ran (`vector_cost`):
-            // the occupancy depends on vtype at run time.
-            Op::Vector => 0,
-        };
-        (Cat::Instructions, v)
+    /// The pipeline before the first instruction.
+    pub fn start(&self) -> PipeState {
+        if self.params.out_of_order {
+            PipeState::Window(Window::default())
+        } else {
+            PipeState::InOrder(InOrder::default())
+        }
     }
 
     pub fn build(&self, insns: &[DecodedInsn]) -> BlockCost {
-        let mut base = Vec::with_capacity(insns.len());
-        let mut rd = Vec::with_capacity(insns.len());
-        let mut load_rd = Vec::with_capacity(insns.len());
-        for d in insns {
-            let (cat, v) = self.class_cost(d.insn.as_ref());
-            base.push((cat, v as u32));
-            rd.push(d.insn.as_ref().map_or([0, 0], reads));
-            load_rd.push(match d.insn.map(|i| i.op) {
-                Some(Op::Load { .. }) => d.insn.map_or(0, |i| i.rd),
-                _ => 0,
-            });
-        }
         BlockCost {
-            base,
-            reads: rd,
-            load_rd,
+            insns: insns
+                .iter()
+                .map(|d| class::of(&self.profile, &self.bypass, d.insn.as_ref()))
+                .collect(),
         }
     }
 
-    /// Charges instruction `i` of a block: its class cost, a load-use stall
-    /// if it reads what the instruction before it (`prev_load`) loaded, a trap
-    /// return for an `sret`/`mret` that completed, and its mispredict if any.
-    pub fn charge(&self, t: &BlockCost, d: &DecodedInsn, at: At, mut sink: impl FnMut(Cat, u64)) {
-        let At {
-            i,
-            prev_load,
-            completed,
-            misp,
-        } = at;
-        let (cat, v) = t.base[i];
-        sink(cat, u64::from(v));
-        if prev_load != 0 && t.reads[i].contains(&prev_load) && self.stall > 0 {
-            sink(Cat::LoadUseStalls, self.stall);
-        }
-        if completed && matches!(d.insn.map(|x| x.op), Some(Op::Sret | Op::Mret)) {
-            sink(Cat::TrapReturns, self.unit[Cat::TrapReturns.index()]);
-        }
-        if let Some(kind) = misp {
-            let cat = match kind {
-                PredKind::Return => Cat::RasMispredicts,
-                PredKind::Branch => Cat::BranchMispredicts,
-                PredKind::Indirect => Cat::IndirectMispredicts,
+    /// Charges instruction `at.i` of a block against the pipeline `st`:
+    /// each part of its cost goes to `sink` (category, milli, and whether it
+    /// is an event of its own: events without cycles, like a CSR read, come
+    /// with 0; the wait a mispredict imposes on a later instruction of an
+    /// out-of-order core comes as cycles without an event).
+    pub fn charge(
+        &self,
+        st: &mut PipeState,
+        t: &BlockCost,
+        at: At,
+        mut sink: impl FnMut(Cat, u64, bool),
+    ) {
+        let s = &t.insns[at.i];
+        let p = &self.params;
+        if s.kind == Kind::Csr {
+            let cat = if s.csr.counter {
+                Cat::CounterReads
+            } else if !s.csr.writes {
+                Cat::CsrReads
+            } else if s.csr.status {
+                Cat::StatusWrites
+            } else {
+                Cat::CsrWrites
             };
-            sink(cat, self.unit[cat.index()]);
+            sink(cat, 0, true);
+        }
+        let control = matches!(s.kind, Kind::Branch | Kind::Jump);
+        match st {
+            PipeState::InOrder(io) => {
+                let late = io.issue(p, s, &mut sink);
+                let extra = match s.kind {
+                    Kind::Csr if s.csr.flush => Some((Cat::CsrFlushes, p.csr_flush)),
+                    Kind::Fence => Some((Cat::Serialisation, p.fence)),
+                    Kind::FenceI => Some((Cat::Serialisation, p.fence_i)),
+                    Kind::SfenceVma => Some((Cat::Serialisation, p.sfence_vma)),
+                    Kind::Xret if at.completed => Some((Cat::TrapReturns, p.trap_return)),
+                    _ => None,
+                };
+                let redirect = match at.misp {
+                    // A branch that executed late (SiFive7: in M2, not AG)
+                    // resolves late_advance cycles later.
+                    Some(PredKind::Branch) if late => {
+                        let (cat, c) = p.penalty(PredKind::Branch);
+                        Some((cat, c + p.late_advance))
+                    }
+                    Some(k) => Some(p.penalty(k)),
+                    None if control && at.taken => Some((Cat::TakenBubbles, p.taken_bubble)),
+                    None => None,
+                };
+                for (cat, cycles) in [extra, redirect].into_iter().flatten() {
+                    if cycles > 0 || cat != Cat::TakenBubbles {
+                        sink(cat, m(cycles), true);
+                    }
+                    io.redirect(u64::from(cycles));
+                }
+            }
+            PipeState::Window(w) => {
+                let drain = match s.kind {
+                    Kind::Csr if s.csr.writes => p.csr_write_serialises,
+                    Kind::Csr => p.csr_read_serialises,
+                    Kind::Amo | Kind::Lr | Kind::Sc => p.amo_serialises,
+                    // ecall/ebreak trap at retire: the trap is the cost.
+                    Kind::Fence | Kind::FenceI | Kind::SfenceVma | Kind::Xret | Kind::Wfi => true,
+                    _ => false,
+                };
+                let refetch = match s.kind {
+                    Kind::Csr if drain || s.csr.flush => Some((Cat::CsrFlushes, p.csr_flush)),
+                    Kind::FenceI => Some((Cat::Serialisation, p.fence_i)),
+                    Kind::SfenceVma => Some((Cat::Serialisation, p.sfence_vma)),
+                    _ => None,
+                };
+                let fx = Effects {
+                    drain: drain.then_some(p.drain_dispatch),
+                    refetch,
+                    extra: if s.kind == Kind::Fence { p.fence } else { 0 },
+                };
+                let (exec, retire) = w.step(p, s, fx, &mut sink);
+                if s.kind == Kind::Xret && at.completed {
+                    sink(Cat::TrapReturns, m(p.trap_return), true);
+                    w.redirect(u64::from(p.trap_return));
+                }
+                if let Some(k) = at.misp {
+                    let (cat, cycles) = p.penalty(k);
+                    sink(cat, 0, true);
+                    // Counted from the cycle the instruction could dispatch
+                    // in had it waited for nothing but its operands.
+                    let at = (exec - 1 + u64::from(cycles))
+                        .max(retire + u64::from(p.recover_after_retire));
+                    w.hold(at, cat);
+                } else if control && at.taken && p.taken_bubble > 0 {
+                    sink(Cat::TakenBubbles, 0, true);
+                    w.taken_bubble(p.taken_bubble);
+                }
+                if let Some((cat, _)) = fx.refetch {
+                    sink(cat, 0, true);
+                }
+            }
         }
     }
 
-    /// The register instruction `i` loads (0: not a load).
-    pub fn load_rd(t: &BlockCost, i: usize) -> u8 {
-        t.load_rd[i]
+    /// Takes a trap: the cost (milli) from the trapping instruction to the
+    /// handler's first issue; the pipeline is empty after it.
+    pub fn trap(&self, st: &mut PipeState) -> u64 {
+        let c = self.params.trap_entry;
+        match st {
+            PipeState::InOrder(io) => {
+                io.redirect(u64::from(c));
+                io.quiesce();
+            }
+            PipeState::Window(w) => w.redirect(u64::from(c)),
+        }
+        m(c)
+    }
+
+    /// The cycles (milli) one event of category `c` always costs, where it
+    /// has such a unit: in-order redirects, trap entries and returns. On an
+    /// out-of-order core a mispredict or a flush overlaps older work, so it
+    /// has none.
+    pub fn unit(&self, c: Cat) -> u64 {
+        let p = &self.params;
+        let v = match c {
+            Cat::TrapEntries => p.trap_entry,
+            Cat::TrapReturns => p.trap_return,
+            _ if p.out_of_order => 0,
+            Cat::RasMispredicts => p.mispredict[0],
+            Cat::BranchMispredicts => p.mispredict[1],
+            Cat::IndirectMispredicts => p.mispredict[2],
+            Cat::CsrFlushes => p.csr_flush,
+            Cat::TakenBubbles => p.taken_bubble,
+            _ => 0,
+        };
+        m(v)
+    }
+
+    /// A `wfi` waited: everything in flight finished meanwhile.
+    pub fn idle(&self, st: &mut PipeState) {
+        match st {
+            PipeState::InOrder(io) => io.quiesce(),
+            PipeState::Window(w) => w.quiesce(),
+        }
     }
 
     /// The vector unit's occupancy for one instruction (milli), from the
@@ -342,13 +467,19 @@ impl CostModel {
                 u64::from(v.whole_reg_base.value)
                     + u64::from(v.whole_reg_per_reg.value) * u64::from(nregs)
             }
-            VClass::Scalar => u64::from(self.costs.alu.value),
+            VClass::Scalar => 1,
         };
         cycles.max(1) * MILLI
     }
 
-    /// The cost of taking a trap (milli).
-    pub fn trap_entry(&self) -> u64 {
-        self.unit[Cat::TrapEntries.index()]
+    /// Whether status writes, and CSR accesses, wait for the vector unit.
+    pub fn vector_waits(&self) -> (bool, bool) {
+        self.waits
+    }
+
+    /// Whether the scalar pipeline waits for the vector unit at this point
+    /// (`vector.waits_at`).
+    pub fn vector_waits_at(&self, what: &str) -> bool {
+        class::list(&self.vector.waits_at.value).any(|x| x == what)
     }
 }

@@ -35,7 +35,7 @@ struct ParamDto<T> {
 }
 
 macro_rules! profile_struct {
-    ($(#[$m:meta])* $name:ident, $dto:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+    ($(#[$m:meta])* $name:ident, $dto:ident, $section:literal { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Debug, PartialEq)]
         pub struct $name { $($(#[$fm])* pub $field: Param<$ty>,)* }
@@ -47,7 +47,7 @@ macro_rules! profile_struct {
         impl $dto {
             /// Converts, noting where each value sits (for range errors).
             fn convert(self, loc: &Locator<'_>, at: &mut Spans) -> Result<$name, ScenarioError> {
-                Ok($name { $($field: param(loc, stringify!($field), self.$field, at)?,)* })
+                Ok($name { $($field: param(loc, concat!($section, ".", stringify!($field)), self.$field, at)?,)* })
             }
         }
 
@@ -62,65 +62,134 @@ macro_rules! profile_struct {
 
 profile_struct!(
     /// The pipeline and its predictors.
-    Core, CoreDto {
+    Core, CoreDto, "core" {
         /// Clock in GHz, to turn cycles into ns.
         clock_ghz: f64,
         /// `time` CSR frequency.
         timebase_hz: f64,
-        /// Instructions issued per cycle (in-order cores: the pairing limit).
+        /// Instructions issued per cycle (in-order: the pairing limit;
+        /// out-of-order: the dispatch width).
         issue_width: u32,
+        /// Instructions retired per cycle (out-of-order cores).
+        commit_width: u32,
         out_of_order: bool,
-        /// Cycles lost on a mispredicted branch, jump or return.
-        mispredict_penalty: u32,
+        /// Reorder-buffer entries (out-of-order cores; 0 in-order).
+        window: u32,
+        /// Pipeline stages, named in the source text.
+        pipeline_depth: u32,
+        /// Stages from fetch to issue (dispatch): the refill after a redirect.
+        frontend_stages: u32,
         /// Return-address-stack entries.
         ras_depth: u32,
         /// 2-bit counters in the bimodal branch table.
         bht_entries: u32,
-        /// Branch-target-buffer entries (indirect jumps).
+        /// Target-buffer entries for indirect jumps.
         btb_entries: u32,
-        /// Cycles from a load to an instruction that uses its result.
-        load_use_latency: u32,
-        /// Cycles from the trapping instruction to the handler's first one.
+        /// Taking a trap or returning from one empties the RAS.
+        trap_flushes_ras: bool,
+        /// RAS entries carry the privilege mode they were pushed in; a return
+        /// in another mode does not use them.
+        ras_privilege_tags: bool,
+        /// Cycles lost on a mispredicted conditional branch.
+        mispredict_branch: u32,
+        /// Cycles lost on a return the RAS predicted wrong.
+        mispredict_return: u32,
+        /// Cycles lost on an indirect jump whose target was predicted wrong.
+        mispredict_indirect: u32,
+        /// Out-of-order: the correct path after a mispredict dispatches no
+        /// earlier than this many cycles after the mispredicted instruction
+        /// retires (0: recovery does not wait for retire).
+        recover_after_retire: u32,
+        /// Fetch bubble after a correctly predicted taken branch or jump.
+        taken_bubble: u32,
+        /// Cycles from the trapping instruction to the handler's first issue,
+        /// beyond that instruction's own slot.
         trap_entry: u32,
-        /// Cycles for `sret`/`mret` to reach the target.
+        /// Cycles from `sret`/`mret` to the first instruction at the target,
+        /// beyond the xRET's own slot.
         trap_return: u32,
     }
 );
 
 profile_struct!(
-    /// Cycles per instruction of each class. Classes the core can pair (ALU,
-    /// multiply, load, store, branch, jump) are divided by the issue width.
-    Costs, CostsDto {
+    /// Which pipe each class issues to (in-order cores): a string of pipe
+    /// letters, "A" the first pipe, "AB" either of two.
+    Issue, IssueDto, "issue" {
+        /// How many pipes there are.
+        pipes: u32,
+        alu: String,
+        mem: String,
+        control: String,
+        muldiv: String,
+        fp: String,
+        vector: String,
+        csr: String,
+        system: String,
+    }
+);
+
+profile_struct!(
+    /// Result latencies: cycles from a producer's issue to the first cycle an
+    /// ordinary consumer of its result can issue.
+    Latency, LatencyDto, "latency" {
         alu: u32,
+        /// An ALU op whose operands are ready when it issues executes early
+        /// and its result is ready this many cycles later (0: no early ALU).
+        alu_early: u32,
+        load: u32,
         mul: u32,
         div: u32,
-        load: u32,
-        store: u32,
-        branch: u32,
-        jump: u32,
-        /// A CSR read with no write (`csrr`).
+        /// Cycles the divider is busy, during which no other div issues.
+        div_busy: u32,
+        fp: u32,
         csr_read: u32,
-        /// A CSR write to a CSR without side effects on the pipeline.
-        csr_write: u32,
-        /// A write to `sstatus`/`mstatus`/`satp`, which changes how later
-        /// instructions run and serialises the pipeline.
-        csr_status_write: u32,
-        /// `rdcycle`/`rdtime`/`rdinstret`.
-        counter_read: u32,
-        fence: u32,
-        fence_i: u32,
+        /// Latency of the link register of `jal`/`jalr`.
+        jump_link: u32,
         amo: u32,
         lr: u32,
         sc: u32,
-        /// `ecall`, `ebreak`, `wfi`, `sfence.vma` (the trap itself is `trap_entry`).
-        system: u32,
-        fp: u32,
+        /// Cycles a bypassed consumer reads its operand later than issue.
+        late_advance: u32,
+        /// Producer classes whose results take the bypass (comma list of
+        /// alu, load, mul, csr, jump, amo).
+        bypass_from: String,
+        /// Consumers that read through the bypass (comma list of alu,
+        /// branch, store_data, mul).
+        bypass_to: String,
+    }
+);
+
+profile_struct!(
+    /// What serialises the pipeline and what it costs.
+    Serialise, SerialiseDto, "serialise" {
+        /// Which CSR writes flush the instructions after them: "all",
+        /// "rocket" (all but the scratch/epc/cause/tval CSRs), "status"
+        /// (sstatus, mstatus, satp) or "none".
+        csr_write_flush: String,
+        /// Cycles from a flushing CSR write to the next instruction's issue.
+        csr_flush: u32,
+        /// Out-of-order: a CSR read waits for every older instruction to
+        /// retire and the instructions after it are refetched.
+        csr_read_serialises: bool,
+        /// Out-of-order: cycles from the window emptying to the dispatch of
+        /// the serialising instruction that waited for it.
+        drain_dispatch: u32,
+        /// Out-of-order: the same for CSR writes.
+        csr_write_serialises: bool,
+        /// Cycles a `fence` adds (in-order), beyond its slot.
+        fence: u32,
+        /// Cycles `fence.i` adds: the refetch.
+        fence_i: u32,
+        /// Cycles `sfence.vma` adds.
+        sfence_vma: u32,
+        /// Out-of-order: AMOs and LR/SC execute at retire, after a drain.
+        amo_serialises: bool,
     }
 );
 
 profile_struct!(
     /// The vector unit (used by the vector scenarios).
-    Vector, VectorDto {
+    Vector, VectorDto, "vector" {
         /// Whether the core has a vector unit the minikernel can use.
         present: bool,
         /// Bits per vector register (0 without V).
@@ -133,15 +202,18 @@ profile_struct!(
         whole_reg_base: u32,
         whole_reg_per_reg: u32,
         /// true: the scalar pipeline waits for every vector instruction.
-        /// false: vector work overlaps scalar code until a sstatus/mstatus
-        /// write, a vsetvl* or a vmv.x.s, which wait for it.
+        /// false: vector work overlaps scalar code until an instruction in
+        /// `waits_at` waits for it.
         scalar_waits: bool,
+        /// Where the scalar pipeline waits for the vector unit to finish
+        /// (comma list of status_write, vsetvl, vmv.x.s, csr).
+        waits_at: String,
     }
 );
 
 profile_struct!(
     /// Atomics (seed 004).
-    Atomics, AtomicsDto {
+    Atomics, AtomicsDto, "atomics" {
         /// AMOs raise illegal-instruction to M-mode firmware, which emulates them.
         amo_traps: bool,
         /// Cycles an SC spends at the reservation monitor, beyond `sc`
@@ -161,7 +233,9 @@ struct ProfileDto {
     #[serde(default = "v10")]
     vector_isa: serde_spanned::Spanned<String>,
     core: CoreDto,
-    cost: CostsDto,
+    issue: IssueDto,
+    latency: LatencyDto,
+    serialise: SerialiseDto,
     vector: VectorDto,
     atomics: AtomicsDto,
 }
@@ -179,7 +253,9 @@ pub struct Profile {
     pub vector_isa: String,
     pub path: PathBuf,
     pub core: Core,
-    pub cost: Costs,
+    pub issue: Issue,
+    pub latency: Latency,
+    pub serialise: Serialise,
     pub vector: Vector,
     pub atomics: Atomics,
 }
@@ -245,12 +321,17 @@ impl Profile {
             vector_isa: dto.vector_isa.into_inner(),
             path: path.to_path_buf(),
             core,
-            cost: dto.cost.convert(&loc, &mut at)?,
+            issue: dto.issue.convert(&loc, &mut at)?,
+            latency: dto.latency.convert(&loc, &mut at)?,
+            serialise: dto.serialise.convert(&loc, &mut at)?,
             vector: dto.vector.convert(&loc, &mut at)?,
             atomics: dto.atomics.convert(&loc, &mut at)?,
         };
         super::validate::check(&p).map_err(|(field, msg)| {
-            let off = at.iter().find(|(n, _)| *n == field).map_or(0, |(_, o)| *o);
+            let off = at
+                .iter()
+                .find(|(n, _)| *n == field || n.rsplit('.').next() == Some(field))
+                .map_or(0, |(_, o)| *o);
             loc.at(off, msg)
         })?;
         Ok(p)
@@ -259,7 +340,9 @@ impl Profile {
     /// All parameters, for the report's "unverified" notes and `list`.
     pub fn rows(&self) -> Vec<(&'static str, String, &Basis, bool)> {
         let mut v = self.core.rows();
-        v.extend(self.cost.rows());
+        v.extend(self.issue.rows());
+        v.extend(self.latency.rows());
+        v.extend(self.serialise.rows());
         v.extend(self.vector.rows());
         v.extend(self.atomics.rows());
         v

@@ -3,6 +3,8 @@
 //! table it cannot hold, or runs a V unit the spec does not allow. Each
 //! error names the field; the loader turns it into `file:line:col`.
 
+use super::class;
+use super::inorder::GROUP_MAX;
 use super::profile::Profile;
 
 /// V implies Zvl128b (V spec 1.0, "Zvl*: Minimum Vector Length
@@ -15,6 +17,8 @@ pub const RAS_MAX: u32 = 1024;
 pub const TABLE_MAX: u32 = 1 << 20;
 /// Widest issue the pairing model takes.
 pub const ISSUE_MAX: u32 = 64;
+/// Most reorder-buffer entries the window model takes.
+pub const WINDOW_MAX: u32 = 4096;
 /// Most cycles one class, penalty or latency may cost: far above any core,
 /// and low enough that the integer ledger cannot overflow in any budget.
 pub const CYCLES_MAX: u32 = 10_000;
@@ -43,45 +47,117 @@ fn within(field: &'static str, v: u32, lo: u32, hi: u32) -> Result<(), (&'static
     Ok(())
 }
 
+/// A pipe string: letters A.. within the core's pipes, at least one.
+fn pipes(field: &'static str, v: &str, n: u32) -> Result<(), (&'static str, String)> {
+    let last = (b'A' + n as u8 - 1) as char;
+    if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_uppercase() && ch <= last) {
+        return Err((
+            field,
+            format!(
+                "{field} = \"{v}\": write pipe letters from A to {last} (the core has {n} pipes)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A comma list of known names.
+fn names(field: &'static str, v: &str, known: &[&str]) -> Result<(), (&'static str, String)> {
+    if let Some(bad) = class::list(v).find(|x| !known.contains(x)) {
+        return Err((
+            field,
+            format!(
+                "{field}: unknown name \"{bad}\" (names: {})",
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Every value in range, or the first field that is not, and why.
 pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
     let c = &p.core;
     positive("clock_ghz", c.clock_ghz.value)?;
     positive("timebase_hz", c.timebase_hz.value)?;
-    within("issue_width", c.issue_width.value, 1, ISSUE_MAX)?;
     within("ras_depth", c.ras_depth.value, 1, RAS_MAX)?;
     within("bht_entries", c.bht_entries.value, 1, TABLE_MAX)?;
     within("btb_entries", c.btb_entries.value, 1, TABLE_MAX)?;
+    if c.out_of_order.value {
+        within("issue_width", c.issue_width.value, 1, ISSUE_MAX)?;
+        within("window", c.window.value, 1, WINDOW_MAX)?;
+        within("commit_width", c.commit_width.value, 1, ISSUE_MAX)?;
+    } else {
+        within("issue_width", c.issue_width.value, 1, GROUP_MAX as u32)?;
+    }
+    let l = &p.latency;
+    let z = &p.serialise;
     for (name, v) in [
-        ("mispredict_penalty", c.mispredict_penalty.value),
-        ("load_use_latency", c.load_use_latency.value),
+        ("pipeline_depth", c.pipeline_depth.value),
+        ("frontend_stages", c.frontend_stages.value),
+        ("mispredict_branch", c.mispredict_branch.value),
+        ("mispredict_return", c.mispredict_return.value),
+        ("mispredict_indirect", c.mispredict_indirect.value),
+        ("taken_bubble", c.taken_bubble.value),
+        ("recover_after_retire", c.recover_after_retire.value),
+        ("drain_dispatch", z.drain_dispatch.value),
         ("trap_entry", c.trap_entry.value),
         ("trap_return", c.trap_return.value),
+        ("latency.alu", l.alu.value),
+        ("alu_early", l.alu_early.value),
+        ("load", l.load.value),
+        ("mul", l.mul.value),
+        ("div", l.div.value),
+        ("div_busy", l.div_busy.value),
+        ("latency.fp", l.fp.value),
+        ("csr_read", l.csr_read.value),
+        ("jump_link", l.jump_link.value),
+        ("amo", l.amo.value),
+        ("lr", l.lr.value),
+        ("sc", l.sc.value),
+        ("late_advance", l.late_advance.value),
+        ("csr_flush", z.csr_flush.value),
+        ("fence", z.fence.value),
+        ("fence_i", z.fence_i.value),
+        ("sfence_vma", z.sfence_vma.value),
     ] {
         within(name, v, 0, CYCLES_MAX)?;
     }
-    let k = &p.cost;
-    for (name, n) in [
-        ("alu", k.alu.value),
-        ("mul", k.mul.value),
-        ("div", k.div.value),
-        ("load", k.load.value),
-        ("store", k.store.value),
-        ("branch", k.branch.value),
-        ("jump", k.jump.value),
-        ("csr_read", k.csr_read.value),
-        ("csr_write", k.csr_write.value),
-        ("csr_status_write", k.csr_status_write.value),
-        ("counter_read", k.counter_read.value),
-        ("fence", k.fence.value),
-        ("fence_i", k.fence_i.value),
-        ("amo", k.amo.value),
-        ("lr", k.lr.value),
-        ("sc", k.sc.value),
-        ("system", k.system.value),
-        ("fp", k.fp.value),
+    if c.frontend_stages.value > c.pipeline_depth.value {
+        return Err((
+            "frontend_stages",
+            format!(
+                "frontend_stages = {}: more than the pipeline's {} stages",
+                c.frontend_stages.value, c.pipeline_depth.value
+            ),
+        ));
+    }
+    within("pipes", p.issue.pipes.value, 1, 8)?;
+    let is = &p.issue;
+    for (name, v) in [
+        ("issue.alu", &is.alu.value),
+        ("issue.mem", &is.mem.value),
+        ("issue.control", &is.control.value),
+        ("issue.muldiv", &is.muldiv.value),
+        ("issue.fp", &is.fp.value),
+        ("issue.vector", &is.vector.value),
+        ("issue.csr", &is.csr.value),
+        ("issue.system", &is.system.value),
     ] {
-        within(name, n, 0, CYCLES_MAX)?;
+        pipes(name, v, is.pipes.value)?;
+    }
+    names("bypass_from", &l.bypass_from.value, &class::BYPASS_FROM)?;
+    names("bypass_to", &l.bypass_to.value, &class::BYPASS_TO)?;
+    names("waits_at", &p.vector.waits_at.value, &class::VECTOR_WAITS)?;
+    let rule = z.csr_write_flush.value.as_str();
+    if !class::FLUSH_RULES.contains(&rule) {
+        return Err((
+            "csr_write_flush",
+            format!(
+                "csr_write_flush = \"{rule}\": write one of {}",
+                class::FLUSH_RULES.join(", ")
+            ),
+        ));
     }
     let v = &p.vector;
     for (name, n) in [

@@ -60,6 +60,11 @@ impl Predictors {
     }
 
     /// Resolves one control transfer that went to `next`.
+    /// A trap or xRET on a core whose RAS does not survive it.
+    pub fn flush_ras(&mut self) {
+        self.ras.clear();
+    }
+
     pub fn resolve(&mut self, d: &DecodedInsn, next: u64) -> Option<Mispredict> {
         let insn = d.insn?;
         let pc = d.pc;

@@ -5,6 +5,12 @@
 #[derive(Clone, Debug)]
 pub struct Ras {
     slots: Vec<u64>,
+    /// The privilege mode each entry was pushed in.
+    modes: Vec<u8>,
+    /// Returns use only entries pushed in their own mode (C910).
+    tagged: bool,
+    /// The mode pushes and pops happen in now.
+    mode: u8,
     /// Index the next push writes.
     top: usize,
     /// Valid entries (at most the depth).
@@ -15,6 +21,9 @@ impl Ras {
     pub fn new(depth: usize) -> Ras {
         Ras {
             slots: vec![0; depth.max(1)],
+            modes: vec![0; depth.max(1)],
+            tagged: false,
+            mode: 0,
             top: 0,
             len: 0,
         }
@@ -24,9 +33,21 @@ impl Ras {
         self.slots.len()
     }
 
+    /// Entries carry the privilege mode they were pushed in, and a return
+    /// in another mode does not use them (it pops one and predicts nothing).
+    pub fn tag_modes(&mut self, on: bool) {
+        self.tagged = on;
+    }
+
+    /// The privilege mode of the instructions that follow.
+    pub fn set_mode(&mut self, mode: u8) {
+        self.mode = mode;
+    }
+
     pub fn push(&mut self, addr: u64) {
         let n = self.slots.len();
         self.slots[self.top] = addr;
+        self.modes[self.top] = self.mode;
         self.top = (self.top + 1) % n;
         self.len = (self.len + 1).min(n);
     }
@@ -38,7 +59,15 @@ impl Ras {
         let n = self.slots.len();
         self.top = (self.top + n - 1) % n;
         self.len -= 1;
+        if self.tagged && self.modes[self.top] != self.mode {
+            return None;
+        }
         Some(self.slots[self.top])
+    }
+
+    /// Forgets every entry (a core whose traps empty the RAS).
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// Valid entries, newest first.
@@ -63,6 +92,21 @@ mod tests {
         assert_eq!(r.pop(), Some(2));
         assert_eq!(r.pop(), Some(1));
         assert_eq!(r.pop(), None);
+    }
+
+    #[test]
+    fn a_tagged_entry_serves_only_its_own_mode() {
+        // U-mode (0) pushes 1; an S-mode (1) return pops it but may not use
+        // it; back in U-mode, the next entry is used again.
+        let mut r = Ras::new(4);
+        r.tag_modes(true);
+        r.set_mode(0);
+        r.push(7);
+        r.push(1);
+        r.set_mode(1);
+        assert_eq!(r.pop(), None);
+        r.set_mode(0);
+        assert_eq!(r.pop(), Some(7));
     }
 
     #[test]

@@ -274,6 +274,14 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
     let mut out = Vec::new();
     let i0 = r0.insns_per_iteration.get("total").copied().unwrap_or(0.0);
     let i1 = r1.insns_per_iteration.get("total").copied().unwrap_or(0.0);
+    if (i1 - i0).abs() > 0.004 {
+        out.push(format!(
+            "{:<36} {} → {} per iteration",
+            "instructions (all kinds)",
+            fmt(i0),
+            fmt(i1),
+        ));
+    }
     for c in Cat::ALL {
         let k = c.key();
         let (c0, c1) = (
@@ -281,14 +289,16 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
             e1.breakdown.get(k).copied().unwrap_or(0.0),
         );
         let dc = c1 - c0;
-        if c == Cat::Instructions {
-            if (i1 - i0).abs() > 0.004 || dc.abs() > 0.004 {
+        if matches!(
+            c,
+            Cat::Issue | Cat::IssueRules | Cat::DataStalls | Cat::StructuralStalls
+        ) {
+            if dc.abs() > 0.004 {
                 out.push(format!(
-                    "{:<28} {} → {}; their class costs {:+.2} cycles",
-                    "instructions (all kinds)",
-                    fmt(i0),
-                    fmt(i1),
-                    dc
+                    "{:<36} {:.2} → {:.2} cycles ({dc:+.2})",
+                    c.label(),
+                    c0,
+                    c1
                 ));
             }
             continue;
@@ -307,7 +317,7 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
         };
         match e1.unit_cycles.get(k) {
             Some(unit) => out.push(format!(
-                "{:<28} {} → {} ({delta} × {} cycles = {dc:+.2})",
+                "{:<36} {} → {} ({delta} × {} cycles = {dc:+.2})",
                 c.label(),
                 fmt(n0),
                 fmt(n1),
@@ -315,7 +325,7 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
             )),
             // Vector occupancy has no single unit: it follows LMUL and vl.
             None => out.push(format!(
-                "{:<28} {} → {} instructions ({dc:+.2} cycles)",
+                "{:<36} {} → {} ({dc:+.2} cycles)",
                 c.label(),
                 fmt(n0),
                 fmt(n1)
@@ -327,7 +337,7 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
         }
     }
     out.push(format!(
-        "{:<28} {:.2} → {:.2} cycles ({:+.2})",
+        "{:<36} {:.2} → {:.2} cycles ({:+.2})",
         "total",
         e0.cycles_per_iteration,
         e1.cycles_per_iteration,

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::cost::{At, BlockCost, Cat, CostModel, Profile};
+use crate::cost::{At, BlockCost, Cat, CostModel, PipeState, Profile};
 use crate::machine::DecodedInsn;
 use crate::predict::Predictors;
 
@@ -16,8 +16,8 @@ pub struct CoreModel {
     pub profile: Rc<Profile>,
     pub pred: Predictors,
     pub cost: CostModel,
-    /// The register the last retired instruction loaded (0: none).
-    pub(super) last_load: u8,
+    /// The pipeline's state after the last retired instruction.
+    pub(super) pipe: PipeState,
     /// Vector occupancy not yet waited for (milli), when vector work
     /// overlaps scalar code (`vector.scalar_waits = false`).
     pub(super) vec_pending: u64,
@@ -26,15 +26,18 @@ pub struct CoreModel {
 impl CoreModel {
     pub fn new(profile: Rc<Profile>) -> CoreModel {
         let c = &profile.core;
+        let cost = CostModel::new(&profile);
+        let mut pred = Predictors::new(
+            c.ras_depth.value as usize,
+            c.bht_entries.value as usize,
+            c.btb_entries.value as usize,
+        );
+        pred.ras.tag_modes(c.ras_privilege_tags.value);
         CoreModel {
-            pred: Predictors::new(
-                c.ras_depth.value as usize,
-                c.bht_entries.value as usize,
-                c.btb_entries.value as usize,
-            ),
-            cost: CostModel::new(&profile),
+            pred,
+            pipe: cost.start(),
+            cost,
             profile,
-            last_load: 0,
             vec_pending: 0,
         }
     }
@@ -79,9 +82,9 @@ pub(super) fn idle_milli(p: &Profile, sum: u64, target: u64) -> u64 {
     need
 }
 
-/// The same walk as accounting over instructions that all complete and
-/// predict right (load-use stalls and status-write waits included):
-/// `out[k]` is the cost of the instructions `from..k`.
+/// The same walk as accounting over instructions that all complete, fall
+/// through and predict right, on a copy of the pipeline: `out[k]` is the
+/// cost of the instructions `from..k`.
 pub(super) fn costs_ahead(
     m: &CoreModel,
     info: &BlockInfo,
@@ -94,40 +97,43 @@ pub(super) fn costs_ahead(
         return;
     };
     out.push(0);
-    let (mut prev, mut pending, mut sum) = (m.last_load, m.vec_pending, 0u64);
-    for (i, d) in insns.iter().enumerate().skip(from) {
+    let (mut pipe, mut pending, mut sum) = (m.pipe.clone(), m.vec_pending, 0u64);
+    for i in from..insns.len() {
         let at = At {
             i,
-            prev_load: prev,
             completed: true,
+            taken: false,
             misp: None,
         };
         let mut spent = 0;
-        let waited = charge_one(&m.cost, t, d, at, &mut pending, |_, v| spent += v);
+        let waited = charge_one(&m.cost, &mut pipe, t, at, &mut pending, |_, v, _| {
+            spent += v
+        });
         sum += spent + waited;
         out.push(sum);
-        prev = CostModel::load_rd(t, i);
     }
 }
 
 /// One instruction's charges (each passed to `each`), then the overlapped
 /// vector work it waits for: vector work runs down while scalar code runs,
-/// and a status write waits for what is left. Returns that wait. Shared by
-/// accounting and by the cost look-ahead the interrupt boundaries use, so
-/// the two cannot disagree.
+/// and an instruction the profile's `vector.waits_at` names waits for what
+/// is left. Returns that wait. Shared by accounting and by the cost
+/// look-ahead the interrupt boundaries use, so the two cannot disagree.
 pub(super) fn charge_one(
     cost: &CostModel,
+    pipe: &mut PipeState,
     t: &BlockCost,
-    d: &DecodedInsn,
     at: At,
     vec_pending: &mut u64,
-    mut each: impl FnMut(Cat, u64),
+    mut each: impl FnMut(Cat, u64, bool),
 ) -> u64 {
     let (mut spent, mut syncs) = (0, false);
-    cost.charge(t, d, at, |cat, v| {
+    let (status, csr) = cost.vector_waits();
+    cost.charge(pipe, t, at, |cat, v, event| {
         spent += v;
-        syncs |= cat == Cat::StatusWrites;
-        each(cat, v);
+        syncs |= (status && cat == Cat::StatusWrites)
+            || (csr && matches!(cat, Cat::CsrReads | Cat::CsrWrites | Cat::StatusWrites));
+        each(cat, v, event);
     });
     *vec_pending -= (*vec_pending).min(spent);
     if syncs {

@@ -54,7 +54,7 @@ pub(super) fn estimate(
         let cycles_pi = per_c(w.cycles.iter().sum());
         let mut events: BTreeMap<String, f64> = Cat::ALL
             .iter()
-            .filter(|c| !matches!(c, Cat::Instructions))
+            .filter(|c| !matches!(c, Cat::Issue | Cat::DataStalls | Cat::StructuralStalls))
             .map(|c| (c.key().to_string(), per(w.ledger.count(*c))))
             .collect();
         events.insert("user_ras_mispredicts".into(), per(w.user_ras_mispredicts));
@@ -76,13 +76,8 @@ pub(super) fn estimate(
                 .collect(),
             unit_cycles: Cat::ALL
                 .iter()
-                .filter(|c| model.cost.unit[**c as usize] > 0)
-                .map(|c| {
-                    (
-                        c.key().to_string(),
-                        model.cost.unit[*c as usize] as f64 / milli,
-                    )
-                })
+                .filter(|c| model.cost.unit(**c) > 0)
+                .map(|c| (c.key().to_string(), model.cost.unit(*c) as f64 / milli))
                 .collect(),
             cycles_total: stats.now.cycles.iter().sum::<u64>() as f64 / milli,
             unverified: prof.unverified().iter().map(|s| s.to_string()).collect(),

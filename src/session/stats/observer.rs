@@ -1,7 +1,7 @@
 //! The observer side of `Stats`: per-block tables, retired ranges, the
 //! clock look-ahead, idling and events (machine::Observer).
 
-use crate::cost::{At, Cat, CostModel};
+use crate::cost::{At, Cat};
 use crate::isa::Op;
 use crate::machine::{DecodedInsn, Observer, Retire};
 use crate::session::clock;
@@ -61,6 +61,7 @@ impl Observer for Stats {
         let mut misp: Vec<(usize, PredKind)> = Vec::new();
         let mut found = Vec::new();
         if let Some(m) = self.model.as_mut() {
+            m.pred.ras.set_mode(r.priv_ as u8);
             for i in r.from..r.to {
                 let d = &r.insns[i];
                 if !d.insn.is_some_and(|x| x.is_control()) {
@@ -112,37 +113,48 @@ impl Observer for Stats {
                 continue;
             };
             let kind = mp.next_if(|(j, _)| *j == i).map(|(_, k)| *k);
-            let completed = i + 1 < r.to || r.next.is_some();
+            let next = if i + 1 < r.to {
+                Some(r.insns[i + 1].pc)
+            } else {
+                r.next
+            };
+            let completed = next.is_some();
+            let taken = next.is_some_and(|n| n != d.pc + u64::from(d.len));
             let now = &mut self.now;
             let line = &mut self.lines[info.line[i] as usize];
             let mut spent = 0;
             let at = At {
                 i,
-                prev_load: m.last_load,
                 completed,
+                taken,
                 misp: kind,
             };
-            let waited =
-                clock::charge_one(&m.cost, t, &r.insns[i], at, &mut m.vec_pending, |cat, v| {
+            let waited = clock::charge_one(
+                &m.cost,
+                &mut m.pipe,
+                t,
+                at,
+                &mut m.vec_pending,
+                |cat, v, event| {
                     now.cycles[p] += v;
-                    now.ledger.add(cat, v);
+                    if event {
+                        now.ledger.add(cat, v);
+                    } else {
+                        now.ledger.add_cycles(cat, v);
+                    }
                     *line += v;
                     spent += v;
-                    if cat == Cat::RasMispredicts && p == USER as usize {
+                    if event && cat == Cat::RasMispredicts && p == USER as usize {
                         now.user_ras_mispredicts += 1;
                     }
-                });
+                },
+            );
             if waited > 0 {
                 now.cycles[p] += waited;
                 now.ledger.add_cycles(Cat::VectorUnit, waited);
                 *line += waited;
             }
             self.functions.charge(func, spent + waited);
-            m.last_load = if completed {
-                CostModel::load_rd(t, i)
-            } else {
-                0
-            };
         }
         let produced = if found.is_empty() {
             0
@@ -209,7 +221,7 @@ impl Observer for Stats {
         let sum: u64 = self.now.cycles.iter().sum();
         let need = clock::idle_milli(&m.profile, sum, target);
         m.vec_pending -= m.vec_pending.min(need);
-        m.last_load = 0;
+        m.cost.idle(&mut m.pipe);
         let p = self.phase_at(pc, self.last_priv) as usize;
         self.now.cycles[p] += need;
         self.now.ledger.add(Cat::Idle, need);
@@ -252,11 +264,12 @@ impl Observer for Stats {
             let cost = m.cost.vector_cost(class);
             let v = if m.profile.vector.scalar_waits.value {
                 cost
-            } else if matches!(
-                class,
-                crate::vector::VClass::Config | crate::vector::VClass::Scalar
-            ) {
-                // vsetvl* and moves to/from x registers wait for the unit.
+            } else if match class {
+                crate::vector::VClass::Config => m.cost.vector_waits_at("vsetvl"),
+                crate::vector::VClass::Scalar => m.cost.vector_waits_at("vmv.x.s"),
+                _ => false,
+            } {
+                // The profile says the scalar pipe waits for the unit here.
                 std::mem::take(&mut m.vec_pending) + cost
             } else {
                 m.vec_pending += cost;
@@ -283,7 +296,14 @@ impl Observer for Stats {
                 handler,
                 ..
             } => self.stack.trap(*cause, *epc, *from, *to, *handler),
-            Event::TrapReturn { .. } => self.stack.xret(),
+            Event::TrapReturn { .. } => {
+                self.stack.xret();
+                if let Some(m) = self.model.as_mut()
+                    && m.profile.core.trap_flushes_ras.value
+                {
+                    m.pred.flush_ras();
+                }
+            }
             _ => {}
         }
         if let Event::TrapEnter { handler, to, .. } = ev {
@@ -296,8 +316,10 @@ impl Observer for Stats {
             self.now.traps += 1;
             if let Some(m) = self.model.as_mut() {
                 // The pipeline is flushed: no stall carries into the handler.
-                m.last_load = 0;
-                let v = m.cost.trap_entry();
+                let v = m.cost.trap(&mut m.pipe);
+                if m.profile.core.trap_flushes_ras.value {
+                    m.pred.flush_ras();
+                }
                 let p = self.phase_at(*handler, *to) as usize;
                 self.now.cycles[p] += v;
                 self.now.ledger.add(Cat::TrapEntries, v);

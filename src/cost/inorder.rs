@@ -1,0 +1,168 @@
+//! The in-order issue scoreboard (U74, X280, X60): DESIGN decision 13.
+//!
+//! Up to `issue_width` instructions issue per cycle, in program order. An
+//! instruction issues in the current cycle only if a slot is left, the
+//! pipes its class may use can take it together with the instructions
+//! already in the cycle (each on a pipe of its own), its sources are ready
+//! and, for a divide, the divider is free. A source is ready `lat` cycles
+//! after its producer issued; a consumer that reads through the bypass
+//! (LLVM's ReadAdvance, SiFive7's late ALU) may issue `late_advance` cycles
+//! earlier when the producer's result takes the bypass. An ALU op whose
+//! operands are ready at issue produces its result `alu_early` cycles later.
+//!
+//! The cost of an instruction is how far it moves the issue point, split
+//! into the cycle of its issue group (`Issue`), a pair the width allowed but
+//! the pipes refused (`IssueRules`), operand waits (`DataStalls`) and the
+//! divider (`StructuralStalls`). Redirects (mispredicts, taken-branch
+//! bubbles, flushing CSR writes, xRET, fences) add their cycles at the
+//! instruction and start a new issue group. The state is carried from one
+//! instruction to the next, so a block and the same instructions stepped
+//! one at a time give the same cycles.
+
+use super::class::{Kind, Static};
+use super::model::{Cat, Params};
+
+/// Most instructions one issue group may hold (validate.rs keeps
+/// in-order widths at or below it).
+pub const GROUP_MAX: usize = 8;
+
+#[derive(Clone, Debug)]
+pub struct InOrder {
+    /// The cycle the last instruction issued in.
+    cycle: u64,
+    /// Pipe masks of the instructions issued in `cycle`.
+    group: [u8; GROUP_MAX],
+    used: usize,
+    /// A new group must start (after a redirect, or at the start).
+    closed: bool,
+    /// The first cycle an ordinary reader of each register may issue.
+    ready: [u64; 32],
+    /// The value in the register takes the bypass.
+    bypassed: [bool; 32],
+    /// The first cycle the divider takes a new divide.
+    div_free: u64,
+}
+
+impl Default for InOrder {
+    fn default() -> InOrder {
+        InOrder {
+            cycle: 0,
+            group: [0; GROUP_MAX],
+            used: 0,
+            closed: true,
+            ready: [0; 32],
+            bypassed: [false; 32],
+            div_free: 0,
+        }
+    }
+}
+
+/// Whether instructions with pipe masks `masks` can each have a pipe of
+/// their own (a matching, by trying each pipe in turn: at most 8 pipes and
+/// 8 instructions).
+fn assignable(masks: &[u8], taken: u8) -> bool {
+    let Some((&m, rest)) = masks.split_first() else {
+        return true;
+    };
+    (0..8).any(|p| {
+        let bit = 1u8 << p;
+        m & bit != 0 && taken & bit == 0 && assignable(rest, taken | bit)
+    })
+}
+
+impl InOrder {
+    /// Issues one instruction; `sink` gets each part of its cost (milli).
+    /// Returns whether it read a source through the bypass (it executed
+    /// late, in SiFive7's M2 rather than AG).
+    pub fn issue(&mut self, p: &Params, s: &Static, mut sink: impl FnMut(Cat, u64, bool)) -> bool {
+        let width = p.width.min(GROUP_MAX);
+        // The slot rule: the current cycle if it has room.
+        let slot = if self.closed || self.used >= width {
+            self.cycle + 1
+        } else {
+            self.cycle
+        };
+        // The pipe rule: every instruction of the group on a pipe of its own.
+        let pipes_ok = |t: u64, this: &InOrder| {
+            t > this.cycle || {
+                let mut masks = [0u8; GROUP_MAX + 1];
+                masks[..this.used].copy_from_slice(&this.group[..this.used]);
+                masks[this.used] = s.pipes;
+                assignable(&masks[..=this.used], 0)
+            }
+        };
+        let ruled = if pipes_ok(slot, self) { slot } else { slot + 1 };
+        // Operands.
+        let mut need = 0u64;
+        for k in 0..2 {
+            let r = s.src[k] as usize;
+            if r == 0 {
+                continue;
+            }
+            let adv = if s.late[k] && self.bypassed[r] {
+                u64::from(p.late_advance)
+            } else {
+                0
+            };
+            need = need.max(self.ready[r].saturating_sub(adv));
+        }
+        let data = need.max(ruled);
+        let mut at = data;
+        if s.kind == Kind::Div {
+            at = at.max(self.div_free);
+        }
+        // Parts of the cost, which sum to at - cycle.
+        let parts = [
+            (Cat::Issue, slot - self.cycle),
+            (Cat::IssueRules, ruled - slot),
+            (Cat::DataStalls, data - ruled),
+            (Cat::StructuralStalls, at - data),
+        ];
+        for (cat, cycles) in parts {
+            if cycles > 0 {
+                sink(cat, cycles * super::model::MILLI, true);
+            }
+        }
+        // A source not ready at issue was read through the bypass.
+        let late = s.src.iter().any(|&r| r != 0 && self.ready[r as usize] > at);
+        // The result.
+        if s.rd != 0 {
+            let early = s.kind == Kind::Alu
+                && p.alu_early > 0
+                && s.src
+                    .iter()
+                    .all(|&r| r == 0 || self.ready[r as usize] <= at);
+            let lat = if early { p.alu_early } else { s.lat };
+            self.ready[s.rd as usize] = at + u64::from(lat);
+            self.bypassed[s.rd as usize] = s.bypass;
+        }
+        if s.kind == Kind::Div {
+            self.div_free = at + u64::from(p.div_busy.max(1));
+        }
+        if at > self.cycle || self.closed {
+            self.cycle = at;
+            self.used = 0;
+            self.closed = false;
+        }
+        if self.used < GROUP_MAX {
+            self.group[self.used] = s.pipes;
+            self.used += 1;
+        }
+        late
+    }
+
+    /// `cycles` more before the next instruction, which starts a new group.
+    pub fn redirect(&mut self, cycles: u64) {
+        self.cycle += cycles;
+        self.closed = true;
+    }
+
+    /// Everything in flight has finished (a trap's refill, a `wfi`).
+    pub fn quiesce(&mut self) {
+        for r in self.ready.iter_mut() {
+            *r = (*r).min(self.cycle);
+        }
+        self.div_free = self.div_free.min(self.cycle);
+        self.closed = true;
+    }
+}

@@ -1,0 +1,199 @@
+//! The out-of-order window (C910, P8700): DESIGN decision 13.
+//!
+//! Instructions dispatch in order, `issue_width` per cycle, into a
+//! `window`-entry reorder buffer; each executes one cycle after dispatch or
+//! when its sources are ready, whichever is later, and completes its
+//! latency later; they retire in order, `commit_width` per cycle. A
+//! serialising instruction (per core: CSR accesses, fences, xRET, AMOs)
+//! dispatches only when every older instruction has retired, and the
+//! instructions after one that flushes are refetched: they dispatch no
+//! earlier than `frontend_stages` after it retires. A mispredicted control
+//! transfer lets the correct path dispatch `mispredict_*` cycles after it
+//! executes, so a redirect overlaps the older work still in the window.
+//!
+//! The cost of an instruction is how far it moves the retire point, split
+//! into retire bandwidth (`Issue`), latency the window did not hide
+//! (`DataStalls`) and the wait a redirect, a drain or a full window imposed
+//! on its dispatch (the category of whatever set that floor).
+
+use std::collections::VecDeque;
+
+use super::class::{Kind, Static};
+use super::model::{Cat, MILLI, Params};
+
+#[derive(Clone, Debug)]
+pub struct Window {
+    /// Dispatch: the cycle of the last dispatch and the slots used in it.
+    disp: u64,
+    dused: u32,
+    /// Retire: the same.
+    commit: u64,
+    cused: u32,
+    /// The cycle each register's value is ready for a consumer to execute.
+    ready: [u64; 32],
+    /// Retire cycles of the instructions in the window, oldest first.
+    rob: VecDeque<u64>,
+    /// The next instruction dispatches no earlier than this, for this reason.
+    floor: u64,
+    floor_cat: Cat,
+    div_free: u64,
+}
+
+impl Default for Window {
+    fn default() -> Window {
+        Window {
+            disp: 0,
+            dused: u32::MAX,
+            commit: 0,
+            cused: u32::MAX,
+            ready: [0; 32],
+            rob: VecDeque::new(),
+            floor: 0,
+            floor_cat: Cat::Serialisation,
+            div_free: 0,
+        }
+    }
+}
+
+/// What the instruction does to the window beyond executing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effects {
+    /// It waits for every older instruction to retire, then this many
+    /// cycles more before it dispatches.
+    pub drain: Option<u32>,
+    /// The instructions after it are refetched: they dispatch this many
+    /// cycles after it retires (and the category the wait is charged to).
+    pub refetch: Option<(Cat, u32)>,
+    /// Cycles it adds to its own execution (a fence's wait).
+    pub extra: u32,
+}
+
+impl Window {
+    /// Dispatches, executes and retires one instruction; `sink` gets the
+    /// parts of its cost (milli). Returns the cycles it executed and
+    /// retired in.
+    pub fn step(
+        &mut self,
+        p: &Params,
+        s: &Static,
+        fx: Effects,
+        mut sink: impl FnMut(Cat, u64, bool),
+    ) -> (u64, u64) {
+        let slot = if self.dused >= p.width as u32 {
+            self.disp + 1
+        } else {
+            self.disp
+        };
+        let full = if self.rob.len() >= p.window {
+            self.rob.front().map_or(0, |c| c + 1)
+        } else {
+            0
+        };
+        let drained = fx.drain.map_or(0, |c| self.commit + u64::from(c));
+        let d = slot.max(full).max(drained).max(self.floor);
+        let mut ops = 0;
+        for r in s.src {
+            if r != 0 {
+                ops = ops.max(self.ready[r as usize]);
+            }
+        }
+        if s.kind == Kind::Div {
+            ops = ops.max(self.div_free);
+        }
+        let lat = u64::from(s.lat.max(1) + fx.extra);
+        let exec = (d + 1).max(ops);
+        let cslot = if self.cused >= p.commit_width as u32 {
+            self.commit + 1
+        } else {
+            self.commit
+        };
+        let retire = (exec + lat).max(cslot);
+        // The same instruction with nothing holding its dispatch back.
+        let free = ((slot + 1).max(ops) + lat).max(cslot).min(retire);
+        let held = retire - free;
+        // A floor's wait was counted as an event where it was set.
+        let (held_cat, own) = if held == 0 {
+            (Cat::Issue, true)
+        } else if d == self.floor && self.floor > slot.max(full).max(drained) {
+            (self.floor_cat, false)
+        } else if d == drained && drained > slot.max(full) {
+            (Cat::Serialisation, true)
+        } else {
+            (Cat::StructuralStalls, true)
+        };
+        let parts = [
+            (Cat::Issue, cslot - self.commit, true),
+            (Cat::DataStalls, free - cslot, true),
+            (held_cat, held, own),
+        ];
+        for (cat, cycles, event) in parts {
+            if cycles > 0 {
+                sink(cat, cycles * MILLI, event);
+            }
+        }
+        if s.rd != 0 {
+            self.ready[s.rd as usize] = exec + lat;
+        }
+        if s.kind == Kind::Div {
+            self.div_free = exec + u64::from(p.div_busy.max(1));
+        }
+        if d > self.disp || self.dused == u32::MAX {
+            self.disp = d;
+            self.dused = 1;
+        } else {
+            self.dused += 1;
+        }
+        if retire > self.commit || self.cused == u32::MAX {
+            self.commit = retire;
+            self.cused = 1;
+        } else {
+            self.cused += 1;
+        }
+        self.rob.push_back(retire);
+        while self.rob.len() > p.window.max(1) {
+            self.rob.pop_front();
+        }
+        if let Some((cat, cycles)) = fx.refetch {
+            self.hold(retire + u64::from(cycles), cat);
+        }
+        (exec, retire)
+    }
+
+    /// The next instruction dispatches no earlier than `at`, because of `cat`.
+    pub fn hold(&mut self, at: u64, cat: Cat) {
+        if at > self.floor {
+            self.floor = at;
+            self.floor_cat = cat;
+        }
+    }
+
+    /// A correctly predicted taken transfer: the next fetch group comes
+    /// `bubble` cycles late.
+    pub fn taken_bubble(&mut self, bubble: u32) {
+        self.hold(self.disp + 1 + u64::from(bubble), Cat::TakenBubbles);
+    }
+
+    /// `cycles` more before anything else retires; the window is empty and
+    /// the front end refills (a trap, an xRET, a `wfi`).
+    pub fn redirect(&mut self, cycles: u64) {
+        self.commit += cycles;
+        self.cused = u32::MAX;
+        self.quiesce();
+        // The first instruction after it dispatches in the cycle the
+        // redirect ends.
+        self.disp = self.commit.saturating_sub(1);
+    }
+
+    /// Everything in flight has retired.
+    pub fn quiesce(&mut self) {
+        let now = self.commit;
+        for r in self.ready.iter_mut() {
+            *r = (*r).min(now);
+        }
+        self.div_free = self.div_free.min(now);
+        self.rob.clear();
+        self.disp = self.disp.max(now);
+        self.dused = u32::MAX;
+        self.floor = self.floor.min(now);
+    }
+}
