@@ -63,6 +63,24 @@ fn every_amo_variant_from_s_and_u_is_emulated_with_the_spec_result() {
             "knob {knob}: {out}"
         );
     }
+    // The two faulting AMOs of each pass, by zalrsc-fw.S's hand count: the
+    // catcher runs 13 for each, fw_trap_redirect 29, fw_amo_redirect 6 for
+    // the misaligned one (cause 4 is its first test) and 8 for the one to
+    // no memory (cause 5, the second). fw_atomic_add_w: amoadd.w 54 twice
+    // (rd = a0, rd = x0) and the misaligned one 38 (set-up 18, 7 up to the
+    // lr, 9 after the catcher, epilogue 4); fw_atomic_add_d: 52 and the
+    // faulting one 37 (no sext.w). Each per pass, and two passes.
+    let (code, out) = run(&["run", s, "--core", "p8700"]);
+    assert_eq!(code, Some(0), "{out}");
+    for (f, n) in [
+        ("fw_expected_trap", 2 * 2 * 13),
+        ("fw_trap_redirect", 2 * 2 * 29),
+        ("fw_amo_redirect", 2 * (6 + 8)),
+        ("fw_atomic_add_w", 2 * (54 + 54 + 38)),
+        ("fw_atomic_add_d", 2 * (52 + 37)),
+    ] {
+        assert_eq!(figure_after(&out, &format!("    {f} ")), n, "{f}: {out}");
+    }
     // Natively (U74): no AMO traps, only the four faults' and the ecalls.
     let (code, out) = run(&["run", s, "--core", "u74"]);
     assert_eq!(code, Some(0), "{out}");

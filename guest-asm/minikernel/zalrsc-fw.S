@@ -139,9 +139,17 @@
 #   fw_get_insn runs 24 (mv, sd, ld 2, li, li, mv, csrrw, csrrs, lhu, andi,
 #   addi, bnez, lhu, slli, add, csrw, csrw, ld, li, beq, li, beq, ret):
 #   33 more per AMO, amoadd.w 350.
-# Each SC that fails adds the LR, the operation and the SC again: 24 for
-# add/xor/or/and .w (22 .d), 23 for swap .w (21 .d), 25..26 for min/max
-# .w (23..24 .d).
+# Each SC that fails runs the loop again from the LR (the LR 10, the
+# operation, its sext.w, li, bnez, the SC 10 or 11): 25 for add/xor/or/and
+# .w (23 .d), 24 for swap .w (22 .d), 26..27 for min/max .w (24..25 .d).
+# A fault on the LR ends the loop there. For amoadd.w: 263 as above, then
+# in fw_atomic_add_w the set-up 18, the LR's first 7 (counting the lr that
+# traps), fw_expected_trap 13, 9 more up to the call (csrw, csrw, ld,
+# addw, sext.w, li, bnez, mv, call), fw_amo_redirect 6 for a misaligned
+# address (ld, li, beq, addi, sd, tail; 8 for an access fault, 10 for a
+# page fault), fw_trap_redirect 29 (the MPP test 5, stval, sepc, scause 6,
+# stvec 3, mstatus 13 with its two 2-instruction li, li, ret) and the
+# epilogue 4: 349.
 # Traps that are not emulated pay for the entry before fw_trap_entry sees
 # them: fw_trap_entry_full up to its call 64; fw_trap_handler 43 for an
 # exception it does not handle (prologue 10, 6, 3, the table 7, li,
