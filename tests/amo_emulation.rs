@@ -45,15 +45,18 @@ fn figure_after(text: &str, label: &str) -> u64 {
 
 /// amo_emul.S checks the spec's result of each of the 72 AMO.W/.D variants
 /// from S and then from U (exit 0), plus rd = x0, a misaligned AMO (cause 6)
-/// and one to no memory (cause 7). Traps on the P8700, where every AMO
-/// traps: the boot probe 1; per pass 72 + 1 AMOs, and the two faulting AMOs
-/// trap twice each (the AMO, then its LR into fw_expected_trap) = 77; two
-/// passes 154; two ecalls: 157. With knob 3 there is no probe: 156.
+/// and one to no memory (cause 7), and from S with Sv39 on one through an
+/// invalid PTE (cause 15). Traps on the P8700, where every AMO traps: the
+/// boot probe 1; per pass 72 + 1 AMOs, and the faulting AMOs trap twice
+/// each (the AMO, then its LR into fw_expected_trap): 77 per pass, 154 for
+/// two, 2 more for the page fault; two ecalls: 159. With knob 3 there is no
+/// probe: 158. Natively the faults trap once each (delegated to S): 2 x 2
+/// + 1 + the two ecalls = 7.
 #[test]
 fn every_amo_variant_from_s_and_u_is_emulated_with_the_spec_result() {
     let p = amo_emul_scenario("pass");
     let s = p.to_str().unwrap();
-    for (knob, traps) in [("0", 157), ("3", 156)] {
+    for (knob, traps) in [("0", 159), ("3", 158)] {
         let set = format!("fw={knob}");
         let (code, out) = run(&["run", s, "--core", "p8700", "--set", &set]);
         assert_eq!(code, Some(0), "{out}");
@@ -63,29 +66,30 @@ fn every_amo_variant_from_s_and_u_is_emulated_with_the_spec_result() {
             "knob {knob}: {out}"
         );
     }
-    // The two faulting AMOs of each pass, by zalrsc-fw.S's hand count: the
-    // catcher runs 13 for each, fw_trap_redirect 29, fw_amo_redirect 6 for
-    // the misaligned one (cause 4 is its first test) and 8 for the one to
-    // no memory (cause 5, the second). fw_atomic_add_w: amoadd.w 54 twice
-    // (rd = a0, rd = x0) and the misaligned one 38 (set-up 18, 7 up to the
-    // lr, 9 after the catcher, epilogue 4); fw_atomic_add_d: 52 and the
-    // faulting one 37 (no sext.w). Each per pass, and two passes.
+    // The faulting AMOs, by zalrsc-fw.S's hand count: the catcher runs 13
+    // for each, fw_trap_redirect 29, fw_amo_redirect 6 for the misaligned
+    // one (cause 4 is its first test), 8 for the one to no memory (cause 5,
+    // the second) and 10 for the page fault (13, the third).
+    // fw_atomic_add_w: amoadd.w 54 twice (rd = a0, rd = x0) and a faulting
+    // one 38 (set-up 18, 7 up to the lr, 9 after the catcher, epilogue 4);
+    // fw_atomic_add_d: 52 and the faulting one 37 (no sext.w). Each per
+    // pass, two passes, and the page fault (amoadd.w) in the S pass only.
     let (code, out) = run(&["run", s, "--core", "p8700"]);
     assert_eq!(code, Some(0), "{out}");
     for (f, n) in [
-        ("fw_expected_trap", 2 * 2 * 13),
-        ("fw_trap_redirect", 2 * 2 * 29),
-        ("fw_amo_redirect", 2 * (6 + 8)),
-        ("fw_atomic_add_w", 2 * (54 + 54 + 38)),
+        ("fw_expected_trap", (2 * 2 + 1) * 13),
+        ("fw_trap_redirect", (2 * 2 + 1) * 29),
+        ("fw_amo_redirect", 2 * (6 + 8) + 10),
+        ("fw_atomic_add_w", 2 * (54 + 54 + 38) + 38),
         ("fw_atomic_add_d", 2 * (52 + 37)),
     ] {
         assert_eq!(figure_after(&out, &format!("    {f} ")), n, "{f}: {out}");
     }
-    // Natively (U74): no AMO traps, only the four faults' and the ecalls.
+    // Natively (U74): no AMO traps, only the five faults' and the ecalls.
     let (code, out) = run(&["run", s, "--core", "u74"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(
-        out.contains("exited with code 0") && out.contains(" 6 traps"),
+        out.contains("exited with code 0") && out.contains(" 7 traps"),
         "{out}"
     );
 }

@@ -18,8 +18,9 @@
 # must survive the trap. Then: amoadd.w with rd = x0 (only memory changes),
 # a misaligned amoadd.w (store/AMO misaligned, cause 6, tval = the address)
 # and an amoadd.d to no memory (store/AMO access fault, cause 7, tval = the
-# address), which reach S (delegated, or redirected by the firmware) where
-# amo_s_trap records them and skips the AMO.
+# address), and from S with Sv39 on an amoadd.w through an invalid PTE
+# (store/AMO page fault, cause 15), which reach S (delegated, or redirected
+# by the firmware) where amo_s_trap records them and skips the AMO.
 # Exit: 0 pass; a failing check stores (n << 1) | 1 in tohost: n = the check
 # number (variant index * 4 + 1..3 in S, + 300 in U; 290.. the extra cases);
 # 250 + cause for a trap fw_trap_entry did not expect.
@@ -32,6 +33,9 @@
 .equ VAL_B,      0x0000000123456789
 .equ SENTINEL,   0x5a5a5a5a12345678
 .equ NO_MEMORY,  0x1000
+.equ UNMAPPED_VA, 0x40000000		# root entry 1: invalid
+# Root entry 2: VA 0x8000_0000 -> PA 0x8000_0000, a 1 GiB leaf, V R W X A D.
+.equ PTE_GIGA_RWX, ((0x80000000 >> 12) << 10) | 0xcf
 .equ PMPCFG_RWX_NAPOT, 0x1f
 
 	# A section of its own, so that relaxing zalrsc-fw.S's code cannot
@@ -51,7 +55,7 @@ _start:
 	csrw	pmpcfg0, t0
 	# The two faults go to S: delegated when the AMO is native, redirected
 	# by the firmware when it is emulated.
-	li	t0, (1 << CAUSE_MISALIGNED_STORE) | (1 << CAUSE_STORE_ACCESS)
+	li	t0, (1 << CAUSE_MISALIGNED_STORE) | (1 << CAUSE_STORE_ACCESS) | (1 << CAUSE_STORE_PAGE_FAULT)
 	csrw	medeleg, t0
 	la	t0, amo_s_trap
 	csrw	stvec, t0
@@ -208,6 +212,27 @@ amo_checks:
 	CHECK_EQ t3, CAUSE_STORE_ACCESS, 294
 	ld	t3, 8(t2)
 	CHECK_EQ t3, NO_MEMORY, 295
+	# From S only: with Sv39 on, an amoadd.w through an invalid PTE is a
+	# store/AMO page fault (cause 15, tval = the virtual address; priv spec
+	# §4.3.2). Emulated, the firmware's LR takes a load page fault under
+	# MPRV, which it turns into 15.
+	bnez	s11, 2f
+	la	t0, amo_root
+	srli	t0, t0, 12
+	li	t1, 8 << 60
+	or	t0, t0, t1
+	csrw	satp, t0
+	sfence.vma
+	li	a1, UNMAPPED_VA
+	amoadd.w a0, a2, (a1)
+	csrw	satp, zero
+	sfence.vma
+	la	t2, fault_seen
+	ld	t3, 0(t2)
+	CHECK_EQ t3, CAUSE_STORE_PAGE_FAULT, 296
+	ld	t3, 8(t2)
+	CHECK_EQ t3, UNMAPPED_VA, 297
+2:
 	ecall
 
 # fail_code: t0 = the check number.
@@ -224,6 +249,12 @@ amo_word:
 	.dword	0, 0
 fault_seen:
 	.dword	0, 0				# cause, tval
+
+# amo_root: the Sv39 root table of the page-fault case (priv spec §4.3.1).
+	.balign 4096
+amo_root:
+	.dword	0, 0, PTE_GIGA_RWX
+	.skip	4096 - 3 * 8
 
 	.section .tohost, "aw", @progbits
 	.balign 8
