@@ -169,3 +169,20 @@ fn a_hart_that_leaves_mtval_zero_costs_the_fetch_through_mprv() {
         "{out}"
     );
 }
+
+/// Block mode and single-step give the same run through the emulation,
+/// its trap catcher and its redirects (DESIGN: identical events and cycles).
+#[test]
+fn the_emulation_runs_the_same_in_block_mode_and_single_step() {
+    let p = amo_emul_scenario("step");
+    let s = p.to_str().unwrap();
+    for knob in ["0", "3"] {
+        let set = format!("fw={knob}");
+        let (_, block) = run(&["run", s, "--core", "p8700", "--set", &set, "--events"]);
+        let (_, step) = run(&[
+            "run", s, "--core", "p8700", "--set", &set, "--events", "--step",
+        ]);
+        assert!(block.contains("exited with code 0"), "{block}");
+        assert_eq!(block, step, "knob {knob}");
+    }
+}
