@@ -35,7 +35,9 @@
 # Each function has the prologue and epilogue gcc -O2 gives OpenSBI's C
 # (OpenSBI builds with -fno-omit-frame-pointer, so s0 is set up in each),
 # and saves the registers gcc saves there, even where this code needs fewer
-# (the arms it does not take use them in OpenSBI).
+# (the arms it does not take use them in OpenSBI). The functions off the
+# emulated path (fw_get_insn, fw_trap_redirect, fw_amo_redirect,
+# fw_truly_illegal_insn) are plain leaves without a frame.
 #
 # What differs from OpenSBI, on purpose:
 # - Everything this firmware does not emulate is handed, with every register
