@@ -319,4 +319,8 @@ fromhost:
 fw_stack:
 	.skip 4096
 	.size fw_stack, .-fw_stack
+	.globl fw_stack_top
 fw_stack_top:
+	# The scratch area (minikernel-defs.inc) sits just above the stack; only
+	# the AMO-emulating entry (zalrsc-fw.S) uses it.
+	.skip FW_SCRATCH_SIZE

@@ -84,7 +84,9 @@
 #                            knob_atomics_bench.
 #   knob_fw_emulate_amo      firmware (zalrsc-fw.S), default 0: install the
 #                            AMO-emulating M trap entry if an AMO traps at
-#                            boot; 1 always, 2 never.
+#                            boot; 1 always, 2 never, 3 always, as on
+#                            a hart that leaves mtval 0 (the encoding is
+#                            then fetched through MPRV).
 #
 # Results (user.S): bench_start_cycle, bench_end_cycle, bench_start_instret,
 # bench_end_instret, bench_last_ppid. Counters (kernel, 8 bytes each):
@@ -255,7 +257,7 @@
 # kernel_start one more (call atomics_setup), and do_trap_break is a real
 # handler (zalrsc-kprobes.S) instead of a jump to do_trap_unknown (no
 # existing run takes a breakpoint). Boot runs 16 + 1 more firmware
-# instructions (fw_amo_emulation_setup on a core with native AMOs; 19 + the
+# instructions (fw_amo_emulation_setup on a core with native AMOs; 28 + the
 # trapping amoadd.w on one without) and 20 + 1 more kernel instructions
 # (atomics_setup with every knob 0 or default). On a core whose AMOs trap,
 # the default getppid loop is still 199 per call: it has no AMO, and mtvec
@@ -315,12 +317,13 @@
 # the futex op 4; li s3 1; re-arming stores and mv 5; epilogue 7.
 #
 # On a core that traps AMOs (the P8700 profile; firmware emulation in
-# zalrsc-fw.S) each AMO becomes a trip through M-mode of 154..159
-# instructions (zalrsc-fw.S has the breakdown), all in phase "firmware":
-#   atomics_wake, ZAAMO=y: 305 + 158 + 157 + 158 + 157 + 159 + 155 x 2
-#     + 154 = 305 + 1253 = 1558, and 8 traps to M per call
-#     (checked under QEMU with the traps injected through gdb: 1550 retired,
-#     since a trapping AMO never retires; trapscope counts it where it sits)
+# zalrsc-fw.S) each AMO becomes a trip through M-mode of 314..317
+# instructions on OpenSBI's path (zalrsc-fw.S has the breakdown), all in
+# phase "firmware":
+#   atomics_wake, ZAAMO=y: 263 x 8 = 2104 for the common part, plus the
+#     atomic functions: amoadd.w.aqrl 54 x 2 (fetch_add, the futex op),
+#     amoor.d.aq 52, amoor.d.aqrl 52, amoswap.d.aqrl 51, amoadd.w 54 x 2,
+#     amoand.d.rl 52 = 423; 305 + 2527 = 2832, and 8 traps to M per call
 #   atomics_wake, ZAAMO=n: 335, no trap (the mail's point)
 #   futex_cmpxchg, cmpxchg_loop, getppid: unchanged (no AMO)
 #
@@ -360,9 +363,13 @@
 #             arch_test_and_set_bit_lock, arch_clear_bit_unlock, arch_xchg,
 #             arch_futex_atomic_op_inuser (and their _zalrsc copies),
 #             arch_cmpxchg, futex_atomic_cmpxchg_inatomic
-#   firmware  fw_trap_entry_full, fw_illegal_insn, fw_emulate_amo,
-#             fw_amo_stubs, fw_trap_exit_full, fw_trap_pass (an "amo-emul"
-#             phase if the firmware's share should stand alone)
+#   firmware  fw_trap_entry_full, fw_trap_entry_notval, fw_trap_handler,
+#             fw_sse_process_pending, fw_pmu_ctr_incr_fw,
+#             fw_illegal_insn_handler, fw_get_insn, fw_truly_illegal_insn,
+#             fw_trap_redirect, fw_amo_redirect, fw_expected_trap,
+#             fw_illegal_atomic, fw_amo_code (the per-operation dispatchers
+#             and the 72 emulations), fw_trap_pass (an "amo-emul" phase if
+#             the firmware's share should stand alone)
 #   probe     do_trap_break, kprobe_breakpoint_handler (the nested trap's
 #             handle_exception and ret_from_exception are entry and exit)
 #   boot      atomics_setup, check_amo_speed, fw_amo_emulation_setup
