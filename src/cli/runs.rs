@@ -179,7 +179,7 @@ pub(super) fn compare(
     }
     let rows = report::compare::rows(&s, &runs);
     let out = match format {
-        Format::Json => report::compare::json(&s, &rows),
+        Format::Json => report::compare::json(&s, &rows, &report::pairs::all(&s, &runs)),
         Format::Md => report::compare::text(&s, &rows, &runs, true),
         Format::Text => report::compare::text(&s, &rows, &runs, false),
     };
@@ -332,6 +332,20 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                     }
                 };
                 say!("  {verdict}");
+            }
+            // Each pair's difference, from the runs that finished (a report,
+            // not a check: it neither passes nor fails).
+            let done: Vec<VariantRun> = vruns
+                .iter()
+                .filter(|r| r.exit_code.is_some())
+                .cloned()
+                .collect();
+            for d in report::pairs::deltas(&s, core, &done) {
+                say!(
+                    "  pair  {tag}{}: {} per iteration",
+                    report::pairs::name(&d),
+                    report::pairs::summary(&d)
+                );
             }
         }
     }
