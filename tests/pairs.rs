@@ -546,3 +546,28 @@ fn fidelity_of_a_missing_scenario_is_one_line_and_exit_2() {
     let out = trapscope_within(&["fidelity", "no/such.toml"], LIMIT);
     fails_one_line(&out, 2, &["no/such.toml"]);
 }
+
+#[test]
+fn expectations_can_read_a_pair_difference() {
+    // a runs the original entry, b the patched one: 64 → 63 instructions in
+    // the entry (ras-trap-entry.toml's hand count), nothing else changes.
+    let dir = scratch("pair-expect");
+    let p = write(
+        &dir,
+        "e.toml",
+        minikernel_scenario(
+            "[[expect]]\nname = \"one fewer\"\ncheck = \"pair.a.b.instructions == -1\"\n\
+             [[expect]]\nname = \"wrong on purpose\"\ncheck = \"pair.a.b.instructions > 0\"\n",
+        )
+        .as_bytes(),
+    );
+    let out = trapscope_within(&["check", &p], LIMIT);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("ok    [u74] one fewer (-1 vs -1)"), "{text}");
+    assert!(
+        text.contains("FAIL  [u74] wrong on purpose: pair.a.b.instructions > 0 is false (-1 vs 0)"),
+        "{text}"
+    );
+    assert!(text.contains("1 passed, 1 failed"), "{text}");
+}

@@ -310,6 +310,11 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                             .iter()
                             .find(|(v, _)| v == variant)
                             .and_then(|(_, j)| expect::lookup(j, path)),
+                        crate::scenario::Operand::Pair {
+                            before,
+                            after,
+                            path,
+                        } => pair_metric(&s, core, vruns, before, after, path),
                     }
                 };
                 let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
@@ -355,6 +360,30 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `pair.BEFORE.AFTER.METRIC`: the pair's difference as `compare` reports
+/// it (the declared pair's label, or none), from runs that finished.
+fn pair_metric(
+    s: &Scenario,
+    core: &str,
+    runs: &[VariantRun],
+    before: &str,
+    after: &str,
+    path: &[String],
+) -> Option<f64> {
+    let find = |v: &str| {
+        runs.iter()
+            .find(|r| r.variant == v && r.exit_code.is_some())
+    };
+    let pair = crate::scenario::Pair {
+        before: before.into(),
+        after: after.into(),
+        label: String::new(),
+        implicit: false,
+    };
+    let d = report::pairs::delta(s, core, &pair, find(before)?, find(after)?);
+    expect::lookup(&serde_json::to_value(d).ok()?, path)
 }
 
 /// Whether an expectation of `s` reads `variant.exit_code`.
