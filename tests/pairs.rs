@@ -571,3 +571,14 @@ fn expectations_can_read_a_pair_difference() {
     );
     assert!(text.contains("1 passed, 1 failed"), "{text}");
 }
+
+#[test]
+fn a_reference_figure_must_be_positive() {
+    // Line 24: `variant = "a"`, the string at column 11.
+    let e = parse(&minikernel_scenario(
+        "[[reference]]\ncore = \"u74\"\nvariant = \"a\"\nns = 0.0\nwhat = \"w\"\nsource = \"s\"\n",
+    ))
+    .unwrap_err();
+    assert!(e.starts_with("t.toml:24:11: "), "{e}");
+    assert!(e.contains("ns = 0 is not a positive figure"), "{e}");
+}

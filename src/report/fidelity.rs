@@ -348,8 +348,9 @@ fn short(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
+/// A table cell: `|` escaped, lines joined.
 fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    s.replace('|', "\\|").replace('\n', " ")
 }
 
 pub fn markdown(f: &Fidelity) -> String {

@@ -269,6 +269,19 @@ pub(super) fn convert(
                 format!("reference for unknown variant '{}'", r.variant.get_ref()),
             ));
         }
+        for (what, v) in [("ns", r.ns), ("cycles", r.cycles)] {
+            if let Some(x) = v
+                && !(x.is_finite() && x > 0.0)
+            {
+                return Err(loc.span(
+                    &r.variant,
+                    format!(
+                        "reference for '{}': {what} = {x} is not a positive figure",
+                        r.variant.get_ref()
+                    ),
+                ));
+            }
+        }
         references.push(Reference {
             core: r.core.get_ref().clone(),
             variant: r.variant.get_ref().clone(),
