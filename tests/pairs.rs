@@ -369,6 +369,7 @@ fn fidelity_ratios_are_estimate_over_measured_of_the_same_runs_as_compare() {
         (Some("a"), Some("b"))
     );
     assert_eq!(f(&d["measured"]), -20.0);
+    assert_eq!(d["comparable"], true);
     let cp = &c["pairs"].as_array().unwrap()[0];
     assert_eq!(d["estimate"], cp["ns"]);
     assert!(close(f(&d["ratio"]), f(&cp["ns"]) / -20.0));
@@ -503,11 +504,24 @@ fn fidelity_json_has_the_documented_shape() {
             "measured",
             "estimate",
             "ratio",
+            "comparable",
             "unverified",
         ] {
             assert!(d.get(k).is_some(), "difference lacks {k}: {d}");
         }
+        if d["comparable"] == false {
+            assert!(d["ratio"].is_null(), "{d}");
+        }
     }
+    // Their difference is listed too, without a ratio: 0.120872 - 0.123997
+    // usec/op = -3.125 ns.
+    let arm_d = j["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["comparable"] == false)
+        .expect("seed 002's difference");
+    assert!((f(&arm_d["measured"]) - -3.125).abs() < 1e-9, "{arm_d}");
     // Seed 002's arm64 qemu-kvm figures are listed, never compared.
     let arm: Vec<&Value> = j["figures"]
         .as_array()

@@ -51,8 +51,11 @@ pub struct Difference {
     pub measured: f64,
     /// after − before, estimated; null when a variant did not finish.
     pub estimate: Option<f64>,
-    /// estimate / measured; null when not estimated or measured is 0.
+    /// estimate / measured; null when not estimated, not comparable or
+    /// measured is 0.
     pub ratio: Option<f64>,
+    /// false: both figures come from another architecture or setup.
+    pub comparable: bool,
     pub unverified: Vec<String>,
 }
 
@@ -126,34 +129,48 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                 let est = find(&p.before)
                     .zip(find(&p.after))
                     .map(|(b, a)| pairs::delta(s, core, p, b, a));
-                let measured = |v: &str, unit: &str| {
-                    s.reference(core, v).and_then(|r| match unit {
-                        "ns" => r.ns,
-                        _ => r.cycles,
-                    })
-                };
-                for unit in ["ns", "cycles"] {
-                    let (Some(m0), Some(m1)) =
-                        (measured(&p.before, unit), measured(&p.after, unit))
-                    else {
-                        continue;
+                // Comparable figures first, then those from another
+                // architecture or setup (listed, no ratio).
+                for comparable in [true, false] {
+                    let measured = |v: &str, unit: &str| {
+                        s.references
+                            .iter()
+                            .find(|r| {
+                                r.comparable == comparable && r.core == *core && r.variant == v
+                            })
+                            .and_then(|r| match unit {
+                                "ns" => r.ns,
+                                _ => r.cycles,
+                            })
                     };
-                    let estimate = est
-                        .as_ref()
-                        .and_then(|d| if unit == "ns" { d.ns } else { d.cycles });
-                    let m = m1 - m0;
-                    differences.push(Difference {
-                        scenario: shown.clone(),
-                        core: core.clone(),
-                        before: p.before.clone(),
-                        after: p.after.clone(),
-                        label: p.label.clone(),
-                        unit,
-                        measured: m,
-                        estimate,
-                        ratio: ratio(estimate, Some(m)),
-                        unverified: unverified.clone(),
-                    });
+                    for unit in ["ns", "cycles"] {
+                        let (Some(m0), Some(m1)) =
+                            (measured(&p.before, unit), measured(&p.after, unit))
+                        else {
+                            continue;
+                        };
+                        let estimate = est
+                            .as_ref()
+                            .and_then(|d| if unit == "ns" { d.ns } else { d.cycles });
+                        let m = m1 - m0;
+                        differences.push(Difference {
+                            scenario: shown.clone(),
+                            core: core.clone(),
+                            before: p.before.clone(),
+                            after: p.after.clone(),
+                            label: p.label.clone(),
+                            unit,
+                            measured: m,
+                            estimate,
+                            ratio: if comparable {
+                                ratio(estimate, Some(m))
+                            } else {
+                                None
+                            },
+                            comparable,
+                            unverified: unverified.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -274,6 +291,15 @@ fn as_given(v: f64, sign: bool) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// A difference's ratio, or why it has none.
+fn diff_ratio(d: &Difference) -> String {
+    match d.ratio {
+        Some(r) => format!("{r:.2}"),
+        None if !d.comparable => "none (another architecture or setup)".into(),
+        None => "none (a variant did not finish)".into(),
+    }
+}
+
 fn measured_cell(f: &Figure) -> String {
     match f.measured {
         None => "held out".into(),
@@ -329,10 +355,7 @@ pub fn text(f: &Fidelity) -> String {
                 d.before,
                 d.after,
                 signed(d.estimate, d.unit, 1),
-                d.ratio
-                    .map_or("none (a variant did not finish)".into(), |r| format!(
-                        "{r:.2}"
-                    ))
+                diff_ratio(d)
             );
             if !d.unverified.is_empty() {
                 let _ = writeln!(o, "         unverified: {}", d.unverified.join(", "));
@@ -394,7 +417,7 @@ pub fn markdown(f: &Fidelity) -> String {
             d.before,
             d.after,
             signed(d.estimate, d.unit, 1),
-            d.ratio.map_or("-".into(), |r| format!("{r:.2}")),
+            diff_ratio(d),
             d.unverified.join(", ")
         );
     }
