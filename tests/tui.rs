@@ -551,5 +551,20 @@ fn the_cycles_pane_shows_each_pair_as_after_minus_before() {
         let d: f64 = w[cyc - 1].parse().unwrap();
         assert!((d - (per_it(a) - per_it(b))).abs() <= 0.1 + 1e-9, "{row}");
         assert!(row.contains(" ns ") && row.ends_with(" instr"), "{row}");
+        // The variant's own line gives the same difference, from its pair's
+        // before (fix_v1 against v3_v1, not against the first variant).
+        let own = rows
+            .iter()
+            .map(|r| {
+                r.trim_start_matches('▶')
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+            })
+            .find(|w| w.first() == Some(&a))
+            .unwrap();
+        assert_eq!(own.get(2).copied(), Some(w[cyc - 1]), "{own:?}");
     }
+    // base_v0 is no pair's after: no difference on its line.
+    let base_v0 = rows.iter().find(|r| r.starts_with("base_v0")).unwrap();
+    assert_eq!(base_v0.split_whitespace().count(), 2, "{base_v0}");
 }

@@ -63,11 +63,24 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             |e| e.cycles_per_iteration,
         )
     };
+    let summary = |name: &str| {
+        let i = s.scenario.variants.iter().position(|v| v.name == name)?;
+        s.summaries.get(i)?.as_ref()
+    };
     for (i, sum) in s.summaries.iter().enumerate() {
         let Some(r) = sum else { continue };
         let name = &s.scenario.variants[i].name;
+        let v = per_it(r);
+        // The difference from the variant's pair `before`; the pairs
+        // below give it in full.
+        let d = s
+            .scenario
+            .pair_of(name)
+            .and_then(|p| summary(&p.before))
+            .map(|b| format!("  {:+.1}", v - per_it(b)))
+            .unwrap_or_default();
         let mark = if i == s.live.variant { "▶" } else { " " };
-        lines.push(Line::raw(format!("{mark} {name:<10} {:>8.1}", per_it(r))));
+        lines.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
     }
     lines.extend(pair_lines(s));
     f.render_widget(
