@@ -506,3 +506,65 @@ fn the_lesson_does_not_advance_past_the_guests_end() {
     let msg = s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
     assert!(msg.contains("the guest has ended"), "{msg}");
 }
+
+#[test]
+fn the_cycles_pane_shows_each_pair_as_after_minus_before() {
+    // vstate-initial.toml declares four pairs; the V=0 one is asked too.
+    let sc = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/vstate-initial.toml"),
+    )
+    .unwrap();
+    let s = AppState::new(Rc::new(sc), None).unwrap();
+    // The pane alone, tall and wide enough for six variants and four pairs
+    // on a line each (the layout gives it less; the paragraph wraps).
+    let mut t = Terminal::new(TestBackend::new(70, 40)).unwrap();
+    t.draw(|f| render::draw_pane(f, f.area(), &s, Pane::Cycles))
+        .unwrap();
+    let buf = t.backend().buffer().clone();
+    let text: String = (0..40)
+        .map(|y| (0..70).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect();
+    let rows = pane(&text, "Cycles");
+    let per_it = |v: &str| -> f64 {
+        rows.iter()
+            .find_map(|r| {
+                let w: Vec<&str> = r.trim_start_matches('▶').split_whitespace().collect();
+                (w.first() == Some(&v)).then(|| w[1].parse().unwrap())
+            })
+            .unwrap_or_else(|| panic!("no {v}: {rows:#?}"))
+    };
+    for (b, a) in [
+        ("base_v1", "v3_v1"),
+        ("v3_v1", "fix_v1"),
+        ("base_v0", "v3_v0"),
+        ("v3_v0", "fix_v0"),
+    ] {
+        let head = format!("{b} → {a}");
+        // "base_v1 → v3_v1  +10.0 cycles  +5.7 ns  +10 instr": the cycles
+        // are the difference of the two variants' figures above (to rounding).
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(&format!("{head} ")))
+            .unwrap_or_else(|| panic!("no pair {head}: {rows:#?}"));
+        let w: Vec<&str> = row.split_whitespace().collect();
+        let cyc = w.iter().position(|x| *x == "cycles").unwrap();
+        let d: f64 = w[cyc - 1].parse().unwrap();
+        assert!((d - (per_it(a) - per_it(b))).abs() <= 0.1 + 1e-9, "{row}");
+        assert!(row.contains(" ns ") && row.ends_with(" instr"), "{row}");
+        // The variant's own line gives the same difference, from its pair's
+        // before (fix_v1 against v3_v1, not against the first variant).
+        let own = rows
+            .iter()
+            .map(|r| {
+                r.trim_start_matches('▶')
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+            })
+            .find(|w| w.first() == Some(&a))
+            .unwrap();
+        assert_eq!(own.get(2).copied(), Some(w[cyc - 1]), "{own:?}");
+    }
+    // base_v0 is no pair's after: no difference on its line.
+    let base_v0 = rows.iter().find(|r| r.starts_with("base_v0")).unwrap();
+    assert_eq!(base_v0.split_whitespace().count(), 2, "{base_v0}");
+}

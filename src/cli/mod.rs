@@ -20,6 +20,7 @@ macro_rules! tell {
 
 mod bench;
 mod elf;
+mod fidelity;
 mod machine_args;
 mod runs;
 mod snapshot;
@@ -28,6 +29,7 @@ use machine_args::MachineArgs;
 
 use bench::bench;
 use elf::{elf, list};
+use fidelity::fidelity;
 use runs::{check, compare, replay, run};
 
 use crate::cost::Profile;
@@ -141,6 +143,17 @@ enum Cmd {
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
         step: bool,
+        #[command(flatten)]
+        machine: MachineArgs,
+    },
+    /// Every figure measured on hardware beside its estimate, with the
+    /// ratio, each pair's measured against estimated difference and the
+    /// core's unverified parameters. A report: exit 0 whatever the ratios.
+    Fidelity {
+        /// Scenarios to read (default: every scenario in scenarios/).
+        scenarios: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -355,6 +368,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             compare(&scenario, &cores, format, opts)
         }
+        Some(Cmd::Fidelity {
+            scenarios,
+            format,
+            machine,
+        }) => fidelity(&scenarios, format, machine.config()),
         Some(Cmd::List) => list(),
         Some(Cmd::Bench {
             scenario,

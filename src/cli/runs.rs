@@ -179,7 +179,7 @@ pub(super) fn compare(
     }
     let rows = report::compare::rows(&s, &runs);
     let out = match format {
-        Format::Json => report::compare::json(&s, &rows),
+        Format::Json => report::compare::json(&s, &rows, &report::pairs::all(&s, &runs)),
         Format::Md => report::compare::text(&s, &rows, &runs, true),
         Format::Text => report::compare::text(&s, &rows, &runs, false),
     };
@@ -310,6 +310,11 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                             .iter()
                             .find(|(v, _)| v == variant)
                             .and_then(|(_, j)| expect::lookup(j, path)),
+                        crate::scenario::Operand::Pair {
+                            before,
+                            after,
+                            path,
+                        } => pair_metric(&s, core, vruns, before, after, path),
                     }
                 };
                 let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
@@ -333,6 +338,20 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                 };
                 say!("  {verdict}");
             }
+            // Each pair's difference, from the runs that finished (a report,
+            // not a check: it neither passes nor fails).
+            let done: Vec<VariantRun> = vruns
+                .iter()
+                .filter(|r| r.exit_code.is_some())
+                .cloned()
+                .collect();
+            for d in report::pairs::deltas(&s, core, &done) {
+                say!(
+                    "  pair  {tag}{}: {} per iteration",
+                    report::pairs::name(&d),
+                    report::pairs::summary(&d)
+                );
+            }
         }
     }
     say!("{} passed, {} failed", total - failures, failures);
@@ -341,6 +360,30 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `pair.BEFORE.AFTER.METRIC`: the pair's difference as `compare` reports
+/// it (the declared pair's label, or none), from runs that finished.
+fn pair_metric(
+    s: &Scenario,
+    core: &str,
+    runs: &[VariantRun],
+    before: &str,
+    after: &str,
+    path: &[String],
+) -> Option<f64> {
+    let find = |v: &str| {
+        runs.iter()
+            .find(|r| r.variant == v && r.exit_code.is_some())
+    };
+    let pair = crate::scenario::Pair {
+        before: before.into(),
+        after: after.into(),
+        label: String::new(),
+        implicit: false,
+    };
+    let d = report::pairs::delta(s, core, &pair, find(before)?, find(after)?);
+    expect::lookup(&serde_json::to_value(d).ok()?, path)
 }
 
 /// Whether an expectation of `s` reads `variant.exit_code`.

@@ -9,6 +9,7 @@ use super::escape;
 
 use serde::Serialize;
 
+use super::pairs::{self, PairDelta};
 use crate::cost::Cat;
 use crate::scenario::Scenario;
 use crate::session::{Estimate, VariantRun};
@@ -38,6 +39,8 @@ struct CompareJson<'a> {
     title: &'a str,
     patch: &'a str,
     rows: &'a [Row],
+    /// after − before of each pair on each core.
+    pairs: &'a [PairDelta],
 }
 
 /// Rows from each core's runs.
@@ -71,12 +74,13 @@ pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
     out
 }
 
-pub fn json(s: &Scenario, rows: &[Row]) -> String {
+pub fn json(s: &Scenario, rows: &[Row], pairs: &[PairDelta]) -> String {
     let j = CompareJson {
         scenario: s.path.display().to_string(),
         title: &s.title,
         patch: &s.patch,
         rows,
+        pairs,
     };
     serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
@@ -88,17 +92,17 @@ fn pct(d: f64, base: f64) -> String {
     format!("{:+.1}%", 100.0 * d / base)
 }
 
-fn reference_cell(s: &Scenario, core: &str, variant: &str, first: Option<&Row>) -> String {
+/// The measured figure, and its difference from the measured figure of the
+/// variant's pair `before` when both were measured.
+fn reference_cell(s: &Scenario, core: &str, variant: &str, before: Option<&str>) -> String {
     match s.reference(core, variant) {
         None => "-".into(),
         Some(r) => match (
             r.ns,
-            first
-                .and_then(|f| s.reference(core, &f.variant))
-                .and_then(|x| x.ns),
+            before.and_then(|b| s.reference(core, b)).and_then(|x| x.ns),
         ) {
             (None, _) => "held out".into(),
-            (Some(ns), Some(base)) if first.is_some_and(|f| f.variant != variant) => {
+            (Some(ns), Some(base)) => {
                 format!(
                     "{ns:.2} ns ({:+.2} ns, {})",
                     ns - base,
@@ -152,18 +156,21 @@ pub fn text(
             .iter()
             .filter(|r| core.is_empty() || &r.core == core)
             .collect();
-        let first = mine.first().copied();
         for r in &mine {
-            let diff = match first {
-                // Variants that are cores are not compared with each other.
-                _ if core.is_empty() => String::new(),
-                Some(f) if f.variant != r.variant => {
+            // The difference from the variant's pair `before` (variants
+            // that are cores form no pairs).
+            let before = s
+                .pair_of(&r.variant)
+                .filter(|_| !core.is_empty())
+                .and_then(|p| mine.iter().find(|b| b.variant == p.before));
+            let diff = match before {
+                Some(f) => {
                     let d = r.cycles_per_iteration - f.cycles_per_iteration;
                     format!("{d:+.1} ({})", pct(d, f.cycles_per_iteration))
                 }
-                _ => String::new(),
+                None => String::new(),
             };
-            let refc = reference_cell(s, &r.core, &r.variant, first);
+            let refc = reference_cell(s, &r.core, &r.variant, before.map(|b| b.variant.as_str()));
             let core = &r.core;
             if md {
                 let _ = writeln!(
@@ -186,6 +193,7 @@ pub fn text(
             }
         }
     }
+    pair_table(&mut o, s, per_core, md);
     for (core, runs) in per_core {
         // Variants that are cores are not a before/after pair: list each
         // core's unverified values, and no difference.
@@ -209,10 +217,11 @@ pub fn text(
             .iter()
             .filter_map(|r| r.estimate.as_ref().map(|e| (r, e)))
             .collect();
-        let Some(&(r0, e0)) = ests.first() else {
-            continue;
-        };
-        for &(r1, e1) in ests.iter().skip(1) {
+        let find = |v: &str| ests.iter().find(|(r, _)| r.variant == v).copied();
+        for p in &s.pairs {
+            let (Some((r0, e0)), Some((r1, e1))) = (find(&p.before), find(&p.after)) else {
+                continue;
+            };
             let _ = writeln!(o);
             let head = format!(
                 "{core}: what makes the difference, {} → {} (per iteration)",
@@ -238,9 +247,11 @@ pub fn text(
             );
         }
     }
-    // Where the patch moved work: the first two variants on the first core.
+    // Where the patch moved work: the first pair on the first core.
     if let Some((core, runs)) = per_core.iter().find(|(c, _)| !c.is_empty())
-        && let [a, b, ..] = &runs[..]
+        && let Some(p) = s.pairs.first()
+        && let Some(a) = runs.iter().find(|r| r.variant == p.before)
+        && let Some(b) = runs.iter().find(|r| r.variant == p.after)
     {
         super::functions::compare_section(&mut o, core, a, b, md);
     }
@@ -346,10 +357,64 @@ fn difference_lines(r0: &VariantRun, e0: &Estimate, r1: &VariantRun, e1: &Estima
     out
 }
 
+/// Each pair's difference, after − before per iteration, on every core,
+/// with the measured difference when both variants were measured.
+fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>)], md: bool) {
+    let ds = pairs::all(s, per_core);
+    if ds.is_empty() {
+        return;
+    }
+    let measured = |d: &PairDelta| {
+        d.measured_ns
+            .map_or(String::new(), |m| format!("{m:+.2} ns"))
+    };
+    let num = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:+.1}"));
+    if md {
+        let _ = writeln!(o, "\nPairs, after − before per iteration:\n");
+        let _ = writeln!(
+            o,
+            "| core | pair | instructions | cycles | ns | measured on hardware | what it asks |"
+        );
+        let _ = writeln!(o, "|---|---|---:|---:|---:|---|---|");
+    } else {
+        let _ = writeln!(o, "\npairs, after − before per iteration");
+        let _ = writeln!(
+            o,
+            "{:<7} {:<22} {:>7} {:>9} {:>9}  {:<20} what it asks",
+            "core", "pair", "instr", "cycles", "ns", "measured"
+        );
+    }
+    for d in &ds {
+        let pair = pairs::name(d);
+        if md {
+            let _ = writeln!(
+                o,
+                "| {} | {pair} | {:+.1} | {} | {} | {} | {} |",
+                d.core,
+                d.instructions,
+                num(d.cycles),
+                num(d.ns),
+                measured(d),
+                d.label
+            );
+        } else {
+            let line = format!(
+                "{:<7} {pair:<22} {:>+7.1} {:>9} {:>9}  {:<20} {}",
+                d.core,
+                d.instructions,
+                num(d.cycles),
+                num(d.ns),
+                measured(d),
+                d.label
+            );
+            let _ = writeln!(o, "{}", line.trim_end());
+        }
+    }
+}
+
 /// The estimate beside the measured figure: the gap is stated, not hidden.
 fn gap_lines(s: &Scenario, core: &str, ests: &[(&VariantRun, &Estimate)]) -> Vec<String> {
     let mut out = Vec::new();
-    let mut have = Vec::new();
     for (r, e) in ests {
         if let Some(ns) = s.reference(core, &r.variant).and_then(|x| x.ns) {
             out.push(format!(
@@ -358,17 +423,27 @@ fn gap_lines(s: &Scenario, core: &str, ests: &[(&VariantRun, &Estimate)]) -> Vec
                 e.ns_per_iteration,
                 100.0 * e.ns_per_iteration / ns
             ));
-            have.push((e.ns_per_iteration, ns));
         }
     }
-    if let [(e0, m0), .., (e1, m1)] = have[..] {
-        out.push(format!(
-            "{core} difference: estimate {:+.1} ns vs measured {:+.2} ns",
-            e1 - e0,
-            m1 - m0
-        ));
+    let find = |v: &str| ests.iter().find(|(r, _)| r.variant == v).map(|(_, e)| *e);
+    for p in &s.pairs {
+        let measured = |v: &str| s.reference(core, v).and_then(|x| x.ns);
+        if let (Some(e0), Some(e1), Some(m0), Some(m1)) = (
+            find(&p.before),
+            find(&p.after),
+            measured(&p.before),
+            measured(&p.after),
+        ) {
+            out.push(format!(
+                "{core} difference, {} → {}: estimate {:+.1} ns vs measured {:+.2} ns",
+                p.before,
+                p.after,
+                e1.ns_per_iteration - e0.ns_per_iteration,
+                m1 - m0
+            ));
+        }
     }
-    if let Some(r) = s.references.iter().find(|r| r.core == core) {
+    if let Some(r) = s.references.iter().find(|r| r.comparable && r.core == core) {
         out.push(format!("{core} measured: {} ({})", r.what, r.source));
     }
     out

@@ -5,7 +5,9 @@ pub mod compare;
 pub mod console;
 mod escape;
 mod events;
+pub mod fidelity;
 pub mod functions;
+pub mod pairs;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 

@@ -14,6 +14,7 @@ use super::{
 use crate::cost::Profile;
 use crate::machine::{Program, ResumeState};
 
+mod pairs;
 mod snapshot;
 use snapshot::{DEFAULT_COUNT, INIT_LOOP, check_vector_cores, kernel_phases, variant_program};
 
@@ -268,14 +269,30 @@ pub(super) fn convert(
                 format!("reference for unknown variant '{}'", r.variant.get_ref()),
             ));
         }
+        for (what, v) in [("ns", r.ns), ("cycles", r.cycles)] {
+            if let Some(x) = v
+                && !(x.is_finite() && x > 0.0)
+            {
+                return Err(loc.span(
+                    &r.variant,
+                    format!(
+                        "reference for '{}': {what} = {x} is not a positive figure",
+                        r.variant.get_ref()
+                    ),
+                ));
+            }
+        }
         references.push(Reference {
             core: r.core.get_ref().clone(),
             variant: r.variant.get_ref().clone(),
             ns: r.ns,
+            cycles: r.cycles,
+            comparable: r.comparable,
             what: r.what.clone(),
             source: r.source.clone(),
         });
     }
+    let pairs = pairs::pairs(loc, &f.pair, &variants)?;
     let mut script = Vec::new();
     for (i, spanned) in f.script.iter().enumerate() {
         let st = spanned.get_ref();
@@ -383,6 +400,7 @@ pub(super) fn convert(
         script,
         cores,
         references,
+        pairs,
         path: path.to_path_buf(),
         title: f.title,
         patch: f.patch,

@@ -34,6 +34,10 @@ pub struct ScenarioFile {
     /// Figures measured on hardware, shown beside the estimates.
     #[serde(default)]
     pub reference: Vec<ReferenceDto>,
+    /// Which variants form before/after pairs (default: every variant
+    /// against the first).
+    #[serde(default)]
+    pub pair: Vec<Spanned<PairDto>>,
     /// A lesson: steps the TUI plays with `--autoplay`.
     #[serde(default)]
     pub script: Vec<Spanned<ScriptDto>>,
@@ -107,9 +111,30 @@ pub struct ReferenceDto {
     pub variant: Spanned<String>,
     /// Nanoseconds per iteration; absent when the figure is held out.
     pub ns: Option<f64>,
+    /// Cycles per iteration, when the source gives cycles.
+    pub cycles: Option<f64>,
+    /// false: measured on another architecture or setup (e.g. arm64 under
+    /// qemu-kvm); shown, never set against an estimate.
+    #[serde(default = "yes")]
+    pub comparable: bool,
     /// What was measured, on what.
     pub what: String,
     pub source: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `[[pair]]`: two variants read as before and after.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairDto {
+    pub before: Spanned<String>,
+    pub after: Spanned<String>,
+    /// What the pair asks, e.g. "V=0: does v3 help?".
+    #[serde(default)]
+    pub label: String,
 }
 
 #[derive(Debug, Deserialize)]

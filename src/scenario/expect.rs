@@ -2,13 +2,24 @@
 //!
 //! A metric is a dotted path into a variant's JSON result (the same names
 //! `trapscope run --format json` prints), so every number a report shows can
-//! be checked.
+//! be checked. `pair.BEFORE.AFTER.METRIC` reads a pair's difference (after −
+//! before per iteration: `instructions`, `cycles`, `ns`), as `compare` prints
+//! it in its `pairs`.
 
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
-    Metric { variant: String, path: Vec<String> },
+    Metric {
+        variant: String,
+        path: Vec<String>,
+    },
+    /// after − before of two variants, per iteration.
+    Pair {
+        before: String,
+        after: String,
+        path: Vec<String>,
+    },
     Number(f64),
 }
 
@@ -56,6 +67,11 @@ impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Operand::Metric { variant, path } => write!(f, "{variant}.{}", path.join(".")),
+            Operand::Pair {
+                before,
+                after,
+                path,
+            } => write!(f, "pair.{before}.{after}.{}", path.join(".")),
             Operand::Number(n) => write!(f, "{n}"),
         }
     }
@@ -91,9 +107,10 @@ impl Check {
     pub fn variants(&self) -> Vec<&str> {
         [&self.lhs, &self.rhs]
             .into_iter()
-            .filter_map(|o| match o {
-                Operand::Metric { variant, .. } => Some(variant.as_str()),
-                Operand::Number(_) => None,
+            .flat_map(|o| match o {
+                Operand::Metric { variant, .. } => vec![variant.as_str()],
+                Operand::Pair { before, after, .. } => vec![before.as_str(), after.as_str()],
+                Operand::Number(_) => vec![],
             })
             .collect()
     }
@@ -108,6 +125,10 @@ fn operand(s: &str, variants: &[&str]) -> Result<Operand, String> {
     }
     let mut parts = s.split('.');
     let variant = parts.next().unwrap_or_default().to_string();
+    // `pair.BEFORE.AFTER.METRIC`, unless a variant is called "pair".
+    if variant == "pair" && !variants.contains(&"pair") {
+        return pair_operand(s, parts.collect(), variants);
+    }
     if !variants.contains(&variant.as_str()) {
         return Err(format!(
             "'{s}': unknown variant '{variant}' (variants: {})",
@@ -121,6 +142,38 @@ fn operand(s: &str, variants: &[&str]) -> Result<Operand, String> {
         ));
     }
     Ok(Operand::Metric { variant, path })
+}
+
+/// `pair.BEFORE.AFTER.METRIC`: two different variants and a metric.
+fn pair_operand(s: &str, parts: Vec<&str>, variants: &[&str]) -> Result<Operand, String> {
+    let [before, after, path @ ..] = &parts[..] else {
+        return Err(format!(
+            "'{s}': write pair.BEFORE.AFTER.METRIC, e.g. pair.before.after.cycles"
+        ));
+    };
+    for v in [before, after] {
+        if !variants.contains(v) {
+            return Err(format!(
+                "'{s}': unknown variant '{v}' (variants: {})",
+                variants.join(", ")
+            ));
+        }
+    }
+    if before == after {
+        return Err(format!("'{s}': a pair needs two different variants"));
+    }
+    const METRICS: [&str; 3] = ["instructions", "cycles", "ns"];
+    if path.len() != 1 || !METRICS.contains(&path[0]) {
+        return Err(format!(
+            "'{s}': a pair's metric is one of {}",
+            METRICS.join(", ")
+        ));
+    }
+    Ok(Operand::Pair {
+        before: before.to_string(),
+        after: after.to_string(),
+        path: vec![path[0].to_string()],
+    })
 }
 
 /// Looks a metric path up in a JSON value.
@@ -145,6 +198,30 @@ mod tests {
         assert_eq!(c.rhs, Operand::Number(0.0));
         let c = Check::parse("before.a <= 3", &["before"]).unwrap();
         assert_eq!(c.op, Cmp::Le);
+    }
+
+    #[test]
+    fn parses_pair_operands() {
+        let c = Check::parse("pair.a.b.cycles <= 0", &["a", "b"]).unwrap();
+        assert_eq!(
+            c.lhs,
+            Operand::Pair {
+                before: "a".into(),
+                after: "b".into(),
+                path: vec!["cycles".into()]
+            }
+        );
+        assert_eq!(c.to_string(), "pair.a.b.cycles <= 0");
+        assert_eq!(c.variants(), vec!["a", "b"]);
+        let err = |s: &str| Check::parse(s, &["a", "b"]).unwrap_err();
+        assert!(err("pair.a.c.ns < 0").contains("unknown variant 'c'"));
+        assert!(err("pair.a.a.ns < 0").contains("two different variants"));
+        assert!(err("pair.a.b.exit_code < 0").contains("one of instructions, cycles, ns"));
+        assert!(err("pair.a.b < 0").contains("one of instructions, cycles, ns"));
+        assert!(err("pair.a < 0").contains("pair.BEFORE.AFTER.METRIC"));
+        // A variant called "pair" keeps its name.
+        let c = Check::parse("pair.exit_code == 0", &["pair"]).unwrap();
+        assert!(matches!(c.lhs, Operand::Metric { .. }));
     }
 
     #[test]

@@ -148,8 +148,23 @@ pub struct Reference {
     pub core: String,
     pub variant: String,
     pub ns: Option<f64>,
+    /// Cycles per iteration, when the source gives cycles.
+    pub cycles: Option<f64>,
+    /// false: from another architecture or setup; never given a ratio.
+    pub comparable: bool,
     pub what: String,
     pub source: String,
+}
+
+/// Two variants read as before and after: reports give after − before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pair {
+    pub before: String,
+    pub after: String,
+    pub label: String,
+    /// true when the file declares no `[[pair]]`: every variant against
+    /// the first.
+    pub implicit: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -171,6 +186,9 @@ pub struct Scenario {
     /// it has none (for "names no cores").
     pub cores_loc: String,
     pub references: Vec<Reference>,
+    /// Before/after pairs, declared or implicit (none when the variants
+    /// are cores).
+    pub pairs: Vec<Pair>,
     pub script: Vec<ScriptStep>,
     pub lrsc: Lrsc,
     pub probes: Vec<String>,
@@ -297,10 +315,17 @@ impl Scenario {
             .collect()
     }
 
+    /// The figure measured for (core, variant) that an estimate may stand
+    /// beside (`comparable` ones only).
     pub fn reference(&self, core: &str, variant: &str) -> Option<&Reference> {
         self.references
             .iter()
-            .find(|r| r.core == core && r.variant == variant)
+            .find(|r| r.comparable && r.core == core && r.variant == variant)
+    }
+
+    /// The first pair whose `after` is this variant.
+    pub fn pair_of(&self, after: &str) -> Option<&Pair> {
+        self.pairs.iter().find(|p| p.after == after)
     }
 
     pub fn narration_for(&self, symbol: &str) -> Option<&str> {

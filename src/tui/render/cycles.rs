@@ -1,5 +1,5 @@
-//! Cycles: the total, per phase, a sparkline per iteration, and the other
-//! variants' figures per iteration with the difference.
+//! Cycles: the total, per phase, a sparkline per iteration, the variants'
+//! figures per iteration, and each before/after pair's difference.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -57,25 +57,32 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         ]));
     }
     lines.push(Line::styled("per iteration, whole runs:", dim()));
-    let base = s.summaries.first().cloned().flatten();
     let per_it = |r: &crate::session::VariantRun| {
         r.estimate.as_ref().map_or(
             r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
             |e| e.cycles_per_iteration,
         )
     };
+    let summary = |name: &str| {
+        let i = s.scenario.variants.iter().position(|v| v.name == name)?;
+        s.summaries.get(i)?.as_ref()
+    };
     for (i, sum) in s.summaries.iter().enumerate() {
         let Some(r) = sum else { continue };
+        let name = &s.scenario.variants[i].name;
         let v = per_it(r);
-        let d = base
-            .as_ref()
-            .filter(|_| i > 0)
+        // The difference from the variant's pair `before`; the pairs
+        // below give it in full.
+        let d = s
+            .scenario
+            .pair_of(name)
+            .and_then(|p| summary(&p.before))
             .map(|b| format!("  {:+.1}", v - per_it(b)))
             .unwrap_or_default();
-        let name = &s.scenario.variants[i].name;
         let mark = if i == s.live.variant { "▶" } else { " " };
         lines.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
     }
+    lines.extend(pair_lines(s));
     f.render_widget(
         Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
         text,
@@ -101,4 +108,33 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             .block(ratatui::widgets::Block::new().title(Line::styled(title, dim()))),
         spark,
     );
+}
+
+/// Each pair of the scenario, after − before per iteration of the whole
+/// runs: instructions, and with a core model cycles and ns
+/// (`report::pairs`, as `compare` prints them).
+fn pair_lines(s: &AppState) -> Vec<Line<'static>> {
+    let run = |name: &str| {
+        let i = s.scenario.variants.iter().position(|v| v.name == name)?;
+        s.summaries.get(i)?.as_ref()
+    };
+    let mut out = Vec::new();
+    for p in &s.scenario.pairs {
+        let (Some(b), Some(a)) = (run(&p.before), run(&p.after)) else {
+            continue;
+        };
+        let core = a.estimate.as_ref().map_or("", |e| e.core.as_str());
+        let d = crate::report::pairs::delta(&s.scenario, core, p, b, a);
+        if out.is_empty() {
+            out.push(Line::styled("pairs, after − before:", dim()));
+        }
+        // One line a pair; the paragraph wraps it in a narrow pane.
+        let mut text = format!("  {} → {} ", p.before, p.after);
+        if let (Some(c), Some(n)) = (d.cycles, d.ns) {
+            text.push_str(&format!(" {c:+.1} cycles  {n:+.1} ns "));
+        }
+        text.push_str(&format!(" {:+.0} instr", d.instructions));
+        out.push(Line::raw(text));
+    }
+    out
 }

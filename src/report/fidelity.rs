@@ -1,0 +1,430 @@
+//! `trapscope fidelity`: every figure measured on hardware in the scenarios
+//! beside its estimate (the same runs as `compare`: the core and variant
+//! the reference names), the ratio estimate / measured, each pair's
+//! measured difference against the estimated one, and the core profile's
+//! unverified parameters the estimate rests on. A report, never a check.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::pairs;
+use crate::scenario::{Reference, Scenario};
+use crate::session::VariantRun;
+
+/// The band the project aims for: within ±25% of the measured figure.
+pub const BAND: f64 = 0.25;
+
+/// One measured figure beside its estimate.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figure {
+    pub scenario: String,
+    pub core: String,
+    pub variant: String,
+    /// "ns" or "cycles" (per iteration of the measured loop).
+    pub unit: &'static str,
+    /// Null when held out.
+    pub measured: Option<f64>,
+    /// Null when the variant did not run to its end.
+    pub estimate: Option<f64>,
+    /// estimate / measured; null when held out, not comparable or not
+    /// estimated.
+    pub ratio: Option<f64>,
+    /// "compared", "held out", "not comparable" or "not estimated".
+    pub status: &'static str,
+    pub what: String,
+    pub source: String,
+    /// The core profile's unverified parameters (`Profile::unverified`).
+    pub unverified: Vec<String>,
+}
+
+/// A pair whose two variants were both measured on the same core.
+#[derive(Clone, Debug, Serialize)]
+pub struct Difference {
+    pub scenario: String,
+    pub core: String,
+    pub before: String,
+    pub after: String,
+    pub label: String,
+    pub unit: &'static str,
+    /// after − before, measured.
+    pub measured: f64,
+    /// after − before, estimated; null when a variant did not finish.
+    pub estimate: Option<f64>,
+    /// estimate / measured; null when not estimated, not comparable or
+    /// measured is 0.
+    pub ratio: Option<f64>,
+    /// false: both figures come from another architecture or setup.
+    pub comparable: bool,
+    pub unverified: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// ±band, as a fraction (0.25).
+    pub band: f64,
+    /// Absolute figures with a ratio, and how many of them are in the band.
+    pub absolute_compared: usize,
+    pub absolute_within: usize,
+    pub differences_compared: usize,
+    pub differences_within: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Fidelity {
+    /// Every scenario read, as given (or as `scenarios/NAME.toml`).
+    pub scenarios: Vec<String>,
+    /// Scenarios with no `[[reference]]`.
+    pub without_figures: Vec<String>,
+    pub figures: Vec<Figure>,
+    pub differences: Vec<Difference>,
+    pub summary: Summary,
+}
+
+/// Within ±`BAND` of the measured figure.
+pub fn within(ratio: f64) -> bool {
+    (ratio - 1.0).abs() <= BAND + 1e-12
+}
+
+fn ratio(estimate: Option<f64>, measured: Option<f64>) -> Option<f64> {
+    match (estimate, measured) {
+        (Some(e), Some(m)) if m != 0.0 => Some(e / m),
+        _ => None,
+    }
+}
+
+/// The runs of one core (`per_core` as `compare` makes it, unfinished runs
+/// left out).
+fn core_runs<'a>(per_core: &'a [(String, Vec<VariantRun>)], core: &str) -> &'a [VariantRun] {
+    per_core
+        .iter()
+        .find(|(c, _)| c == core)
+        .map_or(&[], |(_, r)| r.as_slice())
+}
+
+/// Builds the report from each scenario's runs.
+/// One scenario's input: the scenario, how the report names it, and its
+/// runs per core (finished runs only; none when it has no reference).
+pub type Item<'a> = (&'a Scenario, String, Vec<(String, Vec<VariantRun>)>);
+
+pub fn build(items: &[Item<'_>]) -> Fidelity {
+    let mut figures = Vec::new();
+    let mut differences = Vec::new();
+    let mut without = Vec::new();
+    for (s, shown, per_core) in items {
+        if s.references.is_empty() {
+            without.push(shown.clone());
+        }
+        for r in &s.references {
+            figures.extend(reference_figures(shown, per_core, r));
+        }
+        for (core, runs) in per_core.iter().filter(|(c, _)| !c.is_empty()) {
+            let unverified = runs
+                .iter()
+                .find_map(|r| r.estimate.as_ref())
+                .map(|e| e.unverified.clone())
+                .unwrap_or_default();
+            let find = |v: &str| runs.iter().find(|r| r.variant == v);
+            for p in &s.pairs {
+                let est = find(&p.before)
+                    .zip(find(&p.after))
+                    .map(|(b, a)| pairs::delta(s, core, p, b, a));
+                // Comparable figures first, then those from another
+                // architecture or setup (listed, no ratio).
+                for comparable in [true, false] {
+                    let measured = |v: &str, unit: &str| {
+                        s.references
+                            .iter()
+                            .find(|r| {
+                                r.comparable == comparable && r.core == *core && r.variant == v
+                            })
+                            .and_then(|r| match unit {
+                                "ns" => r.ns,
+                                _ => r.cycles,
+                            })
+                    };
+                    for unit in ["ns", "cycles"] {
+                        let (Some(m0), Some(m1)) =
+                            (measured(&p.before, unit), measured(&p.after, unit))
+                        else {
+                            continue;
+                        };
+                        let estimate = est
+                            .as_ref()
+                            .and_then(|d| if unit == "ns" { d.ns } else { d.cycles });
+                        let m = m1 - m0;
+                        differences.push(Difference {
+                            scenario: shown.clone(),
+                            core: core.clone(),
+                            before: p.before.clone(),
+                            after: p.after.clone(),
+                            label: p.label.clone(),
+                            unit,
+                            measured: m,
+                            estimate,
+                            ratio: if comparable {
+                                ratio(estimate, Some(m))
+                            } else {
+                                None
+                            },
+                            comparable,
+                            unverified: unverified.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let count = |rs: Vec<Option<f64>>| {
+        let rs: Vec<f64> = rs.into_iter().flatten().collect();
+        (rs.len(), rs.iter().filter(|r| within(**r)).count())
+    };
+    let (ac, aw) = count(figures.iter().map(|f| f.ratio).collect());
+    let (dc, dw) = count(differences.iter().map(|d| d.ratio).collect());
+    Fidelity {
+        scenarios: items.iter().map(|(_, n, _)| n.clone()).collect(),
+        without_figures: without,
+        figures,
+        differences,
+        summary: Summary {
+            band: BAND,
+            absolute_compared: ac,
+            absolute_within: aw,
+            differences_compared: dc,
+            differences_within: dw,
+        },
+    }
+}
+
+/// A reference's figures: one per unit it gives (one "held out" row when it
+/// gives none).
+fn reference_figures(
+    shown: &str,
+    per_core: &[(String, Vec<VariantRun>)],
+    r: &Reference,
+) -> Vec<Figure> {
+    let run = core_runs(per_core, &r.core)
+        .iter()
+        .find(|v| v.variant == r.variant);
+    let est = run.and_then(|v| v.estimate.as_ref());
+    let mut units: Vec<(&'static str, Option<f64>)> = Vec::new();
+    if r.ns.is_some() || r.cycles.is_none() {
+        units.push(("ns", r.ns));
+    }
+    if r.cycles.is_some() {
+        units.push(("cycles", r.cycles));
+    }
+    units
+        .into_iter()
+        .map(|(unit, measured)| {
+            let estimate = est.map(|e| {
+                if unit == "ns" {
+                    e.ns_per_iteration
+                } else {
+                    e.cycles_per_iteration
+                }
+            });
+            let status = if estimate.is_none() {
+                "not estimated"
+            } else if measured.is_none() {
+                "held out"
+            } else if !r.comparable {
+                "not comparable"
+            } else {
+                "compared"
+            };
+            Figure {
+                scenario: shown.to_string(),
+                core: r.core.clone(),
+                variant: r.variant.clone(),
+                unit,
+                measured,
+                estimate,
+                ratio: if status == "compared" {
+                    ratio(estimate, measured)
+                } else {
+                    None
+                },
+                status,
+                what: r.what.clone(),
+                source: r.source.clone(),
+                unverified: est.map(|e| e.unverified.clone()).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+pub fn json(f: &Fidelity) -> String {
+    serde_json::to_string_pretty(f).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn value(v: Option<f64>, unit: &str, prec: usize) -> String {
+    v.map_or("-".into(), |v| format!("{v:.prec$} {unit}"))
+}
+
+fn signed(v: Option<f64>, unit: &str, prec: usize) -> String {
+    v.map_or("-".into(), |v| format!("{v:+.prec$} {unit}"))
+}
+
+/// "0.63", or why there is no ratio.
+fn ratio_cell(f: &Figure) -> String {
+    if let Some(r) = f.ratio {
+        return format!("{r:.2}");
+    }
+    match f.status {
+        "not comparable" => "none (another architecture or setup)",
+        "held out" => "none (held out)",
+        "not estimated" => "none (the variant did not finish)",
+        _ => "-",
+    }
+    .into()
+}
+
+/// A measured figure as the source gives it: up to 3 decimals, no
+/// trailing zeros (189.87, 242.9, 123.997).
+fn as_given(v: f64, sign: bool) -> String {
+    let s = if sign {
+        format!("{v:+.3}")
+    } else {
+        format!("{v:.3}")
+    };
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A difference's ratio, or why it has none.
+fn diff_ratio(d: &Difference) -> String {
+    match d.ratio {
+        Some(r) => format!("{r:.2}"),
+        None if !d.comparable => "none (another architecture or setup)".into(),
+        None => "none (a variant did not finish)".into(),
+    }
+}
+
+fn measured_cell(f: &Figure) -> String {
+    match f.measured {
+        None => "held out".into(),
+        Some(m) => format!("{} {}", as_given(m, false), f.unit),
+    }
+}
+
+pub fn summary_line(f: &Fidelity) -> String {
+    let s = &f.summary;
+    format!(
+        "{} of {} absolute figures and {} of {} differences are within ±{:.0}% of the measured figure",
+        s.absolute_within,
+        s.absolute_compared,
+        s.differences_within,
+        s.differences_compared,
+        100.0 * s.band
+    )
+}
+
+pub fn text(f: &Fidelity) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "estimates beside the figures measured on hardware (ratio = estimate / measured; no measured figure is a model input)"
+    );
+    for name in &f.scenarios {
+        let _ = writeln!(o, "\n{name}");
+        if f.without_figures.contains(name) {
+            let _ = writeln!(o, "  no measured figures");
+            continue;
+        }
+        for g in f.figures.iter().filter(|g| &g.scenario == name) {
+            let _ = writeln!(
+                o,
+                "  {:<6} {:<9} estimate {:<14} measured {:<14} ratio {}",
+                g.core,
+                g.variant,
+                value(g.estimate, g.unit, 1),
+                measured_cell(g),
+                ratio_cell(g)
+            );
+            let _ = writeln!(o, "         {} ({})", g.what, g.source);
+            if !g.unverified.is_empty() {
+                let _ = writeln!(o, "         unverified: {}", g.unverified.join(", "));
+            }
+        }
+        for d in f.differences.iter().filter(|d| &d.scenario == name) {
+            let measured = format!("{} {}", as_given(d.measured, true), d.unit);
+            let _ = writeln!(
+                o,
+                "  {:<6} {} → {}: estimated difference {}, measured {measured}, ratio {}",
+                d.core,
+                d.before,
+                d.after,
+                signed(d.estimate, d.unit, 1),
+                diff_ratio(d)
+            );
+            if !d.unverified.is_empty() {
+                let _ = writeln!(o, "         unverified: {}", d.unverified.join(", "));
+            }
+        }
+    }
+    let _ = writeln!(o, "\n{}", summary_line(f));
+    o
+}
+
+/// The scenario's file name, for the Markdown tables.
+fn short(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// A table cell: `|` escaped, lines joined.
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn markdown(f: &Fidelity) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "Per iteration of each scenario's measured loop; ratio = estimate / measured. No measured figure is a model input.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| scenario | core | variant | estimate | measured | ratio | what was measured (source) | unverified parameters |"
+    );
+    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|---|");
+    for g in &f.figures {
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} | {} | {} ({}) | {} |",
+            short(&g.scenario),
+            g.core,
+            g.variant,
+            value(g.estimate, g.unit, 1),
+            measured_cell(g),
+            ratio_cell(g),
+            md_cell(&g.what),
+            md_cell(&g.source),
+            g.unverified.join(", ")
+        );
+    }
+    let _ = writeln!(
+        o,
+        "\n| scenario | core | pair (after − before) | estimated difference | measured difference | ratio | unverified parameters |"
+    );
+    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|");
+    for d in &f.differences {
+        let measured = format!("{} {}", as_given(d.measured, true), d.unit);
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} → {} | {} | {measured} | {} | {} |",
+            short(&d.scenario),
+            d.core,
+            d.before,
+            d.after,
+            signed(d.estimate, d.unit, 1),
+            diff_ratio(d),
+            d.unverified.join(", ")
+        );
+    }
+    if !f.without_figures.is_empty() {
+        let names: Vec<&str> = f.without_figures.iter().map(|n| short(n)).collect();
+        let _ = writeln!(o, "\nNo measured figures: {}.", names.join(", "));
+    }
+    let _ = writeln!(o, "\n{}.", summary_line(f));
+    o
+}
