@@ -217,12 +217,14 @@ fn reference_figures(
     units
         .into_iter()
         .map(|(unit, measured)| {
-            let estimate = est.map(|e| {
-                if unit == "ns" {
-                    e.ns_per_iteration
-                } else {
-                    e.cycles_per_iteration
+            let estimate = est.map(|e| match &r.per_event {
+                // Per event: the phase's cycles over the events it serves.
+                Some((phase, n)) => {
+                    let c = e.phases.get(phase).copied().unwrap_or(0.0) / n;
+                    if unit == "ns" { c / e.clock_ghz } else { c }
                 }
+                None if unit == "ns" => e.ns_per_iteration,
+                None => e.cycles_per_iteration,
             });
             let status = if estimate.is_none() {
                 "not estimated"

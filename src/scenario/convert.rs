@@ -282,11 +282,43 @@ pub(super) fn convert(
                 ));
             }
         }
+        let per_event = match (&r.phase, r.per) {
+            (None, None) => None,
+            (Some(ph), Some(n)) if n.is_finite() && n > 0.0 => {
+                if !phases.iter().any(|(name, _)| name == ph.get_ref()) {
+                    return Err(loc.span(
+                        ph,
+                        format!("reference phase '{}' is not in [phases]", ph.get_ref()),
+                    ));
+                }
+                if r.ns.is_some() {
+                    return Err(loc.span(
+                        ph,
+                        "a per-event reference gives `cycles` (per event), not `ns`".to_string(),
+                    ));
+                }
+                Some((ph.get_ref().clone(), n))
+            }
+            (Some(ph), _) => {
+                return Err(loc.span(
+                    ph,
+                    "a reference with a `phase` needs `per`, a positive number of events per iteration"
+                        .to_string(),
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(loc.span(
+                    &r.variant,
+                    "a reference with `per` needs the `phase` whose cycles it divides".to_string(),
+                ));
+            }
+        };
         references.push(Reference {
             core: r.core.get_ref().clone(),
             variant: r.variant.get_ref().clone(),
             ns: r.ns,
             cycles: r.cycles,
+            per_event,
             comparable: r.comparable,
             what: r.what.clone(),
             source: r.source.clone(),

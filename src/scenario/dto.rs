@@ -113,6 +113,12 @@ pub struct ReferenceDto {
     pub ns: Option<f64>,
     /// Cycles per iteration, when the source gives cycles.
     pub cycles: Option<f64>,
+    /// A figure per event rather than per iteration: the estimate is this
+    /// phase's cycles per iteration divided by `per`.
+    pub phase: Option<Spanned<String>>,
+    /// How many of the events the phase serves per iteration (from the
+    /// guest program).
+    pub per: Option<f64>,
     /// false: measured on another architecture or setup (e.g. arm64 under
     /// qemu-kvm); shown, never set against an estimate.
     #[serde(default = "yes")]

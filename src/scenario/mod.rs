@@ -150,6 +150,9 @@ pub struct Reference {
     pub ns: Option<f64>,
     /// Cycles per iteration, when the source gives cycles.
     pub cycles: Option<f64>,
+    /// A figure per event: (phase, events per iteration); the estimate is
+    /// the phase's cycles per iteration over the count.
+    pub per_event: Option<(String, f64)>,
     /// false: from another architecture or setup; never given a ratio.
     pub comparable: bool,
     pub what: String,
