@@ -74,6 +74,7 @@ impl InOrder {
     /// Issues one instruction; `sink` gets each part of its cost (milli).
     /// Returns whether it read a source through the bypass (it executed
     /// late, in SiFive7's M2 rather than AG).
+    #[inline]
     pub fn issue(&mut self, p: &Params, s: &Static, mut sink: impl FnMut(Cat, u64, bool)) -> bool {
         let width = p.width.min(GROUP_MAX);
         // The slot rule: the current cycle if it has room.
@@ -84,54 +85,58 @@ impl InOrder {
         };
         // The pipe rule: every instruction of the group on a pipe of its own.
         let pipes_ok = |t: u64, this: &InOrder| {
-            t > this.cycle || {
-                let mut masks = [0u8; GROUP_MAX + 1];
-                masks[..this.used].copy_from_slice(&this.group[..this.used]);
-                masks[this.used] = s.pipes;
-                assignable(&masks[..=this.used], 0)
-            }
+            t > this.cycle
+                || match this.used {
+                    0 => true,
+                    // Two instructions: two distinct pipes between them.
+                    1 => (this.group[0] | s.pipes).count_ones() >= 2 && this.group[0] != 0,
+                    n => {
+                        let mut masks = [0u8; GROUP_MAX + 1];
+                        masks[..n].copy_from_slice(&this.group[..n]);
+                        masks[n] = s.pipes;
+                        assignable(&masks[..=n], 0)
+                    }
+                }
         };
         let ruled = if pipes_ok(slot, self) { slot } else { slot + 1 };
-        // Operands.
-        let mut need = 0u64;
-        for k in 0..2 {
-            let r = s.src[k] as usize;
-            if r == 0 {
-                continue;
-            }
-            let adv = if s.late[k] && self.bypassed[r] {
-                u64::from(p.late_advance)
+        // Operands (x0 is never written, so its entry stays ready at 0).
+        let (r0, r1) = (s.src[0] as usize, s.src[1] as usize);
+        let adv = u64::from(p.late_advance);
+        let read = |r: usize, late: bool| {
+            let t = self.ready[r];
+            if late && self.bypassed[r] {
+                t.saturating_sub(adv)
             } else {
-                0
-            };
-            need = need.max(self.ready[r].saturating_sub(adv));
-        }
-        let data = need.max(ruled);
-        let mut at = data;
-        if s.kind == Kind::Div {
-            at = at.max(self.div_free);
-        }
-        // Parts of the cost, which sum to at - cycle.
-        let parts = [
-            (Cat::Issue, slot - self.cycle),
-            (Cat::IssueRules, ruled - slot),
-            (Cat::DataStalls, data - ruled),
-            (Cat::StructuralStalls, at - data),
-        ];
-        for (cat, cycles) in parts {
-            if cycles > 0 {
-                sink(cat, cycles * super::model::MILLI, true);
+                t
             }
+        };
+        let need = read(r0, s.late[0]).max(read(r1, s.late[1]));
+        let data = need.max(ruled);
+        let at = if s.kind == Kind::Div {
+            data.max(self.div_free)
+        } else {
+            data
+        };
+        // Parts of the cost, which sum to at - cycle.
+        const M: u64 = super::model::MILLI;
+        if slot > self.cycle {
+            sink(Cat::Issue, (slot - self.cycle) * M, true);
         }
-        // A source not ready at issue was read through the bypass.
-        let late = s.src.iter().any(|&r| r != 0 && self.ready[r as usize] > at);
+        if ruled > slot {
+            sink(Cat::IssueRules, (ruled - slot) * M, true);
+        }
+        if data > ruled {
+            sink(Cat::DataStalls, (data - ruled) * M, true);
+        }
+        if at > data {
+            sink(Cat::StructuralStalls, (at - data) * M, true);
+        }
+        // A source not ready at issue was read through the bypass: the
+        // instruction executes late.
+        let late = self.ready[r0].max(self.ready[r1]) > at;
         // The result.
         if s.rd != 0 {
-            let early = s.kind == Kind::Alu
-                && p.alu_early > 0
-                && s.src
-                    .iter()
-                    .all(|&r| r == 0 || self.ready[r as usize] <= at);
+            let early = s.kind == Kind::Alu && p.alu_early > 0 && !late;
             let lat = if early { p.alu_early } else { s.lat };
             self.ready[s.rd as usize] = at + u64::from(lat);
             self.bypassed[s.rd as usize] = s.bypass;

@@ -1,6 +1,7 @@
 //! Cycle accounting: core profiles and the cost model.
 
 pub mod class;
+pub mod depends;
 mod inorder;
 pub mod model;
 pub mod profile;

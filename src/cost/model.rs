@@ -53,10 +53,16 @@ pub enum Cat {
     /// Writes to sstatus/mstatus/satp.
     StatusWrites,
     CounterReads,
+    /// Integer divides and remainders.
+    Divides,
+    /// AMOs, LRs and SCs.
+    Atomics,
+    /// `fence`, `fence.i`, `sfence.vma`.
+    Fences,
 }
 
 /// How many categories there are.
-pub const N_CATS: usize = 18;
+pub const N_CATS: usize = 21;
 
 impl Cat {
     pub const ALL: [Cat; N_CATS] = [
@@ -78,6 +84,9 @@ impl Cat {
         Cat::CsrWrites,
         Cat::StatusWrites,
         Cat::CounterReads,
+        Cat::Divides,
+        Cat::Atomics,
+        Cat::Fences,
     ];
 
     /// The JSON key (and `check` metric name).
@@ -101,6 +110,9 @@ impl Cat {
             Cat::CsrWrites => "csr_writes",
             Cat::StatusWrites => "status_writes",
             Cat::CounterReads => "counter_reads",
+            Cat::Divides => "divides",
+            Cat::Atomics => "atomics",
+            Cat::Fences => "fences",
         }
     }
 
@@ -125,6 +137,9 @@ impl Cat {
             Cat::CsrWrites => "CSR writes",
             Cat::StatusWrites => "sstatus/mstatus/satp writes",
             Cat::CounterReads => "counter reads",
+            Cat::Divides => "divides",
+            Cat::Atomics => "AMOs, LRs and SCs",
+            Cat::Fences => "fences",
         }
     }
 
@@ -310,6 +325,7 @@ impl CostModel {
     /// is an event of its own: events without cycles, like a CSR read, come
     /// with 0; the wait a mispredict imposes on a later instruction of an
     /// out-of-order core comes as cycles without an event).
+    #[inline]
     pub fn charge(
         &self,
         st: &mut PipeState,
@@ -330,6 +346,12 @@ impl CostModel {
                 Cat::CsrWrites
             };
             sink(cat, 0, true);
+        }
+        match s.kind {
+            Kind::Div => sink(Cat::Divides, 0, true),
+            Kind::Amo | Kind::Lr | Kind::Sc => sink(Cat::Atomics, 0, true),
+            Kind::Fence | Kind::FenceI | Kind::SfenceVma => sink(Cat::Fences, 0, true),
+            _ => {}
         }
         let control = matches!(s.kind, Kind::Branch | Kind::Jump);
         match st {

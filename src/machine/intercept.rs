@@ -22,6 +22,12 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     if trigger::before(uc, pc) {
         return; // the debug trigger fired before it (trigger.rs)
     }
+    // Another hook on this address ran first (intercept hooks are added as
+    // their blocks are first decoded, so after the trigger's or a probe's)
+    // and delivered a breakpoint: the pc has moved, nothing to run here.
+    if uc.reg_read(R::PC).ok() != Some(pc) {
+        return;
+    }
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };

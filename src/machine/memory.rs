@@ -1,34 +1,11 @@
 //! Guest memory as the machine maps it: the ELF's PT_LOAD segments as
 //! merged regions with the platform's permissions (DESIGN.md decision 11),
-//! the memory limit, and the chunked scan of code for intercepts.
+//! and the memory limit.
 
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 
-use super::{
-    DecodedInsn, LoadError, MachineConfig, Program, decode_range, elfhdr, emu, program, uc_text,
-};
-
-/// The instructions of a text segment, decoded a chunk at a time so that a
-/// huge segment never holds all its decoded instructions at once.
-pub(super) fn scan_text(start: u64, bytes: &[u8]) -> impl Iterator<Item = DecodedInsn> + '_ {
-    const CHUNK: usize = 64 << 10;
-    let mut off = 0usize;
-    std::iter::from_fn(move || {
-        if off >= bytes.len() {
-            return None;
-        }
-        let end = (off + CHUNK).min(bytes.len());
-        let ds = decode_range(start + off as u64, &bytes[off..end]);
-        // The next chunk starts after the last whole instruction.
-        off = match ds.last() {
-            Some(l) => (l.pc + u64::from(l.len) - start) as usize,
-            None => bytes.len(),
-        };
-        Some(ds)
-    })
-    .flatten()
-}
+use super::{LoadError, MachineConfig, Program, elfhdr, emu, program, uc_text};
 
 /// The permissions a segment's memory gets (the one place that decides).
 /// RAM is what the platform says (RWX, PMP

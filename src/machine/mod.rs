@@ -226,47 +226,18 @@ impl<O: Observer + 'static> Machine<O> {
             // A snapshot's code is found block by block (hooks::block_at).
             return Ok(());
         }
-        // DESIGN.md decision 4: hook exactly the instructions we run ourselves,
-        // found by scanning the loaded text once.
+        // DESIGN.md decision 4: hook exactly the instructions we run
+        // ourselves. They are found when the block holding them is first
+        // decoded (hooks::block_at, smc::register_block), so only code that
+        // runs carries hooks: unicorn walks every code hook each time a
+        // hooked instruction runs, and firmware paths a scenario never takes
+        // (the AMO emulation's hundreds of mstatus accesses) would slow every
+        // other one down.
         // Code is what may run: executable segments, and under the platform's
         // rules (RAM is RWX) also those that claim neither X nor W (some
         // linker scripts emit flagless PT_LOADs holding text).
         let strict = uc.get_data().strict_segments;
         let is_code = |s: &&program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
-        let mut found = Vec::new();
-        for seg in self.program.segments.iter().filter(is_code) {
-            found.extend(
-                memory::scan_text(seg.vaddr, &seg.data)
-                    .filter_map(|d| d.insn.filter(smc::must_hook).map(|i| (d.pc, i))),
-            );
-        }
-        // unicorn checks every code hook's range each time a hooked
-        // instruction runs, so many one-address hooks cost more than a few
-        // ranges: close intercepts share one hook, which ignores the
-        // instructions in between (they are few, and it returns at once).
-        // The instruction after a single-precision result is hooked too, to
-        // NaN-box it (fp.rs), though trapscope does not run it.
-        let mut sites: Vec<u64> = found
-            .iter()
-            .filter_map(|(pc, i)| fp::fixup_site(*pc, i))
-            .collect();
-        for (pc, insn) in found {
-            uc.get_data_mut().intercepts.insert(pc, insn);
-            sites.push(pc);
-        }
-        sites.sort_unstable();
-        let mut ranges: Vec<(u64, u64)> = Vec::new();
-        for pc in sites {
-            match ranges.last_mut() {
-                Some((_, end)) if pc <= *end + 64 => *end = pc,
-                _ => ranges.push((pc, pc)),
-            }
-        }
-        for (start, end) in ranges {
-            uc.add_code_hook(start, end, |uc, addr, _| hooks::on_intercept(uc, addr))
-                .map_err(emu)?;
-            uc.get_data_mut().smc.note_hooked(start, end);
-        }
         // Code the guest writes (DESIGN.md decision 11).
         for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;

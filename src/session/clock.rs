@@ -119,6 +119,7 @@ pub(super) fn costs_ahead(
 /// and an instruction the profile's `vector.waits_at` names waits for what
 /// is left. Returns that wait. Shared by accounting and by the cost
 /// look-ahead the interrupt boundaries use, so the two cannot disagree.
+#[inline]
 pub(super) fn charge_one(
     cost: &CostModel,
     pipe: &mut PipeState,

@@ -25,7 +25,8 @@ pub struct Estimate {
     /// The cycles of one event of each category, where it has one unit.
     pub unit_cycles: BTreeMap<String, f64>,
     pub cycles_total: f64,
-    /// Profile parameters marked unverified.
+    /// Profile parameters marked unverified that the estimate depends on
+    /// (`cost::depends`).
     pub unverified: Vec<String>,
     /// The source lines that cost most per iteration.
     pub hot_lines: Vec<HotLine>,
@@ -80,7 +81,13 @@ pub(super) fn estimate(
                 .map(|c| (c.key().to_string(), model.cost.unit(*c) as f64 / milli))
                 .collect(),
             cycles_total: stats.now.cycles.iter().sum::<u64>() as f64 / milli,
-            unverified: prof.unverified().iter().map(|s| s.to_string()).collect(),
+            // Only those the window's events could bring into play.
+            unverified: prof
+                .unverified()
+                .iter()
+                .filter(|n| crate::cost::depends::depends_on(n, |c| w.ledger.count(c)))
+                .map(|s| s.to_string())
+                .collect(),
             hot_lines: hot_lines(stats, iters, 8),
         }
     })
