@@ -247,13 +247,7 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
         ..RunOpts::default()
     };
     let paths: Vec<PathBuf> = if paths.is_empty() {
-        let dir = crate::project_dir().join("scenarios");
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        v.sort();
-        v
+        super::fidelity::shipped()?
     } else {
         paths.to_vec()
     };

@@ -3,6 +3,7 @@
 pub mod class;
 pub mod depends;
 mod inorder;
+pub mod ledger;
 pub mod model;
 pub mod profile;
 pub mod validate;
