@@ -187,7 +187,7 @@ fn pipes_bypasses_and_flush_rules_are_names_the_model_knows() {
         "\"AG\"",
         "write pipe letters from A to F",
     );
-    refused("x60", "issue.mem", "\"\"", "write pipe letters");
+    refused("x60", "issue.load", "\"\"", "write pipe letters");
     refused("x60", "pipes", "9", "pipes = 9: must be from 1 to 8");
     refused("x60", "bypass_to", "\"alu,fpu\"", "unknown name \"fpu\"");
     refused("x60", "bypass_from", "\"jal\"", "unknown name \"jal\"");
@@ -200,4 +200,17 @@ fn pipes_bypasses_and_flush_rules_are_names_the_model_knows() {
     refused("u74", "waits_at", "\"fence\"", "unknown name \"fence\"");
     refused("x60", "frontend_stages", "40", "more than the pipeline's");
     refused("c910", "window", "0", "window = 0: must be from 1");
+    // An in-order core issues at most one instruction per pipe.
+    refused(
+        "u74",
+        "issue_width",
+        "3",
+        "at most one instruction per pipe, and it has 2 pipes",
+    );
+    refused(
+        "u74",
+        "alu_early",
+        "4",
+        "cannot come later than the late one",
+    );
 }

@@ -533,37 +533,34 @@ fn the_cycles_pane_shows_each_pair_as_after_minus_before() {
             })
             .unwrap_or_else(|| panic!("no {v}: {rows:#?}"))
     };
+    let line_of = |v: &str| -> Vec<String> {
+        rows.iter()
+            .map(|r| {
+                r.trim_start_matches('▶')
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .find(|w| w.first().map(String::as_str) == Some(v))
+            .unwrap_or_else(|| panic!("no {v}: {rows:#?}"))
+    };
     for (b, a) in [
         ("base_v1", "v3_v1"),
         ("v3_v1", "fix_v1"),
         ("base_v0", "v3_v0"),
         ("v3_v0", "fix_v0"),
     ] {
-        let head = format!("{b} → {a}");
-        // "base_v1 → v3_v1  +10.0 cycles  +5.7 ns  +10 instr": the cycles
-        // are the difference of the two variants' figures above (to rounding).
-        let row = rows
-            .iter()
-            .find(|r| r.starts_with(&format!("{head} ")))
-            .unwrap_or_else(|| panic!("no pair {head}: {rows:#?}"));
-        let w: Vec<&str> = row.split_whitespace().collect();
-        let cyc = w.iter().position(|x| *x == "cycles").unwrap();
-        let d: f64 = w[cyc - 1].parse().unwrap();
-        assert!((d - (per_it(a) - per_it(b))).abs() <= 0.1 + 1e-9, "{row}");
-        assert!(row.contains(" ns ") && row.ends_with(" instr"), "{row}");
-        // The variant's own line gives the same difference, from its pair's
-        // before (fix_v1 against v3_v1, not against the first variant).
-        let own = rows
-            .iter()
-            .map(|r| {
-                r.trim_start_matches('▶')
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-            })
-            .find(|w| w.first() == Some(&a))
-            .unwrap();
-        assert_eq!(own.get(2).copied(), Some(w[cyc - 1]), "{own:?}");
+        // Each pair's `after` line reports it: "v3_v1  334.0  +11.0 +6.3 ns",
+        // the cycles being the difference of the two variants' figures (to
+        // rounding), taken against the pair's before (fix_v1 against v3_v1,
+        // not against the first variant).
+        let own = line_of(a);
+        let d: f64 = own[2].parse().unwrap_or_else(|_| panic!("{own:?}"));
+        assert!((d - (per_it(a) - per_it(b))).abs() <= 0.1 + 1e-9, "{own:?}");
+        assert_eq!(own.get(4).map(String::as_str), Some("ns"), "{own:?}");
     }
+    // Every pair has its own after's line: no other pairs to list.
+    assert!(!rows.iter().any(|r| r.contains("other pairs")), "{rows:#?}");
     // base_v0 is no pair's after: no difference on its line.
     let base_v0 = rows.iter().find(|r| r.starts_with("base_v0")).unwrap();
     assert_eq!(base_v0.split_whitespace().count(), 2, "{base_v0}");

@@ -188,21 +188,27 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
             s.rd = rd;
         }
         Op::Load { .. } => {
-            set(&mut s, Kind::Load, &is.mem.value, l.load.value, b.from_load);
+            set(
+                &mut s,
+                Kind::Load,
+                &is.load.value,
+                l.load.value,
+                b.from_load,
+            );
             s.src = [rs1, 0];
             s.rd = rd;
         }
         Op::FpLoad { .. } => {
-            set(&mut s, Kind::Load, &is.mem.value, l.load.value, false);
+            set(&mut s, Kind::Load, &is.load.value, l.load.value, false);
             s.src = [rs1, 0];
         }
         Op::Store { .. } => {
-            set(&mut s, Kind::Store, &is.mem.value, 1, false);
+            set(&mut s, Kind::Store, &is.store.value, 1, false);
             s.src = [rs1, rs2];
             s.late = [false, b.to_store_data];
         }
         Op::FpStore { .. } => {
-            set(&mut s, Kind::Store, &is.mem.value, 1, false);
+            set(&mut s, Kind::Store, &is.store.value, 1, false);
             s.src = [rs1, 0];
         }
         Op::Branch(_) => {
@@ -260,22 +266,22 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
             };
         }
         Op::Amo { .. } => {
-            set(&mut s, Kind::Amo, &is.mem.value, l.amo.value, b.from_amo);
+            set(&mut s, Kind::Amo, &is.load.value, l.amo.value, b.from_amo);
             s.src = [rs1, rs2];
             s.rd = rd;
         }
         Op::Lr { .. } => {
-            set(&mut s, Kind::Lr, &is.mem.value, l.lr.value, b.from_amo);
+            set(&mut s, Kind::Lr, &is.load.value, l.lr.value, b.from_amo);
             s.src = [rs1, 0];
             s.rd = rd;
         }
         Op::Sc { .. } => {
             let lat = l.sc.value + p.atomics.monitor_cycles.value;
-            set(&mut s, Kind::Sc, &is.mem.value, lat, b.from_amo);
+            set(&mut s, Kind::Sc, &is.store.value, lat, b.from_amo);
             s.src = [rs1, rs2];
             s.rd = rd;
         }
-        Op::Fence => set(&mut s, Kind::Fence, &is.mem.value, 1, false),
+        Op::Fence => set(&mut s, Kind::Fence, &is.store.value, 1, false),
         Op::FenceI => set(&mut s, Kind::FenceI, &is.system.value, 1, false),
         Op::SfenceVma => {
             set(&mut s, Kind::SfenceVma, &is.system.value, 1, false);

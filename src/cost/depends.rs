@@ -41,6 +41,11 @@ fn mechanisms(name: &str) -> &'static [Cat] {
 /// Whether an estimate whose window counted `count(cat)` events depends on
 /// the parameter `name`.
 pub fn depends_on(name: &str, count: impl Fn(Cat) -> u64) -> bool {
+    // The depth and the front end's length enter the model only through the
+    // penalties and refetch costs derived from them, each its own value.
+    if matches!(name, "pipeline_depth" | "frontend_stages") {
+        return false;
+    }
     let m = mechanisms(name);
     m.is_empty() || m.iter().any(|c| count(*c) > 0)
 }
@@ -56,8 +61,10 @@ mod tests {
         assert!(!depends_on("div", none));
         assert!(depends_on("div", divides));
         assert!(!depends_on("mispredict_branch", divides));
-        // Sizes and widths shape every run.
+        // Sizes and widths shape every run; the depth only the values
+        // derived from it.
         assert!(depends_on("ras_depth", none));
+        assert!(!depends_on("pipeline_depth", divides));
         assert!(depends_on("clock_ghz", none));
     }
 }

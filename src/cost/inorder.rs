@@ -1,4 +1,5 @@
-//! The in-order issue scoreboard (U74, X280, X60): DESIGN decision 13.
+//! The in-order issue scoreboard (U74, X280, X60); ARCHITECTURE.md, "How a
+//! retired range is accounted".
 //!
 //! Up to `issue_width` instructions issue per cycle, in program order. An
 //! instruction issues in the current cycle only if a slot is left, the

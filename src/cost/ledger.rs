@@ -18,7 +18,7 @@ pub enum Cat {
     IssueRules,
     /// Waits for an operand (load-use and other latencies).
     DataStalls,
-    /// The divider busy, the window full.
+    /// A pipe busy (out-of-order), the divider busy, the window full.
     StructuralStalls,
     /// CSR writes that flush the instructions after them.
     CsrFlushes,
@@ -109,7 +109,7 @@ impl Cat {
             Cat::Issue => "issue (one cycle per group)",
             Cat::IssueRules => "issue rules (pairs refused)",
             Cat::DataStalls => "data stalls (operand latency)",
-            Cat::StructuralStalls => "structural stalls (divider, window)",
+            Cat::StructuralStalls => "structural stalls (pipes, divider, window)",
             Cat::CsrFlushes => "CSR-write flushes",
             Cat::Serialisation => "serialisation (drains, fences)",
             Cat::TakenBubbles => "taken-branch fetch bubbles",
@@ -128,6 +128,28 @@ impl Cat {
             Cat::Atomics => "AMOs, LRs and SCs",
             Cat::Fences => "fences",
         }
+    }
+
+    /// A short name for narrow panes; `None` for the categories that only
+    /// count events (their cycles are in the others).
+    pub fn short(self) -> Option<&'static str> {
+        Some(match self {
+            Cat::Issue => "issue",
+            Cat::IssueRules => "rules",
+            Cat::DataStalls => "data",
+            Cat::StructuralStalls => "struct",
+            Cat::CsrFlushes => "csr-flush",
+            Cat::Serialisation => "serial",
+            Cat::TakenBubbles => "bubble",
+            Cat::RasMispredicts => "ras",
+            Cat::BranchMispredicts => "branch",
+            Cat::IndirectMispredicts => "indirect",
+            Cat::TrapEntries => "trap",
+            Cat::TrapReturns => "xret",
+            Cat::VectorUnit => "vector",
+            Cat::Idle => "idle",
+            _ => return None,
+        })
     }
 
     fn index(self) -> usize {

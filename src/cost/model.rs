@@ -25,7 +25,6 @@ pub struct Params {
     pub late_advance: u32,
     pub alu_early: u32,
     pub div_busy: u32,
-    pub frontend: u32,
     pub out_of_order: bool,
     mispredict: [u32; 3],
     taken_bubble: u32,
@@ -40,6 +39,10 @@ pub struct Params {
     csr_read_serialises: bool,
     csr_write_serialises: bool,
     amo_serialises: bool,
+    fence_drains: bool,
+    system_drains: bool,
+    /// Out-of-order: how many pipes execute instructions.
+    pub pipes: usize,
 }
 
 impl Params {
@@ -54,7 +57,6 @@ impl Params {
             late_advance: l.late_advance.value,
             alu_early: l.alu_early.value,
             div_busy: l.div_busy.value,
-            frontend: c.frontend_stages.value,
             out_of_order: c.out_of_order.value,
             mispredict: [
                 c.mispredict_return.value,
@@ -73,6 +75,9 @@ impl Params {
             csr_read_serialises: z.csr_read_serialises.value,
             csr_write_serialises: z.csr_write_serialises.value,
             amo_serialises: z.amo_serialises.value,
+            fence_drains: z.fence_drains.value,
+            system_drains: z.system_drains.value,
+            pipes: p.issue.pipes.value.clamp(1, 8) as usize,
         }
     }
 
@@ -224,7 +229,9 @@ impl CostModel {
                     Kind::Csr => p.csr_read_serialises,
                     Kind::Amo | Kind::Lr | Kind::Sc => p.amo_serialises,
                     // ecall/ebreak trap at retire: the trap is the cost.
-                    Kind::Fence | Kind::FenceI | Kind::SfenceVma | Kind::Xret | Kind::Wfi => true,
+                    Kind::Fence => p.fence_drains,
+                    Kind::Xret | Kind::Wfi => p.system_drains,
+                    Kind::FenceI | Kind::SfenceVma => true,
                     _ => false,
                 };
                 let refetch = match s.kind {

@@ -1,4 +1,4 @@
-//! Core profiles: the cost model's parameters, as data (DESIGN.md decision 9).
+//! Core profiles: the cost model's parameters, as data.
 //!
 //! Every value carries where it comes from: a `source` (REFERENCE.md names
 //! them) or an `assumption` with its reason, and may be marked `unverified`.
@@ -77,7 +77,9 @@ profile_struct!(
         window: u32,
         /// Pipeline stages, named in the source text.
         pipeline_depth: u32,
-        /// Stages from fetch to issue (dispatch): the refill after a redirect.
+        /// Stages from fetch to issue (dispatch): the refill after a redirect
+        /// (it documents the derivations; the model uses the penalties and
+        /// refetch costs derived from it).
         frontend_stages: u32,
         /// Return-address-stack entries.
         ras_depth: u32,
@@ -112,13 +114,15 @@ profile_struct!(
 );
 
 profile_struct!(
-    /// Which pipe each class issues to (in-order cores): a string of pipe
-    /// letters, "A" the first pipe, "AB" either of two.
+    /// Which pipe each class issues to (in-order cores) or executes on
+    /// (out-of-order cores: one instruction per pipe per cycle): a string of
+    /// pipe letters, "A" the first pipe, "AB" either of two.
     Issue, IssueDto, "issue" {
         /// How many pipes there are.
         pipes: u32,
         alu: String,
-        mem: String,
+        load: String,
+        store: String,
         control: String,
         muldiv: String,
         fp: String,
@@ -184,6 +188,11 @@ profile_struct!(
         sfence_vma: u32,
         /// Out-of-order: AMOs and LR/SC execute at retire, after a drain.
         amo_serialises: bool,
+        /// Out-of-order: a plain `fence` waits for the window to empty.
+        fence_drains: bool,
+        /// Out-of-order: `sret`, `mret` and `wfi` wait for the window to
+        /// empty.
+        system_drains: bool,
     }
 );
 

@@ -133,10 +133,29 @@ pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
         ));
     }
     within("pipes", p.issue.pipes.value, 1, 8)?;
+    if !c.out_of_order.value && c.issue_width.value > p.issue.pipes.value {
+        return Err((
+            "issue_width",
+            format!(
+                "issue_width = {}: an in-order core issues at most one instruction per pipe, and it has {} pipes",
+                c.issue_width.value, p.issue.pipes.value
+            ),
+        ));
+    }
+    if p.latency.alu_early.value > p.latency.alu.value {
+        return Err((
+            "alu_early",
+            format!(
+                "alu_early = {}: an early ALU result cannot come later than the late one (latency.alu = {})",
+                p.latency.alu_early.value, p.latency.alu.value
+            ),
+        ));
+    }
     let is = &p.issue;
     for (name, v) in [
         ("issue.alu", &is.alu.value),
-        ("issue.mem", &is.mem.value),
+        ("issue.load", &is.load.value),
+        ("issue.store", &is.store.value),
         ("issue.control", &is.control.value),
         ("issue.muldiv", &is.muldiv.value),
         ("issue.fp", &is.fp.value),

@@ -1,15 +1,18 @@
-//! The out-of-order window (C910, P8700): DESIGN decision 13.
+//! The out-of-order window (C910, P8700); ARCHITECTURE.md, "How a retired
+//! range is accounted".
 //!
 //! Instructions dispatch in order, `issue_width` per cycle, into a
-//! `window`-entry reorder buffer; each executes one cycle after dispatch or
-//! when its sources are ready, whichever is later, and completes its
-//! latency later; they retire in order, `commit_width` per cycle. A
-//! serialising instruction (per core: CSR accesses, fences, xRET, AMOs)
-//! dispatches only when every older instruction has retired, and the
+//! `window`-entry reorder buffer; each executes one cycle after dispatch,
+//! when its sources are ready and when a pipe of its class (`[issue]`, one
+//! instruction per pipe per cycle) is free, whichever is latest, and
+//! completes its latency later; they retire in order, `commit_width` per
+//! cycle. A serialising instruction (per core: CSR accesses, fences, xRET,
+//! AMOs) dispatches only when every older instruction has retired, and the
 //! instructions after one that flushes are refetched: they dispatch no
-//! earlier than `frontend_stages` after it retires. A mispredicted control
-//! transfer lets the correct path dispatch `mispredict_*` cycles after it
-//! executes, so a redirect overlaps the older work still in the window.
+//! earlier than its refetch cost (`csr_flush`, `fence_i`, `sfence_vma`)
+//! after it retires. A mispredicted control transfer lets the correct path
+//! dispatch `mispredict_*` cycles after it could have dispatched, so a
+//! redirect overlaps the older work still in the window.
 //!
 //! The cost of an instruction is how far it moves the retire point, split
 //! into retire bandwidth (`Issue`), latency the window did not hide
@@ -37,6 +40,8 @@ pub struct Window {
     floor: u64,
     floor_cat: Cat,
     div_free: u64,
+    /// The first cycle each execution pipe takes a new instruction.
+    pipe_free: [u64; 8],
 }
 
 impl Default for Window {
@@ -51,6 +56,7 @@ impl Default for Window {
             floor: 0,
             floor_cat: Cat::Serialisation,
             div_free: 0,
+            pipe_free: [0; 8],
         }
     }
 }
@@ -101,16 +107,25 @@ impl Window {
             ops = ops.max(self.div_free);
         }
         let lat = u64::from(s.lat.max(1) + fx.extra);
-        let exec = (d + 1).max(ops);
+        // The pipe of its class that frees first (one instruction per pipe
+        // per cycle: the C910's one load and one store pipe).
+        let pipe = (0..p.pipes)
+            .filter(|&k| s.pipes & (1 << k) != 0)
+            .min_by_key(|&k| self.pipe_free[k]);
+        let port = pipe.map_or(0, |k| self.pipe_free[k]);
+        let exec = (d + 1).max(ops).max(port);
         let cslot = if self.cused >= p.commit_width as u32 {
             self.commit + 1
         } else {
             self.commit
         };
         let retire = (exec + lat).max(cslot);
-        // The same instruction with nothing holding its dispatch back.
-        let free = ((slot + 1).max(ops) + lat).max(cslot).min(retire);
-        let held = retire - free;
+        // The same instruction with nothing holding its dispatch back and
+        // its pipe free (`base`), then with its real dispatch (`dispatched`):
+        // the rest is the wait for its pipe.
+        let base = ((slot + 1).max(ops) + lat).max(cslot).min(retire);
+        let dispatched = ((d + 1).max(ops) + lat).max(cslot).min(retire);
+        let held = dispatched - base;
         // A floor's wait was counted as an event where it was set.
         let (held_cat, own) = if held == 0 {
             (Cat::Issue, true)
@@ -123,13 +138,17 @@ impl Window {
         };
         let parts = [
             (Cat::Issue, cslot - self.commit, true),
-            (Cat::DataStalls, free - cslot, true),
+            (Cat::DataStalls, base - cslot, true),
             (held_cat, held, own),
+            (Cat::StructuralStalls, retire - dispatched, true),
         ];
         for (cat, cycles, event) in parts {
             if cycles > 0 {
                 sink(cat, cycles * MILLI, event);
             }
+        }
+        if let Some(k) = pipe {
+            self.pipe_free[k] = exec + 1;
         }
         if s.rd != 0 {
             self.ready[s.rd as usize] = exec + lat;
@@ -191,6 +210,9 @@ impl Window {
             *r = (*r).min(now);
         }
         self.div_free = self.div_free.min(now);
+        for f in self.pipe_free.iter_mut() {
+            *f = (*f).min(now);
+        }
         self.rob.clear();
         self.disp = self.disp.max(now);
         self.dused = u32::MAX;

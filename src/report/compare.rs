@@ -101,6 +101,14 @@ fn reference_cell(s: &Scenario, core: &str, variant: &str, before: Option<&str>)
             r.ns,
             before.and_then(|b| s.reference(core, b)).and_then(|x| x.ns),
         ) {
+            // A figure per event (`phase`/`per`): `fidelity` sets it against
+            // the phase's share; here only its value.
+            (None, _) if r.per_event.is_some() => r
+                .cycles
+                .map_or("held out".into(), |c| format!("{c} cycles per event")),
+            (None, _) if r.cycles.is_some() => {
+                format!("{} cycles", r.cycles.unwrap_or_default())
+            }
             (None, _) => "held out".into(),
             (Some(ns), Some(base)) => {
                 format!(
