@@ -191,3 +191,28 @@ fn a_false_expectation_fails_check_with_its_location() {
         "{text}"
     );
 }
+
+#[test]
+fn a_vector_scenario_on_a_core_without_v_says_so() {
+    // vstate-discard's minikernel probes V at boot (knob has_vector = 1); the
+    // U74 has no V, so the guest oopses and exits non-zero: the line says
+    // which core lacks the unit and which of the scenario's cores has it.
+    let out = trapscope(&["run", "scenarios/vstate-discard.toml", "--core", "u74"]);
+    fails(
+        &out,
+        1,
+        &[
+            "the guest exited with code",
+            "core u74 has no V 1.0 unit",
+            "its cores are x280",
+        ],
+    );
+    // On a core with V the same scenario runs clean.
+    let ok = trapscope(&["run", "scenarios/vstate-discard.toml", "--core", "x60"]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

@@ -93,24 +93,55 @@ pub(super) fn run(
                 EXIT_FAULT
             })
         }
-        None => nonzero_exit(runs.iter().map(|r| (r, ""))),
+        None => nonzero_exit(&s, runs.iter().map(|r| (r, ""))),
     })
 }
 
 /// Exit 1, naming the first variant whose guest exited with a non-zero
 /// code (`on` says on which core); success if none did.
-fn nonzero_exit<'a>(runs: impl Iterator<Item = (&'a VariantRun, &'a str)>) -> ExitCode {
+fn nonzero_exit<'a>(
+    s: &Scenario,
+    runs: impl Iterator<Item = (&'a VariantRun, &'a str)>,
+) -> ExitCode {
     for (r, on) in runs {
         if let Some(c) = r.exit_code.filter(|c| *c != 0) {
             tell!(
-                "trapscope: variant {}{on}: {}",
+                "trapscope: variant {}{on}: {}{}",
                 r.variant,
-                guest_exit_text(c)
+                guest_exit_text(c),
+                vector_hint(s, r)
             );
             return ExitCode::from(EXIT_GUEST_FAILED);
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Why a vector scenario's guest may have failed on the core it ran on: the
+/// core has no V 1.0 unit (no V, or XTheadVector, which trapscope does not
+/// run) while the scenario's own cores have one, so the guest's vector code
+/// raised illegal-instruction.
+fn vector_hint(s: &Scenario, r: &VariantRun) -> String {
+    let v10 = |p: &Profile| p.vector.present.value && p.vector_isa == "v1.0";
+    let Some(core) = r.estimate.as_ref().map(|e| e.core.as_str()) else {
+        return String::new();
+    };
+    let Ok(p) = Profile::find(core) else {
+        return String::new();
+    };
+    let with_v: Vec<&str> = s
+        .cores
+        .iter()
+        .filter(|c| v10(c))
+        .map(|c| c.name.as_str())
+        .collect();
+    if v10(&p) || with_v.is_empty() || with_v.contains(&core) {
+        return String::new();
+    }
+    format!(
+        " (core {core} has no V 1.0 unit, and this scenario's vector code needs one: its cores are {})",
+        with_v.join(", ")
+    )
 }
 
 /// Each core's runs of every variant.
@@ -204,9 +235,12 @@ pub(super) fn compare(
             }
         })
         .collect();
-    Ok(nonzero_exit(runs.iter().zip(&ons).flat_map(
-        |((_, v), on)| v.iter().map(move |r| (r, on.as_str())),
-    )))
+    Ok(nonzero_exit(
+        &s,
+        runs.iter()
+            .zip(&ons)
+            .flat_map(|((_, v), on)| v.iter().map(move |r| (r, on.as_str()))),
+    ))
 }
 
 pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
