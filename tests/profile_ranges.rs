@@ -188,6 +188,8 @@ fn pipes_bypasses_and_flush_rules_are_names_the_model_knows() {
         "write pipe letters from A to F",
     );
     refused("x60", "issue.load", "\"\"", "write pipe letters");
+    refused("x60", "issue.alu", "\"AA\"", "each once");
+    refused("x60", "issue.alu", "\"Aé\"", "write pipe letters");
     refused("x60", "pipes", "9", "pipes = 9: must be from 1 to 8");
     refused("x60", "bypass_to", "\"alu,fpu\"", "unknown name \"fpu\"");
     refused("x60", "bypass_from", "\"jal\"", "unknown name \"jal\"");

@@ -565,3 +565,24 @@ fn the_cycles_pane_shows_each_pair_as_after_minus_before() {
     let base_v0 = rows.iter().find(|r| r.starts_with("base_v0")).unwrap();
     assert_eq!(base_v0.split_whitespace().count(), 2, "{base_v0}");
 }
+
+#[test]
+fn at_160x45_the_cycles_pane_shows_every_variant_of_vstate_initial() {
+    // Six variants, each the after of at most one pair (four pairs): in the
+    // real layout at the size bench measures, every variant line shows,
+    // whatever else the pane has to give up (sparkline, cause, phases).
+    let sc = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/vstate-initial.toml"),
+    )
+    .unwrap();
+    let mut s = AppState::new(Rc::new(sc), None).unwrap();
+    let text = screen(&mut s, 160, 45);
+    let rows = pane(&text, "Cycles");
+    for v in ["base_v1", "v3_v1", "fix_v1", "base_v0", "v3_v0", "fix_v0"] {
+        assert!(
+            rows.iter()
+                .any(|r| r.trim_start_matches('▶').split_whitespace().next() == Some(v)),
+            "{v} missing: {rows:#?}"
+        );
+    }
+}

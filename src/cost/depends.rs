@@ -31,7 +31,8 @@ fn mechanisms(name: &str) -> &'static [Cat] {
         ],
         "div" | "div_busy" => &[Divides],
         "amo" | "lr" | "sc" | "monitor_cycles" | "amo_serialises" => &[Atomics],
-        "fence" | "fence_i" | "sfence_vma" => &[Fences],
+        "fence" | "fence_i" | "sfence_vma" | "fence_drains" => &[Fences],
+        "system_drains" => &[TrapReturns, Idle],
         "vlen" | "dlen" | "vsetvl" | "whole_reg_base" | "whole_reg_per_reg" | "scalar_waits"
         | "waits_at" => &[VectorUnit],
         _ => &[],

@@ -414,3 +414,15 @@ fn out_of_order_memory_operations_share_their_one_pipe() {
     assert_eq!(each, vec![5, 1, 1]);
     assert_eq!(cycles(&by, Cat::StructuralStalls), 2);
 }
+
+#[test]
+fn a_ready_load_takes_the_pipe_ahead_of_an_older_one_still_waiting() {
+    // ld a0: dispatch 1, execute 2 on the one load pipe, retire 5 (5).
+    // ld a1, 0(a0) waits for a0 until 5: executes 5, retires 8 (3).
+    // ld a2, 16(sp) is ready at 2; the pipe is taken in 2 but free in 3: it
+    // executes 3, done by 6, and retires with ld a1 in 8 (0). Were the pipe
+    // handed out in program order it would wait for 6 and retire in 9.
+    const LD_A2: u32 = 0x01013603; // ld a2, 16(sp)
+    let (each, _) = run(&ooo(), &[LD_A0, LD_A1_A0, LD_A2], &[]);
+    assert_eq!(each, vec![5, 3, 0]);
+}

@@ -50,11 +50,12 @@ fn within(field: &'static str, v: u32, lo: u32, hi: u32) -> Result<(), (&'static
 /// A pipe string: letters A.. within the core's pipes, at least one.
 fn pipes(field: &'static str, v: &str, n: u32) -> Result<(), (&'static str, String)> {
     let last = (b'A' + n as u8 - 1) as char;
-    if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_uppercase() && ch <= last) {
+    let repeats = v.char_indices().any(|(i, ch)| v[..i].contains(ch));
+    if v.is_empty() || repeats || !v.chars().all(|ch| ch.is_ascii_uppercase() && ch <= last) {
         return Err((
             field,
             format!(
-                "{field} = \"{v}\": write pipe letters from A to {last} (the core has {n} pipes)"
+                "{field} = \"{v}\": write pipe letters from A to {last}, each once (the core has {n} pipes)"
             ),
         ));
     }

@@ -3,8 +3,9 @@
 //!
 //! Instructions dispatch in order, `issue_width` per cycle, into a
 //! `window`-entry reorder buffer; each executes one cycle after dispatch,
-//! when its sources are ready and when a pipe of its class (`[issue]`, one
-//! instruction per pipe per cycle) is free, whichever is latest, and
+//! when its sources are ready and in the first cycle from then on a pipe of
+//! its class (`[issue]`, one instruction per pipe per cycle) is free, even
+//! ahead of an older instruction still waiting, whichever is latest, and
 //! completes its latency later; they retire in order, `commit_width` per
 //! cycle. A serialising instruction (per core: CSR accesses, fences, xRET,
 //! AMOs) dispatches only when every older instruction has retired, and the
@@ -40,9 +41,15 @@ pub struct Window {
     floor: u64,
     floor_cat: Cat,
     div_free: u64,
-    /// The first cycle each execution pipe takes a new instruction.
-    pipe_free: [u64; 8],
+    /// Execution cycles each pipe is busy in, from `base` on (bit n: cycle
+    /// base + n): a ready instruction takes the first free cycle, before an
+    /// older one still waiting for its operands if need be.
+    busy: [u128; 8],
+    base: u64,
 }
+
+/// How many cycles ahead the pipes' bookings are kept.
+const SPAN: u64 = 128;
 
 impl Default for Window {
     fn default() -> Window {
@@ -56,7 +63,8 @@ impl Default for Window {
             floor: 0,
             floor_cat: Cat::Serialisation,
             div_free: 0,
-            pipe_free: [0; 8],
+            busy: [0; 8],
+            base: 0,
         }
     }
 }
@@ -107,12 +115,15 @@ impl Window {
             ops = ops.max(self.div_free);
         }
         let lat = u64::from(s.lat.max(1) + fx.extra);
-        // The pipe of its class that frees first (one instruction per pipe
-        // per cycle: the C910's one load and one store pipe).
+        // The pipe of its class with the earliest free cycle from when it
+        // could execute (one instruction per pipe per cycle: the C910's one
+        // load and one store pipe).
+        self.slide(d);
+        let ready_at = (d + 1).max(ops);
         let pipe = (0..p.pipes)
             .filter(|&k| s.pipes & (1 << k) != 0)
-            .min_by_key(|&k| self.pipe_free[k]);
-        let port = pipe.map_or(0, |k| self.pipe_free[k]);
+            .min_by_key(|&k| self.first_free(k, ready_at));
+        let port = pipe.map_or(0, |k| self.first_free(k, ready_at));
         let exec = (d + 1).max(ops).max(port);
         let cslot = if self.cused >= p.commit_width as u32 {
             self.commit + 1
@@ -148,7 +159,7 @@ impl Window {
             }
         }
         if let Some(k) = pipe {
-            self.pipe_free[k] = exec + 1;
+            self.book(k, exec);
         }
         if s.rd != 0 {
             self.ready[s.rd as usize] = exec + lat;
@@ -186,6 +197,35 @@ impl Window {
         }
     }
 
+    /// Forgets bookings before `cycle` (nothing executes before the cycle
+    /// after its dispatch, and dispatch is in order).
+    fn slide(&mut self, cycle: u64) {
+        if cycle <= self.base {
+            return;
+        }
+        let by = cycle - self.base;
+        for b in self.busy.iter_mut() {
+            *b = if by >= SPAN { 0 } else { *b >> by };
+        }
+        self.base = cycle;
+    }
+
+    /// The first cycle at or after `t` pipe `k` is free in (beyond the kept
+    /// span, `t` itself).
+    fn first_free(&self, k: usize, t: u64) -> u64 {
+        let mut c = t.max(self.base);
+        while c - self.base < SPAN && self.busy[k] & (1u128 << (c - self.base)) != 0 {
+            c += 1;
+        }
+        c
+    }
+
+    fn book(&mut self, k: usize, cycle: u64) {
+        if cycle >= self.base && cycle - self.base < SPAN {
+            self.busy[k] |= 1u128 << (cycle - self.base);
+        }
+    }
+
     /// A correctly predicted taken transfer: the next fetch group comes
     /// `bubble` cycles late.
     pub fn taken_bubble(&mut self, bubble: u32) {
@@ -210,9 +250,8 @@ impl Window {
             *r = (*r).min(now);
         }
         self.div_free = self.div_free.min(now);
-        for f in self.pipe_free.iter_mut() {
-            *f = (*f).min(now);
-        }
+        self.busy = [0; 8];
+        self.base = now;
         self.rob.clear();
         self.disp = self.disp.max(now);
         self.dused = u32::MAX;

@@ -43,7 +43,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             (v > 0.0).then(|| format!("{n} {v:.0}"))
         })
         .collect();
-    lines.push(Line::raw(per_phase.join("  ")));
+    let phases_line = Line::raw(per_phase.join("  "));
+    let mut cause_line = None;
     // Where the cycles went, by the model's categories (cost::Cat).
     if has_model {
         let parts: Vec<String> = crate::cost::Cat::ALL
@@ -54,16 +55,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             })
             .collect();
         if !parts.is_empty() {
-            lines.push(Line::from(vec![
+            cause_line = Some(Line::from(vec![
                 Span::styled("by cause  ", dim()),
                 Span::raw(parts.join("  ")),
             ]));
         }
     }
-    lines.push(Line::styled(
-        "per iteration, whole runs (± pair's before):",
-        dim(),
-    ));
+    // The runs: the header, a line per variant, the other pairs.
+    let mut runs = Vec::new();
+    runs.push(Line::styled("per iteration (± its pair's before):", dim()));
     let per_it = |r: &crate::session::VariantRun| {
         r.estimate.as_ref().map_or(
             r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
@@ -96,14 +96,46 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             })
             .unwrap_or_default();
         let mark = if i == s.live.variant { "▶" } else { " " };
-        lines.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
+        runs.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
     }
-    lines.extend(pair_lines(s));
-    // The text first: the sparkline gives up its rows when the variants and
-    // pairs need them (a scenario with many of each).
+    runs.extend(pair_lines(s));
+    // What fits: the runs and pairs come first (every pair must show); the
+    // sparkline, then the cause and phase lines give way to them in a short
+    // pane, and a line says what a taller one would show.
     let w = usize::from(inner.width.max(1));
-    let need: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
+    let rows = |ls: &[Line<'_>]| -> usize { ls.iter().map(|l| l.width().div_ceil(w).max(1)).sum() };
     let room = usize::from(inner.height);
+    let head = [lines.pop().unwrap_or_default()];
+    let optional: Vec<Line<'static>> = [Some(phases_line), cause_line]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut keep = optional.len();
+    while keep > 0 && rows(&head) + rows(&optional[..keep]) + rows(&runs) > room {
+        keep -= 1;
+    }
+    let mut lines: Vec<Line<'static>> = head.into_iter().collect();
+    lines.extend(optional.into_iter().take(keep));
+    let fixed = rows(&lines);
+    let mut shown = 0;
+    let mut used = fixed;
+    for l in &runs {
+        let h = rows(std::slice::from_ref(l));
+        if used + h > room.saturating_sub(1) && shown + 1 < runs.len() {
+            break;
+        }
+        used += h;
+        shown += 1;
+    }
+    let hidden = runs.len() - shown;
+    lines.extend(runs.into_iter().take(shown));
+    if hidden > 0 {
+        lines.push(Line::styled(
+            format!("… {hidden} more lines: a taller terminal shows them"),
+            dim(),
+        ));
+    }
+    let need = rows(&lines);
     let spark_rows = if need + 3 <= room { 3 } else { 0 };
     let [text, spark] =
         Layout::vertical([Constraint::Min(1), Constraint::Length(spark_rows)]).areas(inner);
