@@ -273,7 +273,7 @@ fn help_lists_every_key_of_the_keymap() {
     ] {
         assert!(text.contains(what), "help lacks {k}:\n{text}");
     }
-    assert!(text.contains("break SYMBOL"), "{text}");
+    assert!(text.contains("break SYM|SYM+0xOFF|FILE:LINE"), "{text}");
     s.update(Action::Step); // any key closes it
     assert_eq!(s.mode, Mode::Normal);
     assert_eq!(
@@ -585,4 +585,33 @@ fn at_160x45_the_cycles_pane_shows_every_variant_of_vstate_initial() {
             "{v} missing: {rows:#?}"
         );
     }
+}
+
+#[test]
+fn break_takes_sym_plus_offset_and_file_line() {
+    let mut s = app();
+    let p = s.live.program().clone();
+    let entry = p.symbol("do_trap_ecall_u").unwrap().addr;
+    // The form every pane prints: the symbol's address plus 4.
+    s.command("break do_trap_ecall_u+0x4");
+    assert!(s.breakpoints.contains(&(entry + 4)), "{:?}", s.message);
+    // syscall.S line 24 is do_trap_ecall_u's first instruction (the label
+    // is on line 23 of guest-asm/minikernel/syscall.S).
+    s.command("break syscall.S:24");
+    assert!(s.breakpoints.contains(&entry), "{:?}", s.message);
+    s.command("break minikernel/syscall.S:24");
+    assert!(s.breakpoints.contains(&entry), "{:?}", s.message);
+    // Errors say what is wrong.
+    s.command("break syscall.S:x");
+    assert!(
+        matches!(&s.message, Some((m, true)) if m.contains("line number")),
+        "{:?}",
+        s.message
+    );
+    s.command("break nosuch.S:3");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("no source file 'nosuch.S'")));
+    s.command("break nope+0x4");
+    assert!(matches!(&s.message, Some((m, true)) if m.contains("no symbol 'nope'")));
+    s.command("delete do_trap_ecall_u+4");
+    assert!(!s.breakpoints.contains(&(entry + 4)), "decimal offsets too");
 }

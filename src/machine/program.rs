@@ -276,6 +276,67 @@ impl Program {
         })
     }
 
+    /// The lowest pc of source line `line` in the file whose path is
+    /// `file` or ends with `/file`; an error when no file or no instruction
+    /// matches, or when several files do (give more of the path).
+    pub fn pc_of_line(&self, file: &str, line: u32) -> Result<u64, String> {
+        let matches = |f: &str| f == file || f.ends_with(&format!("/{file}"));
+        let named: Vec<&String> = self.files.iter().filter(|f| matches(f)).collect();
+        let mut names: Vec<&String> = named.clone();
+        names.sort();
+        names.dedup();
+        match names.len() {
+            0 => return Err(format!("no source file '{file}' in the line table")),
+            1 => {}
+            _ => {
+                let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+                return Err(format!(
+                    "'{file}' names {} files ({}): give more of the path",
+                    list.len(),
+                    list.join(", ")
+                ));
+            }
+        }
+        self.lines
+            .iter()
+            .filter(|r| {
+                !r.end_sequence
+                    && r.line == line
+                    && self.files.get(r.file as usize).is_some_and(|f| matches(f))
+            })
+            .map(|r| r.addr)
+            .min()
+            .ok_or_else(|| format!("no instruction at {file}:{line}"))
+    }
+
+    /// A location as the panes print them: `0xADDR`, `SYMBOL`,
+    /// `SYMBOL+0xOFF` (or a decimal offset) or `file.S:LINE`.
+    pub fn resolve(&self, at: &str) -> Result<u64, String> {
+        if let Some(h) = at.strip_prefix("0x") {
+            return u64::from_str_radix(h, 16).map_err(|_| format!("'{at}' is not a hex address"));
+        }
+        if let Some((file, line)) = at.rsplit_once(':') {
+            let line: u32 = line
+                .parse()
+                .map_err(|_| format!("'{at}': write FILE:LINE with a line number"))?;
+            return self.pc_of_line(file, line);
+        }
+        if let Some((sym, off)) = at.split_once('+') {
+            let off = match off.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16),
+                None => off.parse(),
+            }
+            .map_err(|_| format!("'{at}': the offset after + is not a number"))?;
+            let s = self
+                .symbol(sym)
+                .ok_or_else(|| format!("no symbol '{sym}'"))?;
+            return Ok(s.addr.wrapping_add(off));
+        }
+        self.symbol(at)
+            .map(|s| s.addr)
+            .ok_or_else(|| format!("no symbol or address '{at}'"))
+    }
+
     /// `file.S:line` for a pc, if the ELF carries a line table.
     pub fn loc_string(&self, pc: u64) -> Option<String> {
         let loc = self.loc(pc)?;

@@ -1,4 +1,5 @@
-//! The `:` command line: `break SYMBOL`, `delete SYMBOL|all`, `run N`,
+//! The `:` command line: `break LOCATION` (`SYM`, `SYM+0xOFF`, `FILE:LINE`,
+//! `0xADDR`), `delete LOCATION|all`, `run N`,
 //! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`.
 
 use std::rc::Rc;
@@ -8,7 +9,10 @@ use crate::cost::Profile;
 
 /// The commands, for the help screen.
 pub const HELP: &[(&str, &str)] = &[
-    ("break SYMBOL|0xADDR", "stop there (c continues to it)"),
+    (
+        "break SYM|SYM+0xOFF|FILE:LINE|0xADDR",
+        "stop there (c continues to it)",
+    ),
     (
         "probe SYMBOL|0xADDR",
         "a guest-visible probe (a breakpoint trap, kprobe-like)",
@@ -51,7 +55,7 @@ impl AppState {
                         )),
                     }
                 }
-                None => self.error(format!("break: no symbol or address '{a}'")),
+                None => self.error(format!("break: {}", self.why_not(a))),
             },
             ("probe" | "probe!", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
@@ -71,7 +75,7 @@ impl AppState {
                         }
                     }
                 }
-                None => self.error(format!("probe: no symbol or address '{a}'")),
+                None => self.error(format!("probe: {}", self.why_not(a))),
             },
             ("delete" | "d", "all") => {
                 self.breakpoints.clear();
@@ -150,10 +154,13 @@ impl AppState {
     }
 
     /// A symbol or a hex address.
+    /// `0xADDR`, `SYMBOL`, `SYMBOL+0xOFF` or `file.S:LINE`.
     fn address(&self, a: &str) -> Option<u64> {
-        if let Some(h) = a.strip_prefix("0x") {
-            return u64::from_str_radix(h, 16).ok();
-        }
-        self.live.program().symbol(a).map(|s| s.addr)
+        self.live.program().resolve(a).ok()
+    }
+
+    /// Why `a` names no address (for the status line).
+    fn why_not(&self, a: &str) -> String {
+        self.live.program().resolve(a).err().unwrap_or_default()
     }
 }
