@@ -103,6 +103,17 @@ fn progress_then_one_line(out: &Output, code: i32, needles: &[&str]) -> String {
 
 /// Fails if a QEMU started by trapscope process `pid` still runs, or its
 /// scratch directory (the gdbstub's socket, the console) is left behind.
+/// After a failed snapshot: no QEMU, no scratch, no half-written output;
+/// then the test's own scratch goes.
+fn nothing_left(pid: u32, out_dir: impl AsRef<Path>, dir: &Path) {
+    no_qemu_left(pid);
+    assert!(
+        !out_dir.as_ref().exists(),
+        "no half-written snapshot is left"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn no_qemu_left(pid: u32) {
     let marker = format!("trapscope-snapshot-{pid}-");
     let left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
@@ -535,9 +546,7 @@ fn a_guest_that_never_reaches_the_ecall_ends_at_the_timeout() {
         took >= Duration::from_secs(3) && took < Duration::from_secs(6),
         "ends at the 3 s timeout, took {took:?}"
     );
-    no_qemu_left(pid);
-    assert!(!out_dir.exists(), "no half-written snapshot is left");
-    let _ = std::fs::remove_dir_all(&dir);
+    nothing_left(pid, &out_dir, &dir);
 }
 
 #[test]
@@ -678,9 +687,7 @@ fn stop_with(sig: &str, group: bool, code: i32, line: &str) {
     seen.extend(reader.join().unwrap());
     out.stderr = seen;
     progress_then_one_line(&out, code, &[line]);
-    no_qemu_left(pid);
-    assert!(!out_dir.exists(), "no half-written snapshot is left");
-    let _ = std::fs::remove_dir_all(&dir);
+    nothing_left(pid, &out_dir, &dir);
 }
 
 #[test]
@@ -727,9 +734,7 @@ fn a_kernel_that_does_not_boot_ends_at_the_timeout_with_the_console_tail() {
         start.elapsed() < Duration::from_secs(6),
         "ends at the timeout"
     );
-    no_qemu_left(pid);
-    assert!(!out_dir.exists(), "no half-written snapshot is left");
-    let _ = std::fs::remove_dir_all(&dir);
+    nothing_left(pid, &out_dir, &dir);
 }
 
 /// SIGKILL runs no destructor, yet QEMU must not outlive trapscope: the

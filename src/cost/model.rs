@@ -119,9 +119,18 @@ pub struct CostModel {
     params: Params,
     bypass: Bypass,
     profile: Profile,
-    vector: super::profile::Vector,
-    /// `vector.waits_at` names status_write, csr.
-    waits: (bool, bool),
+    /// Where `vector.waits_at` makes the scalar pipe wait for the unit,
+    /// read once.
+    waits: Waits,
+}
+
+/// The points `vector.waits_at` names.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Waits {
+    pub status_write: bool,
+    pub csr: bool,
+    pub vsetvl: bool,
+    pub vmv_x_s: bool,
 }
 
 fn m(cycles: u32) -> u64 {
@@ -134,11 +143,15 @@ impl CostModel {
             params: Params::new(p),
             bypass: Bypass::new(p),
             profile: p.clone(),
-            vector: p.vector.clone(),
-            waits: (
-                class::list(&p.vector.waits_at.value).any(|x| x == "status_write"),
-                class::list(&p.vector.waits_at.value).any(|x| x == "csr"),
-            ),
+            waits: {
+                let at = |n: &str| class::list(&p.vector.waits_at.value).any(|x| x == n);
+                Waits {
+                    status_write: at("status_write"),
+                    csr: at("csr"),
+                    vsetvl: at("vsetvl"),
+                    vmv_x_s: at("vmv.x.s"),
+                }
+            },
         }
     }
 
@@ -318,7 +331,7 @@ impl CostModel {
     /// accesses (an assumption).
     pub fn vector_cost(&self, class: &crate::vector::VClass) -> u64 {
         use crate::vector::VClass;
-        let v = &self.vector;
+        let v = &self.profile.vector;
         let (vlen, dlen) = (
             u64::from(v.vlen.value.max(1)),
             u64::from(v.dlen.value.max(1)),
@@ -336,14 +349,8 @@ impl CostModel {
         cycles.max(1) * MILLI
     }
 
-    /// Whether status writes, and CSR accesses, wait for the vector unit.
-    pub fn vector_waits(&self) -> (bool, bool) {
+    /// Where the scalar pipe waits for the vector unit (`vector.waits_at`).
+    pub fn vector_waits(&self) -> Waits {
         self.waits
-    }
-
-    /// Whether the scalar pipeline waits for the vector unit at this point
-    /// (`vector.waits_at`).
-    pub fn vector_waits_at(&self, what: &str) -> bool {
-        class::list(&self.vector.waits_at.value).any(|x| x == what)
     }
 }

@@ -129,7 +129,8 @@ pub(super) fn charge_one(
     mut each: impl FnMut(Cat, u64, bool),
 ) -> u64 {
     let (mut spent, mut syncs) = (0, false);
-    let (status, csr) = cost.vector_waits();
+    let w = cost.vector_waits();
+    let (status, csr) = (w.status_write, w.csr);
     cost.charge(pipe, t, at, |cat, v, event| {
         spent += v;
         syncs |= (status && cat == Cat::StatusWrites)

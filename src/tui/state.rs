@@ -12,6 +12,9 @@ use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
 use crate::trace::{Event, EventKind, Priv};
 
+mod sources;
+pub use sources::SourceFiles;
+
 /// The panes, by the names scripts use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -411,43 +414,5 @@ impl AppState {
         if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
             self.narration = Some(t);
         }
-    }
-}
-
-impl AppState {
-    /// The live variant's sources (a variant switch changes program).
-    pub fn sync_sources(&mut self) {
-        let v = self.live.variant;
-        let Some(slot) = self.source_cache.get_mut(v) else {
-            return;
-        };
-        let program = self.live.program().clone();
-        let loaded = slot.get_or_insert_with(|| Rc::new(SourceFiles::new(program)));
-        self.sources = loaded.clone();
-    }
-}
-
-/// A program's source files, each read when a pane first shows it (a
-/// vmlinux's DWARF names hundreds of files; the panes show one).
-pub struct SourceFiles {
-    program: Rc<Program>,
-    read: std::cell::RefCell<session::source::Sources>,
-}
-
-impl SourceFiles {
-    pub fn new(program: Rc<Program>) -> SourceFiles {
-        SourceFiles {
-            program,
-            read: Default::default(),
-        }
-    }
-
-    /// The lines of DWARF file `file` (empty when it cannot be shown).
-    pub fn file(&self, file: u16) -> Vec<String> {
-        self.read
-            .borrow_mut()
-            .lines(&self.program, file)
-            .map(<[String]>::to_vec)
-            .unwrap_or_default()
     }
 }

@@ -96,12 +96,13 @@ impl Observer for Stats {
             let func = info.func[i];
             self.functions.retire(func);
             let d = &r.insns[i];
+            // Where execution went after it (None: it trapped).
+            let next = if i + 1 < r.to {
+                Some(r.insns[i + 1].pc)
+            } else {
+                r.next
+            };
             if d.insn.is_some_and(|x| matches!(x.op, Op::Jal | Op::Jalr)) {
-                let next = if i + 1 < r.to {
-                    Some(r.insns[i + 1].pc)
-                } else {
-                    r.next
-                };
                 // A jump that did not complete (it trapped) linked nothing.
                 if let Some(n) = next {
                     let map = &self.map;
@@ -113,11 +114,6 @@ impl Observer for Stats {
                 continue;
             };
             let kind = mp.next_if(|(j, _)| *j == i).map(|(_, k)| *k);
-            let next = if i + 1 < r.to {
-                Some(r.insns[i + 1].pc)
-            } else {
-                r.next
-            };
             let completed = next.is_some();
             let taken = next.is_some_and(|n| n != d.pc + u64::from(d.len));
             let now = &mut self.now;
@@ -265,8 +261,8 @@ impl Observer for Stats {
             let v = if m.profile.vector.scalar_waits.value {
                 cost
             } else if match class {
-                crate::vector::VClass::Config => m.cost.vector_waits_at("vsetvl"),
-                crate::vector::VClass::Scalar => m.cost.vector_waits_at("vmv.x.s"),
+                crate::vector::VClass::Config => m.cost.vector_waits().vsetvl,
+                crate::vector::VClass::Scalar => m.cost.vector_waits().vmv_x_s,
                 _ => false,
             } {
                 // The profile says the scalar pipe waits for the unit here.

@@ -1,0 +1,45 @@
+//! The source files the panes show, per program, each read when first shown.
+
+use std::rc::Rc;
+
+use super::AppState;
+use crate::machine::Program;
+use crate::session;
+
+impl AppState {
+    /// The live variant's sources (a variant switch changes program).
+    pub fn sync_sources(&mut self) {
+        let v = self.live.variant;
+        let Some(slot) = self.source_cache.get_mut(v) else {
+            return;
+        };
+        let program = self.live.program().clone();
+        let loaded = slot.get_or_insert_with(|| Rc::new(SourceFiles::new(program)));
+        self.sources = loaded.clone();
+    }
+}
+
+/// A program's source files, each read when a pane first shows it (a
+/// vmlinux's DWARF names hundreds of files; the panes show one).
+pub struct SourceFiles {
+    program: Rc<Program>,
+    read: std::cell::RefCell<session::source::Sources>,
+}
+
+impl SourceFiles {
+    pub fn new(program: Rc<Program>) -> SourceFiles {
+        SourceFiles {
+            program,
+            read: Default::default(),
+        }
+    }
+
+    /// The lines of DWARF file `file` (empty when it cannot be shown).
+    pub fn file(&self, file: u16) -> Vec<String> {
+        self.read
+            .borrow_mut()
+            .lines(&self.program, file)
+            .map(<[String]>::to_vec)
+            .unwrap_or_default()
+    }
+}
