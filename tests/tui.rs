@@ -256,7 +256,7 @@ fn typing_a_command_goes_through_the_command_line() {
 fn a_tiny_terminal_says_how_big_it_must_be() {
     let mut s = app();
     let text = screen(&mut s, 80, 24);
-    assert!(text.contains("at least 128×32"), "{text}");
+    assert!(text.contains("at least 100×30"), "{text}");
     assert!(text.contains("80×24"), "{text}");
 }
 
@@ -424,7 +424,8 @@ fn placing_the_probe_anyway_shows_the_livelock() {
 fn a_terminal_too_small_for_the_panes_takes_only_quit() {
     use trapscope::tui::acts_at;
     assert!(!acts_at(&Action::Step, 30, 8));
-    assert!(!acts_at(&Action::Advance, 127, 45));
+    assert!(!acts_at(&Action::Advance, 99, 45));
+    assert!(!acts_at(&Action::Advance, 120, 29));
     assert!(acts_at(&Action::Quit, 30, 8));
     assert!(acts_at(
         &Action::Step,

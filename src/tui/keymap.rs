@@ -88,6 +88,12 @@ impl Default for Keymap {
                     "vector panes / RAS (cores with V)",
                 ),
                 b(
+                    C('w'),
+                    Action::NextTab,
+                    "w",
+                    "next pane in the shared place (compact layout)",
+                ),
+                b(
                     C('f'),
                     Action::CycleFilter,
                     "f",

@@ -102,7 +102,7 @@ pub fn run(
         let action = match ev {
             Event::Key(k) if k.kind == KeyEventKind::Press => key_action(&keys, &s.mode, k),
             Event::Mouse(m) => {
-                let hit = render::areas(area, s.lower)
+                let hit = render::areas(area, &s)
                     .into_iter()
                     .find(|(_, r)| r.contains((m.column, m.row).into()))
                     .map(|(p, _)| p);

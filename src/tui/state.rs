@@ -285,6 +285,8 @@ pub struct AppState {
     pub timing: Timing,
     /// What the middle column's lower part shows.
     pub lower: Lower,
+    /// Which of the compact layout's shared panes is in front (`w`).
+    pub tab: usize,
     /// Probes placed from the command line (`:probe`).
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
@@ -338,6 +340,7 @@ impl AppState {
             quit: false,
             timing: Timing::default(),
             lower: Lower::Ras,
+            tab: 0,
             probes: Vec::new(),
             machine,
         };

@@ -30,6 +30,8 @@ pub enum Action {
     ToggleBreakpoint,
     ToggleDisasm,
     ToggleVector,
+    /// Bring the next shared pane forward (the compact layout).
+    NextTab,
     CycleFilter,
     NextPane,
     Focus(Pane),
@@ -114,6 +116,17 @@ impl AppState {
                 let i = order.iter().position(|f| *f == self.filter).unwrap_or(0);
                 self.filter = order[(i + 1) % order.len()];
                 self.events_scroll = 0;
+            }
+            Action::NextTab => {
+                // Forward from the pane in front, which a focus or a lesson
+                // step may have chosen; focus follows, so it stays in front,
+                // and a lesson's highlight gives way.
+                let t = crate::tui::render::tabs(self.lower);
+                let now = crate::tui::render::front(self);
+                let i = t.iter().position(|p| *p == now).unwrap_or(0);
+                self.tab = (i + 1) % t.len();
+                self.focus = t[self.tab];
+                self.highlight = None;
             }
             Action::NextPane => {
                 let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);

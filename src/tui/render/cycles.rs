@@ -43,7 +43,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             (v > 0.0).then(|| format!("{n} {v:.0}"))
         })
         .collect();
-    let phases_line = Line::raw(per_phase.join("  "));
+    let w = usize::from(inner.width.max(1));
+    let phases_line = packed(None, &per_phase, w);
     let mut cause_line = None;
     // Where the cycles went, by the model's categories (cost::Cat).
     if has_model {
@@ -55,15 +56,22 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             })
             .collect();
         if !parts.is_empty() {
-            cause_line = Some(Line::from(vec![
-                Span::styled("by cause  ", dim()),
-                Span::raw(parts.join("  ")),
-            ]));
+            cause_line = Some(packed(Some("by cause"), &parts, w));
         }
     }
     // The runs: the header, a line per variant, the other pairs.
     let mut runs = Vec::new();
-    runs.push(Line::styled("per iteration (± its pair's before):", dim()));
+    let span = if s.scenario.measure.is_some() {
+        "per iteration"
+    } else {
+        "whole run (no measured loop)"
+    };
+    let against = if s.scenario.pairs.is_empty() {
+        ""
+    } else {
+        " (± its pair's before)"
+    };
+    runs.push(Line::styled(format!("{span}{against}:"), dim()));
     let per_it = |r: &crate::session::VariantRun| {
         r.estimate.as_ref().map_or(
             r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
@@ -102,20 +110,20 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     // What fits: the runs and pairs come first (every pair must show); the
     // sparkline, then the cause and phase lines give way to them in a short
     // pane, and a line says what a taller one would show.
-    let w = usize::from(inner.width.max(1));
     let rows = |ls: &[Line<'_>]| -> usize { ls.iter().map(|l| l.width().div_ceil(w).max(1)).sum() };
     let room = usize::from(inner.height);
     let head = [lines.pop().unwrap_or_default()];
-    let optional: Vec<Line<'static>> = [Some(phases_line), cause_line]
+    // Each optional part is kept whole or not at all.
+    let optional: Vec<Vec<Line<'static>>> = [Some(phases_line), cause_line]
         .into_iter()
         .flatten()
         .collect();
     let mut keep = optional.len();
-    while keep > 0 && rows(&head) + rows(&optional[..keep]) + rows(&runs) > room {
+    while keep > 0 && rows(&head) + rows(&optional[..keep].concat()) + rows(&runs) > room {
         keep -= 1;
     }
     let mut lines: Vec<Line<'static>> = head.into_iter().collect();
-    lines.extend(optional.into_iter().take(keep));
+    lines.extend(optional.into_iter().take(keep).flatten());
     let fixed = rows(&lines);
     let mut shown = 0;
     let mut used = fixed;
@@ -169,6 +177,41 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     );
 }
 
+/// `items` in lines of at most `w` columns, broken between items, never
+/// inside one (an item wider than the pane is cut by the paragraph's wrap);
+/// lines after the first are indented under the label.
+pub(crate) fn packed(label: Option<&str>, items: &[String], w: usize) -> Vec<Line<'static>> {
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut cur: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    if let Some(l) = label {
+        cur.push(Span::styled(format!("{l}  "), dim()));
+        used = l.chars().count() + 2;
+    }
+    for it in items {
+        let n = it.chars().count();
+        let gap = if used == 0 || (label.is_some() && cur.len() == 1 && out.is_empty()) {
+            0
+        } else {
+            2
+        };
+        if used > 0 && used + gap + n > w {
+            out.push(Line::from(std::mem::take(&mut cur)));
+            cur.push(Span::raw("  "));
+            used = 2;
+            cur.push(Span::raw(it.clone()));
+            used += n;
+            continue;
+        }
+        cur.push(Span::raw(format!("{}{it}", " ".repeat(gap))));
+        used += gap + n;
+    }
+    if !cur.is_empty() {
+        out.push(Line::from(cur));
+    }
+    out
+}
+
 /// Each pair of the scenario, after − before per iteration of the whole
 /// runs: instructions, and with a core model cycles and ns
 /// (`report::pairs`, as `compare` prints them).
@@ -201,4 +244,39 @@ fn pair_lines(s: &AppState) -> Vec<Line<'static>> {
         out.push(Line::raw(text));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::packed;
+
+    fn text(l: &ratatui::text::Line<'_>) -> String {
+        l.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn packed_breaks_between_items_only() {
+        let items: Vec<String> = [
+            "user 270",
+            "firmware 135",
+            "kernel 133",
+            "entry 1151",
+            "exit 1106",
+        ]
+        .map(String::from)
+        .to_vec();
+        let lines = packed(Some("by cause"), &items, 30);
+        let t: Vec<String> = lines.iter().map(text).collect();
+        // 'by cause  user 270  firmware 135' is 32 > 30, so firmware starts the second line.
+        assert_eq!(t[0], "by cause  user 270");
+        assert_eq!(t[1], "  firmware 135  kernel 133");
+        assert_eq!(t[2], "  entry 1151  exit 1106");
+        for l in &t {
+            assert!(l.chars().count() <= 30, "{l:?}");
+        }
+        // Every item is whole on one line.
+        for it in &items {
+            assert!(t.iter().any(|l| l.contains(it.as_str())), "{it}");
+        }
+    }
 }

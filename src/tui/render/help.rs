@@ -1,20 +1,147 @@
-//! The help screen, generated from the keymap and the command table.
+//! The help screen, generated from the keymap and the command table. Each
+//! entry wraps under its own text (never cut at the box's edge); when one
+//! column is too tall for the screen, the keys and the commands sit side by
+//! side.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use super::dim;
 use crate::tui::command::HELP;
 use crate::tui::keymap::Keymap;
 
-pub fn render(f: &mut Frame<'_>, area: Rect) {
-    let mut text = Keymap::default().to_string();
-    text.push_str("\n  mouse  click a pane to focus it, wheel scrolls it\n\ncommands (after :)\n");
-    for (c, h) in HELP {
-        text.push_str(&format!("  {c:<26} {h}\n"));
+/// The widest the box grows (wider lines read badly).
+const MAX_WIDTH: u16 = 116;
+
+/// `label` then `text` wrapped at word boundaries to `width` columns, the
+/// lines after the first indented under the text.
+pub fn entry(label: &str, pad: usize, text: &str, width: usize) -> Vec<Line<'static>> {
+    let head = format!("{label:<pad$}  ");
+    let indent = head.chars().count();
+    let room = width.saturating_sub(indent).max(10);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > room {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
     }
-    text.push_str("\nany key closes this help");
-    let h = (text.lines().count() as u16 + 2).min(area.height);
+    out.push(cur);
+    out.into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let lead = if i == 0 {
+                head.clone()
+            } else {
+                " ".repeat(indent)
+            };
+            Line::from(vec![Span::raw(lead), Span::raw(t)])
+        })
+        .collect()
+}
+
+/// The help's entries, each a few wrapped lines, for columns `width`
+/// wide: the keys (bindings that do the same thing share one entry), then
+/// the commands. Columns break between entries, never inside one.
+pub fn entries(width: usize) -> Vec<Vec<Line<'static>>> {
+    let keys = Keymap::default();
+    let mut merged: Vec<(String, &str)> = Vec::new();
+    for b in &keys.bindings {
+        match merged.last_mut() {
+            Some((l, h)) if *h == b.help => {
+                l.push(' ');
+                l.push_str(b.label);
+            }
+            _ => merged.push((b.label.to_string(), b.help)),
+        }
+    }
+    let pad = merged.iter().map(|(l, _)| l.len()).max().unwrap_or(1);
+    let mut out: Vec<Vec<Line<'static>>> = vec![vec![Line::styled("keys", dim())]];
+    for (l, h) in &merged {
+        out.push(entry(l, pad, h, width));
+    }
+    out.push(entry(
+        "mouse",
+        pad,
+        "click a pane to focus it, wheel scrolls it",
+        width,
+    ));
+    out.push(vec![
+        Line::raw(""),
+        Line::styled("commands (after :)", dim()),
+    ]);
+    let pad = HELP
+        .iter()
+        .map(|(c, _)| c.len())
+        .filter(|n| *n <= 22)
+        .max()
+        .unwrap_or(1);
+    for (cmd, h) in HELP {
+        if cmd.len() > pad {
+            // A long form on a line of its own, its text under it.
+            let mut e = vec![Line::raw(cmd.to_string())];
+            e.extend(entry("", pad, h, width));
+            out.push(e);
+        } else {
+            out.push(entry(cmd, pad, h, width));
+        }
+    }
+    out
+}
+
+/// `entries` flowed into columns of `room` lines; what does not fit in
+/// `ncols` columns is counted in a last line rather than cut silently.
+fn flow(entries: Vec<Vec<Line<'static>>>, room: usize, ncols: usize) -> Vec<Vec<Line<'static>>> {
+    let mut cols: Vec<Vec<Line<'static>>> = vec![Vec::new()];
+    let mut hidden = 0;
+    for e in entries {
+        let fits = |c: &Vec<Line<'static>>| c.len() + e.len() <= room;
+        if !cols.last().is_some_and(fits) {
+            if cols.len() < ncols {
+                cols.push(Vec::new());
+            } else {
+                hidden += e.len();
+                continue;
+            }
+        }
+        if let Some(c) = cols.last_mut() {
+            c.extend(e);
+        }
+    }
+    if hidden > 0
+        && let Some(c) = cols.last_mut()
+    {
+        while c.len() + 1 > room && c.pop().is_some() {
+            hidden += 1;
+        }
+        c.push(Line::styled(
+            format!("… {hidden} more lines: a taller terminal shows them"),
+            dim(),
+        ));
+    }
+    cols
+}
+
+pub fn render(f: &mut Frame<'_>, area: Rect) {
+    let w = area.width.saturating_sub(2).min(MAX_WIDTH);
+    let room = usize::from(area.height.saturating_sub(2));
+    let one: Vec<Vec<Line<'static>>> = entries(usize::from(w.saturating_sub(2)));
+    let tall = one.iter().map(Vec::len).sum::<usize>();
+    let ncols = if tall <= room { 1 } else { 2 };
+    let col_w = (usize::from(w.saturating_sub(2)) - (ncols - 1)) / ncols;
+    let cols = if ncols == 1 {
+        flow(one, room, 1)
+    } else {
+        flow(entries(col_w), room, 2)
+    };
+    let height = cols.iter().map(Vec::len).max().unwrap_or(0);
+    let h = (height as u16 + 2).min(area.height);
     let [_, mid, _] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(h),
@@ -23,13 +150,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect) {
     .areas(area);
     let [_, r, _] = Layout::horizontal([
         Constraint::Fill(1),
-        Constraint::Length(72),
+        Constraint::Length(w),
         Constraint::Fill(1),
     ])
     .areas(mid);
     f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(text).block(Block::bordered().title(" trapscope keys ")),
-        r,
-    );
+    let block = Block::bordered().title(" trapscope keys · any key closes this help ");
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let places =
+        Layout::horizontal(vec![Constraint::Length(col_w as u16 + 1); cols.len()]).split(inner);
+    for (lines, place) in cols.into_iter().zip(places.iter()) {
+        f.render_widget(Paragraph::new(lines), *place);
+    }
 }

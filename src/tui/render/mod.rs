@@ -18,7 +18,7 @@
 mod csrs;
 mod cycles;
 mod events;
-mod help;
+pub mod help;
 mod narration;
 mod ras;
 mod regs;
@@ -32,14 +32,20 @@ mod vs;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 use super::state::{AppState, Lower, Mode, Pane};
 
-/// Below this the panes cannot be drawn legibly.
-pub const MIN_WIDTH: u16 = 128;
-pub const MIN_HEIGHT: u16 = 32;
+/// Below this the panes cannot be drawn legibly (a classroom projector's
+/// 100×30 is the smallest screen the layout is made for).
+pub const MIN_WIDTH: u16 = 100;
+pub const MIN_HEIGHT: u16 = 30;
+/// From this size on every pane has a place of its own; below it (the
+/// compact layout) the CSRs, the call stack, the cycles and the lower pane
+/// share one place, one in front at a time (`w` brings the next forward).
+pub const WIDE_WIDTH: u16 = 150;
+pub const WIDE_HEIGHT: u16 = 36;
 
 const ROWS: [Constraint; 2] = [Constraint::Min(0), Constraint::Length(2)];
 const COLUMNS: [Constraint; 3] = [
@@ -61,10 +67,60 @@ const RIGHT: [Constraint; 3] = [
     Constraint::Fill(1),
     Constraint::Fill(1),
 ];
+/// The compact layout: the source column and one of 47 (the registers'
+/// 45 and a margin), the registers above the shared place and its tab line.
+const COMPACT: [Constraint; 2] = [Constraint::Min(50), Constraint::Length(47)];
+const COMPACT_RIGHT: [Constraint; 3] = [
+    Constraint::Length(18),
+    Constraint::Length(1),
+    Constraint::Min(6),
+];
 
-/// Where each pane is, for mouse clicks.
-pub fn areas(area: Rect, lower: Lower) -> Vec<(Pane, Rect)> {
+/// Whether `area` takes the compact layout.
+pub fn compact(area: Rect) -> bool {
+    area.width < WIDE_WIDTH || area.height < WIDE_HEIGHT
+}
+
+/// The panes that take turns in the compact layout's shared place, in `w`
+/// order: the lower pane stands for whichever `v` chose.
+pub fn tabs(lower: Lower) -> [Pane; 4] {
+    let low = match lower {
+        Lower::Ras => Pane::Ras,
+        Lower::Vector => Pane::Vector,
+        Lower::Reservation => Pane::Reservation,
+    };
+    [Pane::Csrs, Pane::Privilege, Pane::Cycles, low]
+}
+
+/// The pane in front of the shared place: the one a lesson step points at
+/// or the focused one when they take turns there, else the last chosen.
+pub fn front(s: &AppState) -> Pane {
+    let t = tabs(s.lower);
+    let is_tab = |p: Pane| t.contains(&p) || (p == Pane::Vs && s.lower == Lower::Vector);
+    let pick = |p: Pane| if p == Pane::Vs { Pane::Vector } else { p };
+    match (s.highlight, s.focus) {
+        (Some(h), _) if is_tab(h) => pick(h),
+        (_, f) if is_tab(f) => pick(f),
+        _ => t[s.tab % t.len()],
+    }
+}
+
+/// Where each pane is, for drawing and mouse clicks.
+pub fn areas(area: Rect, s: &AppState) -> Vec<(Pane, Rect)> {
     let [main, _] = Layout::vertical(ROWS).areas(area);
+    if compact(area) {
+        let [l, r] = Layout::horizontal(COMPACT).areas(main);
+        let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
+        let [regs, _, shared] = Layout::vertical(COMPACT_RIGHT).areas(r);
+        let mut v = vec![
+            (Pane::Source, src),
+            (Pane::Narration, narr),
+            (Pane::Events, ev),
+            (Pane::Registers, regs),
+        ];
+        lower_areas(&mut v, front(s), shared);
+        return v;
+    }
     let [l, m, r] = Layout::horizontal(COLUMNS).areas(main);
     let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
     let [regs, ras] = Layout::vertical(MIDDLE).areas(m);
@@ -78,16 +134,48 @@ pub fn areas(area: Rect, lower: Lower) -> Vec<(Pane, Rect)> {
         (Pane::Privilege, prv),
         (Pane::Cycles, cyc),
     ];
-    match lower {
-        Lower::Vector => {
-            let [vs, vregs] = Layout::vertical(VECTOR).areas(ras);
-            v.push((Pane::Vs, vs));
-            v.push((Pane::Vector, vregs));
-        }
-        Lower::Reservation => v.push((Pane::Reservation, ras)),
-        Lower::Ras => v.push((Pane::Ras, ras)),
-    }
+    let low = tabs(s.lower)[3];
+    lower_areas(&mut v, low, ras);
     v
+}
+
+/// `pane` in `r`; the vector pane brings the VS state above it.
+fn lower_areas(v: &mut Vec<(Pane, Rect)>, pane: Pane, r: Rect) {
+    if pane == Pane::Vector {
+        let [vs, vregs] = Layout::vertical(VECTOR).areas(r);
+        v.push((Pane::Vs, vs));
+        v.push((Pane::Vector, vregs));
+    } else {
+        v.push((pane, r));
+    }
+}
+
+/// The compact layout's tab line: the panes taking turns, the one in front
+/// marked by brackets as well as colour.
+fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+    let [main, _] = Layout::vertical(ROWS).areas(area);
+    let [_, r] = Layout::horizontal(COMPACT).areas(main);
+    let [_, line, _] = Layout::vertical(COMPACT_RIGHT).areas(r);
+    let shown = front(s);
+    let mut spans = Vec::new();
+    for p in tabs(s.lower) {
+        let name = match p {
+            Pane::Csrs => "CSRs",
+            Pane::Privilege => "Traps",
+            Pane::Cycles => "Cycles",
+            Pane::Ras => "RAS",
+            Pane::Vector => "Vector",
+            Pane::Reservation => "LR/SC",
+            _ => p.name(),
+        };
+        if p == shown {
+            spans.push(Span::styled(format!("[{name}]"), hot()));
+        } else {
+            spans.push(Span::styled(format!(" {name} "), dim()));
+        }
+    }
+    spans.push(Span::styled(" w next", dim()));
+    f.render_widget(Paragraph::new(Line::from(spans)), line);
 }
 
 pub fn draw(f: &mut Frame<'_>, s: &AppState) {
@@ -96,8 +184,11 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         too_small(f, area);
         return;
     }
-    for (pane, r) in areas(area, s.lower) {
+    for (pane, r) in areas(area, s) {
         draw_pane(f, r, s, pane);
+    }
+    if compact(area) {
+        tab_line(f, area, s);
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);
     status::render(f, st, s);
@@ -132,17 +223,22 @@ fn too_small(f: &mut Frame<'_>, area: Rect) {
     f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
 }
 
-/// A pane's frame: focused panes and the one a lesson points at stand out.
+/// A pane's frame: focused panes and the one a lesson points at stand out,
+/// by a glyph before the title as well as the border's colour (a text
+/// capture or a washed-out projector keeps the glyph).
 pub(crate) fn pane_block<'a>(s: &AppState, pane: Pane, title: impl Into<Line<'a>>) -> Block<'a> {
-    let mut b = Block::bordered().title(title);
+    let mut title: Line<'a> = title.into();
+    let mut b = Block::bordered();
     if s.highlight == Some(pane) {
+        title.spans.insert(0, Span::styled("◆", hot()));
         b = b
             .border_type(BorderType::Thick)
             .border_style(Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD));
     } else if s.focus == pane {
+        title.spans.insert(0, Span::raw("▸"));
         b = b.border_style(Style::new().fg(Color::Cyan));
     }
-    b
+    b.title(title)
 }
 
 pub(crate) fn dim() -> Style {

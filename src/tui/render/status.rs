@@ -11,20 +11,29 @@ use crate::tui::state::{AppState, Mode};
 
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let v = &s.scenario.variants[s.live.variant];
+    // The core the live variant runs on: its own, else the session's.
     let core = s
-        .core
+        .live
+        .stats()
+        .model
         .as_ref()
-        .map_or("no core".to_string(), |c| c.name.clone());
+        .map(|m| m.profile.name.clone())
+        .or_else(|| v.core.as_ref().or(s.core.as_ref()).map(|c| c.name.clone()))
+        .unwrap_or_else(|| "no core".to_string());
+    let iteration = if s.scenario.measure.is_some() {
+        format!(" · iteration {}", s.live.stats().iteration_hits)
+    } else {
+        " · no measured loop".to_string()
+    };
     let first = Line::from(vec![
         Span::styled(
             format!(" {} ", v.name),
             Style::new().bg(Color::Cyan).fg(Color::Black),
         ),
         Span::raw(format!(
-            " {} · {core} · {} instructions · iteration {} ",
+            " {} · {core} · {} instructions{iteration} ",
             v.label,
             s.live.executed(),
-            s.live.stats().iteration_hits
         )),
         Span::styled(
             format!(

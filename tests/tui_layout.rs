@@ -1,0 +1,202 @@
+//! The layout at the sizes a reviewer and a classroom use: 100×30 (a
+//! projector), 128×32, 160×45 and 200×55. Below 150×36 the CSRs, the call
+//! stack, the cycles and the lower pane share one place (`w`).
+
+use std::path::Path;
+use std::rc::Rc;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use trapscope::scenario::Scenario;
+use trapscope::tui::render;
+use trapscope::tui::state::{AppState, Mode, Pane, Timing};
+use trapscope::tui::update::Action;
+
+fn app_of(name: &str) -> AppState {
+    let s = Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name),
+    )
+    .unwrap();
+    AppState::new(Rc::new(s), None).unwrap()
+}
+
+fn screen(s: &mut AppState, w: u16, h: u16) -> String {
+    s.timing = Timing::default();
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render::draw(f, s)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The panes the layout places at `w`×`h`.
+fn placed(s: &AppState, w: u16, h: u16) -> Vec<Pane> {
+    render::areas(ratatui::layout::Rect::new(0, 0, w, h), s)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
+}
+
+#[test]
+fn at_100x30_every_pane_is_on_screen_or_one_key_away() {
+    let mut s = app_of("ras-trap-entry.toml");
+    s.command("run 3000");
+    let text = screen(&mut s, 100, 30);
+    assert!(!text.contains("needs a terminal"), "{text}");
+    // Always there: source, narration, events, registers.
+    for p in [Pane::Source, Pane::Narration, Pane::Events, Pane::Registers] {
+        assert!(placed(&s, 100, 30).contains(&p), "{p:?}");
+    }
+    // The shared place: its tab line names all four, the CSRs in front.
+    assert!(text.contains("[CSRs] Traps  Cycles  RAS"), "{text}");
+    assert!(text.contains("sstatus"), "{text}");
+    // `w` brings each forward in turn; each is drawn then.
+    let mut seen = vec![Pane::Csrs];
+    for _ in 0..3 {
+        s.update(Action::NextTab);
+        let shown = render::front(&s);
+        assert!(placed(&s, 100, 30).contains(&shown), "{shown:?}");
+        seen.push(shown);
+    }
+    assert_eq!(
+        seen,
+        [Pane::Csrs, Pane::Privilege, Pane::Cycles, Pane::Ras],
+        "the shared place cycles through the four"
+    );
+    s.update(Action::NextTab);
+    assert_eq!(render::front(&s), Pane::Csrs, "and back to the first");
+}
+
+#[test]
+fn the_cycles_pane_keeps_its_before_after_rows_at_100x30_and_128x32() {
+    for (w, h) in [(100, 30), (128, 32)] {
+        let mut s = app_of("ras-trap-entry.toml");
+        s.update(Action::Focus(Pane::Cycles));
+        let text = screen(&mut s, w, h);
+        // The scenario's two variants, each with its per-iteration figure
+        // (without a core: instructions), the after line with its
+        // difference from before.
+        let before = text.lines().find(|l| l.contains("▶ before"));
+        let after = text.lines().find(|l| l.contains("  after "));
+        assert!(before.is_some(), "{w}x{h}: no before row\n{text}");
+        let after = after.unwrap_or_else(|| panic!("{w}x{h}: no after row\n{text}"));
+        assert!(
+            after.contains('+') || after.contains('-'),
+            "{w}x{h}: the after row has no difference: {after}"
+        );
+    }
+}
+
+#[test]
+fn the_source_gets_most_of_the_width_below_150_columns() {
+    // At 128×32 the three-column layout left the source 25 characters;
+    // the compact one gives it all but the registers' 47 columns.
+    let s = app_of("ras-trap-entry.toml");
+    let src = render::areas(ratatui::layout::Rect::new(0, 0, 128, 32), &s)
+        .into_iter()
+        .find(|(p, _)| *p == Pane::Source)
+        .map(|(_, r)| r)
+        .unwrap();
+    assert_eq!(src.width, 128 - 47);
+}
+
+#[test]
+fn the_wide_layout_places_every_pane_at_160x45_and_200x55() {
+    let s = app_of("ras-trap-entry.toml");
+    for (w, h) in [(160, 45), (200, 55)] {
+        let p = placed(&s, w, h);
+        for want in [
+            Pane::Source,
+            Pane::Narration,
+            Pane::Events,
+            Pane::Registers,
+            Pane::Csrs,
+            Pane::Privilege,
+            Pane::Cycles,
+            Pane::Ras,
+        ] {
+            assert!(p.contains(&want), "{w}x{h}: {want:?} not placed");
+        }
+    }
+}
+
+#[test]
+fn a_lesson_step_brings_its_pane_forward_in_the_compact_layout() {
+    let mut s = app_of("ras-trap-entry.toml");
+    s.highlight = Some(Pane::Cycles);
+    assert_eq!(render::front(&s), Pane::Cycles);
+    let text = screen(&mut s, 100, 30);
+    assert!(text.contains("[Cycles]"), "{text}");
+    // The highlighted pane is marked by a glyph, not only a colour.
+    assert!(text.contains("◆ Cycles"), "{text}");
+    // `w` moves on, and the highlight gives way.
+    s.update(Action::NextTab);
+    assert_eq!(render::front(&s), Pane::Ras);
+}
+
+#[test]
+fn the_focused_pane_carries_a_glyph() {
+    let mut s = app_of("ras-trap-entry.toml");
+    s.update(Action::Focus(Pane::Registers));
+    let text = screen(&mut s, 160, 45);
+    assert!(text.contains("┌▸ Registers"), "{text}");
+    assert!(!text.contains("▸ Events"), "{text}");
+}
+
+/// Every word of every help entry, in the order the help gives them.
+fn help_words() -> Vec<String> {
+    render::help::entries(200)
+        .into_iter()
+        .flatten()
+        .flat_map(|l| {
+            l.spans
+                .iter()
+                .flat_map(|s| s.content.split_whitespace().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn the_help_wraps_instead_of_cutting_at_100x30_and_160x45() {
+    for (w, h) in [(100, 30), (160, 45)] {
+        let mut s = app_of("ras-trap-entry.toml");
+        s.mode = Mode::Help;
+        let text = screen(&mut s, w, h);
+        let more = text.contains("more lines: a taller terminal shows them");
+        let missing: Vec<String> = help_words()
+            .into_iter()
+            .filter(|word| !text.contains(word.as_str()))
+            .collect();
+        // Each word is on screen, unless the help says lines did not fit.
+        assert!(
+            missing.is_empty() || more,
+            "{w}x{h}: cut without saying so: {missing:?}\n{text}"
+        );
+        if (w, h) == (160, 45) {
+            assert!(missing.is_empty(), "{w}x{h}: {missing:?}\n{text}");
+        }
+    }
+}
+
+#[test]
+fn the_amo_probe_status_names_the_variants_core_and_no_loop() {
+    let mut s = app_of("amo-speed-probe.toml");
+    let text = screen(&mut s, 160, 45);
+    let status = text.lines().rev().nth(1).unwrap();
+    // The p8700 variant carries its own core (the scenario sets none for
+    // the session), and the scenario has no measured loop.
+    assert!(status.contains("· p8700 ·"), "{status}");
+    assert!(!status.contains("no core"), "{status}");
+    assert!(status.contains("no measured loop"), "{status}");
+    assert!(!status.contains("iteration 0"), "{status}");
+    assert!(text.contains("whole run (no measured loop)"), "{text}");
+}
