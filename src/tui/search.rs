@@ -32,7 +32,7 @@ pub struct Search {
 
 /// Instructions' bytes the disassembly search decodes at most per search
 /// (a vmlinux has megabytes of text).
-const CODE_LIMIT: u64 = 8 << 20;
+const CODE_LIMIT: u64 = 4 << 20;
 
 impl Search {
     /// The match the panes show, if the machine has not moved since.
@@ -54,15 +54,13 @@ pub fn matched() -> Style {
 /// capture).
 pub const GLYPH: &str = "»";
 
-/// Where `query` starts in `text`, ignoring ASCII case (byte offsets stay
-/// those of `text`).
+/// Where `query` starts in `text`, ignoring ASCII case (ASCII lowering
+/// keeps byte offsets, so they are those of `text`).
 pub fn find_in(text: &str, query: &str) -> Option<usize> {
     if query.is_empty() {
         return None;
     }
-    let (t, q) = (text.as_bytes(), query.as_bytes());
-    (0..=t.len().checked_sub(q.len())?)
-        .find(|&i| t[i..i + q.len()].eq_ignore_ascii_case(q) && text.is_char_boundary(i))
+    text.to_ascii_lowercase().find(&query.to_ascii_lowercase())
 }
 
 /// `text` as spans in `base`, with the match of the current search in

@@ -13,7 +13,7 @@ use ratatui::widgets::Paragraph;
 use super::heat::Heat;
 use super::{current, dim, pane_block};
 use crate::isa::Op;
-use crate::machine::{DecodedInsn, Program, SrcLoc, decode_range};
+use crate::machine::{DecodedInsn, Program, decode_range};
 use crate::tui::search::{self, Hit};
 use crate::tui::state::{AppState, Pane};
 
@@ -25,7 +25,6 @@ pub(crate) struct Row {
     /// `sym+0xOFF` of the pc.
     pub place: String,
     pub text: String,
-    pub loc: Option<SrcLoc>,
 }
 
 impl Row {
@@ -71,7 +70,6 @@ pub(crate) fn rows(s: &AppState, p: &Program, insns: &[DecodedInsn]) -> Vec<Row>
                 },
                 place: p.describe(d.pc),
                 text,
-                loc: p.loc(d.pc),
             }
         })
         .collect()
@@ -139,11 +137,12 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let lines: Vec<Line> = rows
         .into_iter()
         .map(|r| {
-            let hot = match r.loc {
+            let loc = p.loc(r.pc);
+            let hot = match loc {
                 Some(l) if Some(l) != last => heat.line(s, l),
                 _ => String::new(),
             };
-            last = r.loc;
+            last = loc;
             let mark = if s.breakpoints.contains(&r.pc) {
                 "●"
             } else if r.pc == pc {
