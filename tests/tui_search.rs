@@ -89,6 +89,8 @@ fn source_search_moves_to_the_line_and_marks_it() {
     let (m, err) = message(&s);
     assert!(!err, "{m}");
     assert!(m.contains(&format!("minikernel/entry.S:{line}")), "{m}");
+    // Another file than the view's, not behind the view in its own: no wrap.
+    assert!(!m.contains("wrapped"), "{m}");
     let rows = draw(&s, Pane::Source, 100, 30);
     assert!(rows[0].contains("minikernel/entry.S:"), "{}", rows[0]);
     let row = marked(&rows);
@@ -144,6 +146,17 @@ fn no_match_says_so_and_marks_nothing() {
     let mut s = app();
     s.update(Action::SearchNext);
     assert!(message(&s).0.contains("/ starts one"), "{:?}", s.message);
+    // A pane search does not cover says which ones it does.
+    s.update(Action::Focus(Pane::Registers));
+    search(&mut s, "ra");
+    let (m, err) = message(&s);
+    assert!(err && m.contains("source, disassembly and events"), "{m}");
+    // Esc leaves the prompt without searching.
+    s.update(Action::SearchStart);
+    s.update(Action::Input('x'));
+    s.update(Action::Cancel);
+    assert_eq!(s.mode, Mode::Normal);
+    assert_eq!(s.search.query, "ra");
 }
 
 #[test]

@@ -216,10 +216,16 @@ impl AppState {
             });
         }
         let order = Order { items, cursor };
-        let (i, wrapped) = order
+        let (i, _) = order
             .find(forward, |(_, m)| *m)
             .ok_or("no match in the source files")?;
         let loc = order.items[i].0;
+        // Wrapping is coming back round to the view's file from the other
+        // side of the view.
+        let wrapped = match (center, order.cursor) {
+            (Some(c), Some(k)) => loc.file == c.file && if forward { i <= k } else { i >= k },
+            _ => false,
+        };
         self.source_scroll = 0;
         let file = p.files.get(loc.file as usize).cloned().unwrap_or_default();
         Ok((Hit::Line(loc), wrapped, format!("{file}:{}", loc.line)))

@@ -171,7 +171,11 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Line::from(spans)
         })
         .collect();
-    let title = format!(" Disassembly  {}  [{}] ", p.describe(pc), heat.title());
+    let place = match anchor(s) {
+        a if a == pc => p.describe(pc),
+        a => format!("{} (pc {})", p.describe(a), p.describe(pc)),
+    };
+    let title = format!(" Disassembly  {place}  [{}] ", heat.title());
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
         area,
