@@ -355,3 +355,45 @@ fn amo_name(op: AmoOp) -> &'static str {
         AmoOp::Maxu => "maxu",
     }
 }
+
+/// The absolute target of a pc-relative jump or branch (`jal`, `Bxx` and
+/// their compressed forms: unprivileged spec §2.5, target = pc + offset).
+pub fn jump_target(insn: &Insn, pc: u64) -> Option<u64> {
+    match insn.op {
+        Op::Jal | Op::Branch(_) => Some(pc.wrapping_add(insn.imm as u64)),
+        _ => None,
+    }
+}
+
+/// [`disasm`] with a jump's or branch's target printed by `name` (such as
+/// `sym+0x1c`) in place of its hex address, where `name` knows one.
+pub fn disasm_named(insn: &Insn, pc: u64, name: impl Fn(u64) -> Option<String>) -> String {
+    let text = disasm(insn, pc);
+    let Some(t) = jump_target(insn, pc) else {
+        return text;
+    };
+    match (text.strip_suffix(&format!("{t:#x}")), name(t)) {
+        (Some(head), Some(n)) => format!("{head}{n}"),
+        _ => text,
+    }
+}
+
+/// The address an `auipc` and the instruction after it form together
+/// (unprivileged spec §2.4: AUIPC adds its upper immediate to its own pc;
+/// `la`, `call` and pc-relative loads and stores add the low 12 bits in the
+/// next instruction, which takes the auipc's rd as its base).
+pub fn pair_target(prev: &Insn, prev_pc: u64, insn: &Insn) -> Option<u64> {
+    if prev.op != Op::Auipc || prev.rd == 0 || insn.rs1 != prev.rd {
+        return None;
+    }
+    let base = prev_pc.wrapping_add(prev.imm as u64);
+    match insn.op {
+        Op::AluImm(AluOp::Add)
+        | Op::Load { .. }
+        | Op::Store { .. }
+        | Op::FpLoad { .. }
+        | Op::FpStore { .. }
+        | Op::Jalr => Some(base.wrapping_add(insn.imm as u64)),
+        _ => None,
+    }
+}

@@ -19,7 +19,7 @@ mod names;
 #[cfg(test)]
 mod tests;
 
-pub use disasm::disasm;
+pub use disasm::{disasm, disasm_named, jump_target, pair_target};
 pub use insn::{AluOp, AmoOp, BranchCond, Class, CsrOp, DivOp, Insn, MulOp, Op, RasHint, Reg};
 pub use names::{ABI, FABI, csr_name};
 

@@ -63,6 +63,9 @@ pub struct Stats {
     /// `lines` at the window's start and end.
     lines_start: Option<Vec<u64>>,
     lines_end: Option<Vec<u64>>,
+    /// `lines` at the newest iteration mark inside the window: with
+    /// `lines_start`, the cycles of the iterations completed so far.
+    lines_mark: Option<Vec<u64>>,
     pub iterations: u64,
     pub log: EventLog,
     /// Every execution of the iteration marker (warm-up included), with the
@@ -110,6 +113,7 @@ impl Stats {
             window_end: None,
             lines_start: None,
             lines_end: None,
+            lines_mark: None,
             iterations: 0,
             log,
             iteration_marks: Default::default(),
@@ -160,6 +164,10 @@ impl Stats {
                 .push_back((self.executed, self.now.cycles.iter().sum()));
             if self.window_start.is_some() && self.window_end.is_none() {
                 self.iterations += 1;
+                match &mut self.lines_mark {
+                    Some(m) => m.clone_from(&self.lines),
+                    None => self.lines_mark = Some(self.lines.clone()),
+                }
             }
         }
         if bits & M_END != 0 && self.window_start.is_some() && self.window_end.is_none() {
@@ -194,6 +202,39 @@ impl Stats {
                 .collect(),
             None => self.lines.clone(),
         }
+    }
+
+    /// Cycles (milli) per source line over the measured window's completed
+    /// iterations, and how many those are; `None` before one completes or
+    /// without a window. An iteration mark counts the iteration it starts,
+    /// so while the window is open the last one counted is still running:
+    /// the span ends at that mark. Once the window is closed, or the run is
+    /// over (`run_over`: the loop ended where `end_at` stops it), the span
+    /// is the whole window, as the report's hot lines count it.
+    pub fn completed_lines(&self, run_over: bool) -> Option<(Vec<u64>, u64)> {
+        let start = self.lines_start.as_ref()?;
+        let (end, n) = if self.window_end.is_some() || run_over {
+            (
+                self.lines_end.as_ref().unwrap_or(&self.lines),
+                self.iterations,
+            )
+        } else {
+            (self.lines_mark.as_ref()?, self.iterations.saturating_sub(1))
+        };
+        if n == 0 {
+            return None;
+        }
+        let lines = end
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v - start.get(i).copied().unwrap_or(0))
+            .collect();
+        Some((lines, n))
+    }
+
+    /// The dense id of a source line, if any instruction of it ran.
+    pub fn line_id(&self, loc: crate::machine::SrcLoc) -> Option<usize> {
+        self.line_ids.get(&Some(loc)).map(|&i| i as usize)
     }
 
     /// Counters inside the window (or the whole run when it has none).

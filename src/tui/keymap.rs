@@ -123,6 +123,14 @@ impl Default for Keymap {
                     ":",
                     "command line (see below)",
                 ),
+                b(
+                    C('/'),
+                    Action::SearchStart,
+                    "/",
+                    "search the focused source, disassembly or events",
+                ),
+                b(C(']'), Action::SearchNext, "]", "next match (n steps over)"),
+                b(C('['), Action::SearchPrev, "[", "previous match"),
                 b(C('?'), Action::Help, "?", "this help"),
                 b(C('q'), Action::Quit, "q", "quit"),
                 Binding {

@@ -7,6 +7,7 @@ pub mod keymap;
 pub mod latency;
 pub mod render;
 pub mod script;
+pub mod search;
 pub mod state;
 pub mod update;
 
@@ -41,7 +42,7 @@ pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Acti
     let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(event::KeyModifiers::CONTROL);
     match mode {
         _ if ctrl_c => Some(Action::Quit),
-        Mode::Command(_) => match k.code {
+        Mode::Command(_) | Mode::Search(_) => match k.code {
             KeyCode::Enter => Some(Action::Submit),
             KeyCode::Esc => Some(Action::Cancel),
             KeyCode::Backspace => Some(Action::Backspace),

@@ -231,6 +231,8 @@ pub enum Mode {
     Help,
     /// Typing a `:` command.
     Command(String),
+    /// Typing a `/` search.
+    Search(String),
 }
 
 /// A script being played (`--autoplay`).
@@ -291,6 +293,8 @@ pub struct AppState {
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
     pub machine: crate::machine::MachineConfig,
+    /// The last `/` search and its match.
+    pub search: crate::tui::search::Search,
 }
 
 impl AppState {
@@ -343,6 +347,7 @@ impl AppState {
             tab: 0,
             probes: Vec::new(),
             machine,
+            search: Default::default(),
         };
         s.lower = s.default_lower();
         s.compute_summaries();

@@ -41,6 +41,10 @@ pub enum Action {
     /// Space: play the next script step.
     Advance,
     CommandStart,
+    /// `/`: the search prompt; `]`/`[` the next and previous match.
+    SearchStart,
+    SearchNext,
+    SearchPrev,
     Input(char),
     Backspace,
     Submit,
@@ -138,23 +142,26 @@ impl AppState {
             Action::Help => self.mode = Mode::Help,
             Action::Advance => self.advance(),
             Action::CommandStart => self.mode = Mode::Command(String::new()),
+            Action::SearchStart => self.mode = Mode::Search(String::new()),
+            Action::SearchNext => self.search_again(true),
+            Action::SearchPrev => self.search_again(false),
             Action::Input(c) => {
-                if let Mode::Command(s) = &mut self.mode {
+                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode {
                     s.push(c);
                 }
             }
             Action::Backspace => {
-                if let Mode::Command(s) = &mut self.mode
+                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode
                     && s.pop().is_none()
                 {
                     self.mode = Mode::Normal;
                 }
             }
-            Action::Submit => {
-                if let Mode::Command(s) = std::mem::replace(&mut self.mode, Mode::Normal) {
-                    self.command(&s);
-                }
-            }
+            Action::Submit => match std::mem::replace(&mut self.mode, Mode::Normal) {
+                Mode::Command(s) => self.command(&s),
+                Mode::Search(q) => self.search_submit(q),
+                _ => {}
+            },
             Action::Cancel => self.mode = Mode::Normal,
             Action::Quit => self.quit = true,
         }

@@ -14,6 +14,7 @@
 mod fields;
 mod objdump;
 mod reserved;
+mod targets;
 
 use std::collections::HashMap;
 

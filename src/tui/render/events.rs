@@ -33,10 +33,21 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
                 EventKind::GuestFault => Style::new().fg(Color::Red),
                 _ => Style::default(),
             };
-            Line::from(vec![
-                Span::styled(format!("#{i:<5} @{:<7}", e.at), dim()),
-                Span::styled(event_text(p, &e.event), style),
-            ])
+            // A `/` match: `»` for `#`, the matched text coloured.
+            let hit = crate::tui::search::Hit::Event(*i);
+            let mark = if crate::tui::search::is_hit(s, hit) {
+                '»'
+            } else {
+                '#'
+            };
+            let mut spans = vec![Span::styled(format!("{mark}{i:<5} @{:<7}", e.at), dim())];
+            spans.extend(crate::tui::search::spans(
+                s,
+                hit,
+                event_text(p, &e.event),
+                style,
+            ));
+            Line::from(spans)
         })
         .collect();
     let filter = s

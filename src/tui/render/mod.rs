@@ -24,6 +24,7 @@ mod ras;
 mod regs;
 mod reservation;
 mod source;
+pub(crate) use source::{disasm_center, disasm_rows};
 mod status;
 mod timeline;
 mod vector;

@@ -47,6 +47,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     ]);
     let second = match &s.mode {
         Mode::Command(c) => Line::raw(format!(":{c}▏")),
+        Mode::Search(q) => Line::raw(format!("/{q}▏")),
         _ => match &s.message {
             Some((m, true)) => Line::styled(format!(" {m}"), Style::new().fg(Color::Red)),
             Some((m, false)) => Line::raw(format!(" {m}")),

@@ -46,15 +46,19 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let mut lines = vec![Line::raw(head)];
     let sew_bytes = decode_vtype(u.vtype).map_or(1, |(sew, ..)| sew as usize / 8);
     let width = area.width.saturating_sub(8) as usize;
-    let per = (width / (2 * sew_bytes + 1)).max(1);
+    let total = (u.vlen as usize / 8 / sew_bytes).max(1);
+    let per = shown_elements(width, sew_bytes, total);
     let rows = area.height.saturating_sub(3) as usize;
     for i in 0..32usize.min(rows) {
         let r = u.reg(i);
-        let elems: Vec<String> = r
+        let mut elems: Vec<String> = r
             .chunks(sew_bytes)
             .take(per)
             .map(|c| c.iter().rev().map(|b| format!("{b:02x}")).collect())
             .collect();
+        if per < total {
+            elems.push(hidden(total - per));
+        }
         let changed = s.live.vchanged & (1 << i) != 0;
         let clobbered = r.iter().all(|b| *b == 0xff);
         let (mark, style) = if changed {
@@ -74,4 +78,21 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Paragraph::new(lines).block(pane_block(s, Pane::Vector, title)),
         area,
     );
+}
+
+/// How many elements hide past the shown ones, as the row ends with it.
+fn hidden(n: usize) -> String {
+    format!("… +{n}")
+}
+
+/// How many of a register's `total` elements of `sew_bytes` fit in `width`
+/// columns (each 2 hex digits a byte and a space), keeping room for the
+/// count of hidden ones when not all fit.
+fn shown_elements(width: usize, sew_bytes: usize, total: usize) -> usize {
+    let each = 2 * sew_bytes + 1;
+    if total * each <= width + 1 {
+        return total;
+    }
+    let room = width.saturating_sub(hidden(total).chars().count());
+    (room / each).clamp(1, total)
 }

@@ -43,3 +43,22 @@ impl SourceFiles {
             .unwrap_or_default()
     }
 }
+
+impl SourceFiles {
+    /// Runs `f` on the lines of DWARF file `file` (none when it cannot be
+    /// shown), without copying them.
+    pub fn with_lines<R>(&self, file: u16, f: impl FnOnce(&[String]) -> R) -> R {
+        let mut read = self.read.borrow_mut();
+        f(read.lines(&self.program, file).unwrap_or_default())
+    }
+
+    /// How many lines file `file` has (0 when it cannot be shown).
+    pub fn line_count(&self, file: u16) -> usize {
+        self.with_lines(file, <[String]>::len)
+    }
+
+    /// Whether file `file` can be shown.
+    pub fn has_lines(&self, file: u16) -> bool {
+        self.line_count(file) > 0
+    }
+}

@@ -1,0 +1,360 @@
+//! `/` search in the source, disassembly and events panes: a case-insensitive
+//! (ASCII) substring, found forward from the focused pane's view, moved to
+//! and highlighted; `]` and `[` find the next and previous match, wrapping
+//! at the ends (and saying so).
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Span;
+
+use crate::machine::SrcLoc;
+use crate::tui::state::{AppState, Pane};
+
+/// Where a match is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// A line of a source file.
+    Line(SrcLoc),
+    /// An instruction of the disassembly.
+    Insn(u64),
+    /// An event, by its index in the log.
+    Event(u64),
+}
+
+/// The last search and its match.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    pub query: String,
+    hit: Option<Hit>,
+    /// (variant, instructions executed) when the match was found: the view
+    /// stays on it until the machine moves, then follows the pc again.
+    at: (usize, u64),
+}
+
+/// Instructions' bytes the disassembly search decodes at most per search
+/// (a vmlinux has megabytes of text).
+const CODE_LIMIT: u64 = 4 << 20;
+
+impl Search {
+    /// The match the panes show, if the machine has not moved since.
+    pub fn hit(&self, s: &AppState) -> Option<Hit> {
+        self.hit
+            .filter(|_| self.at == (s.live.variant, s.live.executed()))
+    }
+}
+
+/// The style of the matched text.
+pub fn matched() -> Style {
+    Style::new()
+        .bg(Color::Yellow)
+        .fg(Color::Black)
+        .add_modifier(Modifier::BOLD)
+}
+
+/// The glyph that marks the matched line (colour alone vanishes in a text
+/// capture).
+pub const GLYPH: &str = "»";
+
+/// Where `query` starts in `text`, ignoring ASCII case (ASCII lowering
+/// keeps byte offsets, so they are those of `text`).
+pub fn find_in(text: &str, query: &str) -> Option<usize> {
+    if query.is_empty() {
+        return None;
+    }
+    text.to_ascii_lowercase().find(&query.to_ascii_lowercase())
+}
+
+/// `text` as spans in `base`, with the match of the current search in
+/// [`matched`] when `hit` is the search's match.
+pub fn spans<'a>(s: &AppState, hit: Hit, text: String, base: Style) -> Vec<Span<'a>> {
+    let q = &s.search.query;
+    let at = (s.search.hit(s) == Some(hit))
+        .then(|| find_in(&text, q))
+        .flatten();
+    match at {
+        Some(i) if text.is_char_boundary(i + q.len()) => vec![
+            Span::styled(text[..i].to_string(), base),
+            Span::styled(text[i..i + q.len()].to_string(), matched()),
+            Span::styled(text[i + q.len()..].to_string(), base),
+        ],
+        _ => vec![Span::styled(text, base)],
+    }
+}
+
+/// Whether `hit` is the match on screen (for the line's glyph).
+pub fn is_hit(s: &AppState, hit: Hit) -> bool {
+    s.search.hit(s) == Some(hit)
+}
+
+/// What a search goes through, in order, and where the view is in it.
+struct Order<T> {
+    items: Vec<T>,
+    /// The item the view is on, if any (the search starts after it).
+    cursor: Option<usize>,
+}
+
+impl<T> Order<T> {
+    /// The first item after the cursor (before it, backwards) that `ok`
+    /// takes, and whether the search wrapped past an end to find it.
+    fn find(&self, forward: bool, ok: impl Fn(&T) -> bool) -> Option<(usize, bool)> {
+        let n = self.items.len();
+        if n == 0 {
+            return None;
+        }
+        let start = match (self.cursor, forward) {
+            (Some(c), true) => c + 1,
+            (Some(c), false) => c + n - 1,
+            (None, true) => 0,
+            (None, false) => n - 1,
+        };
+        (0..n).find_map(|k| {
+            let i = if forward {
+                (start + k) % n
+            } else {
+                (start + n - k) % n
+            };
+            let wrapped = match self.cursor {
+                Some(c) => (forward && i <= c) || (!forward && i >= c),
+                None => false,
+            };
+            ok(&self.items[i]).then_some((i, wrapped))
+        })
+    }
+}
+
+impl AppState {
+    /// Enter on the `/` prompt: search for `query` (empty: the last one).
+    pub fn search_submit(&mut self, query: String) {
+        if !query.is_empty() {
+            self.search.query = query;
+        }
+        self.search_again(true);
+    }
+
+    /// `]` / `[`: the next (previous) match of the last search.
+    pub fn search_again(&mut self, forward: bool) {
+        if self.search.query.is_empty() {
+            self.error("no search yet: / starts one");
+            return;
+        }
+        let q = self.search.query.clone();
+        let found = match self.focus {
+            Pane::Source if self.shows_source() => self.find_line(&q, forward),
+            Pane::Source => self.find_insn(&q, forward),
+            Pane::Events => self.find_event(&q, forward),
+            _ => {
+                return self.error(
+                    "/ searches the source, disassembly and events panes: S-Tab or a click focuses one",
+                );
+            }
+        };
+        match found {
+            Ok((hit, wrapped, place)) => {
+                self.search.hit = Some(hit);
+                self.search.at = (self.live.variant, self.live.executed());
+                let to = if forward { "start" } else { "end" };
+                let w = if wrapped {
+                    format!(" (wrapped to the {to})")
+                } else {
+                    String::new()
+                };
+                self.say(format!("/{q}: {place}{w}  (] next, [ previous)"));
+            }
+            Err(why) => {
+                self.search.hit = None;
+                self.error(format!("/{q}: {why}"));
+            }
+        }
+    }
+
+    /// Whether the source pane shows a source file (not the disassembly).
+    pub fn shows_source(&self) -> bool {
+        if let Some(Hit::Line(_)) = self.search.hit(self) {
+            return !self.disasm;
+        }
+        let p = self.live.program();
+        !self.disasm
+            && p.loc(self.live.m.pc())
+                .is_some_and(|l| self.sources.has_lines(l.file))
+    }
+
+    /// The line the source view is centred on: the match or the pc's line,
+    /// moved by scrolling.
+    pub fn source_center(&self) -> Option<SrcLoc> {
+        let base = match self.search.hit(self) {
+            Some(Hit::Line(l)) => l,
+            _ => self.live.program().loc(self.live.m.pc())?,
+        };
+        let len = self.sources.line_count(base.file) as i64;
+        let line = (i64::from(base.line) + self.source_scroll).clamp(1, len.max(1));
+        Some(SrcLoc {
+            file: base.file,
+            line: line as u32,
+        })
+    }
+
+    fn find_line(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+        let p = self.live.program().clone();
+        let center = self.source_center();
+        let mut items = Vec::new();
+        let mut cursor = None;
+        // The view's file first, then the others: wrapping is coming back
+        // to it.
+        let n = p.files.len() as u16;
+        let cur = center.map_or(0, |c| c.file.min(n.saturating_sub(1)));
+        for f in (cur..n).chain(0..cur) {
+            self.sources.with_lines(f, |lines| {
+                for (i, t) in lines.iter().enumerate() {
+                    let loc = SrcLoc {
+                        file: f,
+                        line: i as u32 + 1,
+                    };
+                    if Some(loc) == center {
+                        cursor = Some(items.len());
+                    }
+                    items.push((loc, find_in(t, q).is_some()));
+                }
+            });
+        }
+        let order = Order { items, cursor };
+        let (i, _) = order
+            .find(forward, |(_, m)| *m)
+            .ok_or("no match in the source files")?;
+        let loc = order.items[i].0;
+        // Wrapping is coming back round to the view's file from the other
+        // side of the view.
+        let wrapped = match (center, order.cursor) {
+            (Some(c), Some(k)) => loc.file == c.file && if forward { i <= k } else { i >= k },
+            _ => false,
+        };
+        self.source_scroll = 0;
+        let file = p.files.get(loc.file as usize).cloned().unwrap_or_default();
+        Ok((Hit::Line(loc), wrapped, format!("{file}:{}", loc.line)))
+    }
+
+    fn find_event(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+        let p = self.live.program().clone();
+        let log = &self.live.stats().log;
+        // The events pane's own filter (render/events.rs).
+        let shown: Vec<(u64, bool)> = log
+            .since(0)
+            .filter(|(_, e)| match self.filter {
+                Some(k) => e.event.kind() == k,
+                None => e.event.kind() != crate::trace::EventKind::Retired,
+            })
+            .map(|(i, e)| {
+                let text = crate::report::event_text(&p, &e.event);
+                (i, find_in(&text, q).is_some())
+            })
+            .collect();
+        let n = shown.len();
+        let cursor = match self.search.hit(self) {
+            Some(Hit::Event(h)) => shown.iter().position(|(i, _)| *i == h),
+            // Following the newest: nothing lies ahead, start at the oldest.
+            _ if self.events_scroll == 0 => None,
+            _ => n.checked_sub(self.events_scroll + 1),
+        };
+        let order = Order {
+            items: shown,
+            cursor,
+        };
+        let (k, wrapped) = order
+            .find(forward, |(_, m)| *m)
+            .ok_or("no match in the events shown (f changes the filter)")?;
+        // The match becomes the pane's bottom line.
+        self.events_scroll = n - k - 1;
+        let i = order.items[k].0;
+        Ok((Hit::Event(i), wrapped, format!("event #{i}")))
+    }
+
+    fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+        let p = self.live.program().clone();
+        let center = crate::tui::render::disasm_center(self);
+        let mut ranges = code_ranges(&p);
+        if !ranges.iter().any(|&(a, b)| (a..b).contains(&center)) {
+            // Code no function symbol covers: the window the pane decodes.
+            ranges.push((center, center + 0x400));
+            ranges.sort_unstable();
+        }
+        // Ranges from the view's on, then those before it (wrapped).
+        let first = ranges.iter().position(|&(_, b)| center < b).unwrap_or(0);
+        let n = ranges.len();
+        let mut budget = CODE_LIMIT;
+        let visit = |r: (u64, u64), len: u64, want: &dyn Fn(u64) -> bool| -> Option<u64> {
+            let bytes = self.live.m.read_mem(r.0, len as usize)?;
+            let insns = crate::machine::decode_range(r.0, &bytes);
+            let rows = crate::tui::render::disasm_rows(self, &p, &insns);
+            let mut hits = rows
+                .iter()
+                .filter(|row| want(row.pc) && find_in(&row.searchable(), q).is_some())
+                .map(|row| row.pc);
+            if forward { hits.next() } else { hits.last() }
+        };
+        for k in 0..=n {
+            let (idx, wrapped) = if forward {
+                ((first + k) % n, k >= n - first)
+            } else {
+                ((first + n - k) % n, k > first)
+            };
+            let r = ranges[idx];
+            let last_pass = k == n;
+            // The view's own range is searched on both sides of the view:
+            // first ahead of it, at the end (after wrapping) behind it.
+            let here = (r.0..r.1).contains(&center);
+            let want = |pc: u64| {
+                if !here {
+                    return true;
+                }
+                match (forward, last_pass) {
+                    (true, false) => pc > center,
+                    (true, true) => pc <= center,
+                    (false, false) => pc < center,
+                    (false, true) => pc >= center,
+                }
+            };
+            if last_pass && !here {
+                break;
+            }
+            if budget == 0 {
+                return Err(format!(
+                    "no match in the {} MiB of code searched",
+                    CODE_LIMIT >> 20
+                ));
+            }
+            let len = (r.1 - r.0).min(budget);
+            budget -= len;
+            if let Some(pc) = visit(r, len, &want) {
+                return Ok((Hit::Insn(pc), wrapped || last_pass, p.describe(pc)));
+            }
+        }
+        Err("no match in the disassembly".into())
+    }
+}
+
+/// The program's code by function symbols, in address order, without
+/// overlaps: a sized symbol's extent, an unsized one's up to the next symbol
+/// (at most 64 KiB).
+fn code_ranges(p: &crate::machine::Program) -> Vec<(u64, u64)> {
+    let syms: Vec<_> = p
+        .symbols()
+        .iter()
+        .filter(|s| s.is_func || p.is_mapped_exec(s.addr))
+        .collect();
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (i, s) in syms.iter().enumerate() {
+        let next = syms[i + 1..]
+            .iter()
+            .map(|n| n.addr)
+            .find(|&a| a > s.addr)
+            .unwrap_or(s.addr + 0x10000);
+        let end = if s.size > 0 {
+            s.addr + s.size
+        } else {
+            next.min(s.addr + 0x10000)
+        };
+        let start = out.last().map_or(s.addr, |&(_, e)| s.addr.max(e));
+        if end > start {
+            out.push((start, end));
+        }
+    }
+    out
+}
