@@ -85,15 +85,34 @@ fn the_readme_command_samples_have_not_drifted() {
         let cmd = lines[i + 1];
         let body = &lines[i + 2..end];
         i = end + 1;
-        if std::mem::take(&mut checked_block) || cmd.contains('|') {
-            continue; // compared by the test above / a pipe: the script only
+        if std::mem::take(&mut checked_block) {
+            continue; // compared by the test above
         }
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
-            .current_dir(root)
-            .args(cmd["$ trapscope ".len()..].split_whitespace())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let out = if cmd.contains('|') {
+            // A sample cut down by grep or sed: the shell runs it, with
+            // this build's trapscope first on the PATH.
+            let bin = Path::new(env!("CARGO_BIN_EXE_trapscope"));
+            let path = format!(
+                "{}:{}",
+                bin.parent().unwrap().display(),
+                std::env::var("PATH").unwrap_or_default()
+            );
+            std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&cmd["$ ".len()..])
+                .env("PATH", path)
+                .current_dir(root)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap()
+        } else {
+            std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+                .current_dir(root)
+                .args(cmd["$ trapscope ".len()..].split_whitespace())
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap()
+        };
         let got = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
