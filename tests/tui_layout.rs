@@ -200,3 +200,34 @@ fn the_amo_probe_status_names_the_variants_core_and_no_loop() {
     assert!(!status.contains("iteration 0"), "{status}");
     assert!(text.contains("whole run (no measured loop)"), "{text}");
 }
+
+#[test]
+fn a_long_message_wraps_in_the_status_line_at_100x30() {
+    let mut s = app_of("zalrsc-atomics.toml");
+    s.command("probe cmpxchg_probe_site");
+    let msg = match &s.message {
+        Some((m, true)) => m.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        msg.len() > 100,
+        "the rejection is longer than the screen: {msg}"
+    );
+    let text = screen(&mut s, 100, 30);
+    // The status takes the rows the message needs; every word is there.
+    let tail: String = text.lines().rev().take(4).collect::<Vec<_>>().join(" ");
+    for word in msg.split_whitespace() {
+        assert!(tail.contains(word), "{word} cut from the status:\n{text}");
+    }
+}
+
+#[test]
+fn the_key_hint_fits_the_width_and_keeps_help_and_quit() {
+    let mut s = app_of("ras-trap-entry.toml");
+    for w in [100, 128, 160] {
+        let text = screen(&mut s, w, 45);
+        let hint = text.lines().last().unwrap().trim_end();
+        assert!(hint.ends_with("? help · q quit"), "{w}: {hint}");
+        assert!(hint.chars().count() <= usize::from(w), "{w}: {hint}");
+    }
+}

@@ -48,7 +48,14 @@ pub const MIN_HEIGHT: u16 = 30;
 pub const WIDE_WIDTH: u16 = 150;
 pub const WIDE_HEIGHT: u16 = 36;
 
-const ROWS: [Constraint; 2] = [Constraint::Min(0), Constraint::Length(2)];
+/// The panes above, the status line below: two rows, more when the
+/// message needs them (`status::rows`).
+fn rows(area: Rect, s: &AppState) -> [Constraint; 2] {
+    [
+        Constraint::Min(0),
+        Constraint::Length(status::rows(s, area.width)),
+    ]
+}
 const COLUMNS: [Constraint; 3] = [
     Constraint::Min(40),
     Constraint::Length(45),
@@ -108,7 +115,7 @@ pub fn front(s: &AppState) -> Pane {
 
 /// Where each pane is, for drawing and mouse clicks.
 pub fn areas(area: Rect, s: &AppState) -> Vec<(Pane, Rect)> {
-    let [main, _] = Layout::vertical(ROWS).areas(area);
+    let [main, _] = Layout::vertical(rows(area, s)).areas(area);
     if compact(area) {
         let [l, r] = Layout::horizontal(COMPACT).areas(main);
         let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
@@ -154,7 +161,7 @@ fn lower_areas(v: &mut Vec<(Pane, Rect)>, pane: Pane, r: Rect) {
 /// The compact layout's tab line: the panes taking turns, the one in front
 /// marked by brackets as well as colour.
 fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
-    let [main, _] = Layout::vertical(ROWS).areas(area);
+    let [main, _] = Layout::vertical(rows(area, s)).areas(area);
     let [_, r] = Layout::horizontal(COMPACT).areas(main);
     let [_, line, _] = Layout::vertical(COMPACT_RIGHT).areas(r);
     let shown = front(s);
@@ -191,7 +198,7 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     if compact(area) {
         tab_line(f, area, s);
     }
-    let [_, st] = Layout::vertical(ROWS).areas(area);
+    let [_, st] = Layout::vertical(rows(area, s)).areas(area);
     status::render(f, st, s);
     if s.mode == Mode::Help {
         help::render(f, area);
