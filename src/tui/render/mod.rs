@@ -18,6 +18,7 @@
 mod csrs;
 mod cycles;
 mod events;
+mod fp;
 mod help;
 mod narration;
 mod ras;
@@ -86,6 +87,7 @@ pub fn areas(area: Rect, lower: Lower) -> Vec<(Pane, Rect)> {
         }
         Lower::Reservation => v.push((Pane::Reservation, ras)),
         Lower::Ras => v.push((Pane::Ras, ras)),
+        Lower::Fp => v.push((Pane::Fp, ras)),
     }
     v
 }
@@ -121,6 +123,7 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Vector => vector::render(f, r, s),
         Pane::Vs => vs::render(f, r, s),
         Pane::Reservation => reservation::render(f, r, s),
+        Pane::Fp => fp::render(f, r, s),
     }
 }
 
