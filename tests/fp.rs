@@ -155,3 +155,32 @@ fn a_debugger_reads_the_fp_registers_and_fcsr_even_with_fs_off() {
     // Reading left FS Off.
     assert_eq!(m.fs(), 0);
 }
+
+/// scenarios/fp-lazy-switch.toml, dirty variant: each task adds 1.0 to its
+/// fs0 before each of its yields (zz-fpu.S fp_touch), knob_warmup +
+/// knob_ctx_switches = 10 + 50 of them. The tasks share one hart, so the
+/// parent's fs0 reads its own 60 at ctx_timed_done only if every switch
+/// stored the leaving task's registers and loaded the arriving one's (with
+/// no FP switching both tasks would add to one fs0: about 120).
+#[test]
+fn the_lazy_switch_keeps_each_tasks_f_registers() {
+    use trapscope::scenario::Scenario;
+    use trapscope::session::{self, RunOpts};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/fp-lazy-switch.toml");
+    let s = Scenario::load(&path).unwrap();
+    for (v, want) in [("dirty", 60.0), ("clean", 0.0)] {
+        let mut m = session::build_machine(&s, s.variant(v).unwrap(), &RunOpts::default()).unwrap();
+        let done = m.program.symbol("ctx_timed_done").unwrap().addr;
+        let o = m.run(&Until {
+            addrs: vec![done],
+            max_insns: Some(1_000_000),
+            ..Until::default()
+        });
+        assert_eq!(o, Outcome::ReachedAddr(done), "{v}");
+        let fs0 = f64::from_bits(m.fp_state().f[8]);
+        assert_eq!(fs0, want, "{v}: the parent's fs0");
+        // Back in user mode the parent's FS is what its last load left,
+        // Clean, or Dirty after a write since (fp_touch).
+        assert!(m.fs() >= 2, "{v}: FS {}", m.fs());
+    }
+}

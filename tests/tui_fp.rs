@@ -153,3 +153,29 @@ fn the_fp_pane_draws_at_any_size() {
         pane_rows(&mut s, Pane::Fp, w, h);
     }
 }
+
+#[test]
+fn the_fp_lesson_opens_on_the_fp_pane_and_its_steps_keep_it_there() {
+    let mut s = app_of("scenarios/fp-lazy-switch.toml");
+    assert_eq!(s.lower, Lower::Fp, "its lesson highlights the fp pane");
+    // The lesson's third step stops at __fstate_save in the dirty variant:
+    // the previous task's FS is Dirty, so its registers are stored.
+    s.lower = Lower::Ras;
+    for _ in 0..3 {
+        s.update(Action::Advance);
+    }
+    assert_eq!(s.variant_name(), "dirty");
+    assert_eq!(s.lower, Lower::Fp, "a step highlighting fp brings it up");
+    let text = screen(&mut s, 160, 45);
+    assert!(text.contains("FP registers"), "{text}");
+    let sym = s.live.program().symbol("__fstate_save").unwrap().addr;
+    assert_eq!(s.live.m.pc(), sym);
+    // fp_touch ran once in this task: fs0 = 1.0, FS Dirty before the entry
+    // turned it Off (the kernel runs with FS Off).
+    let rows = pane_rows(&mut s, Pane::Fp, 45, 24).join("\n");
+    assert!(rows.contains("[Off]"), "{rows}");
+    assert!(
+        rows.contains(" fs0 1 ") || rows.contains(" fs0*1 "),
+        "{rows}"
+    );
+}

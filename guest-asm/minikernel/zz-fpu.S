@@ -1,4 +1,4 @@
-# fpu.S: the FP half of the context switch, lazy as Linux's: a task's f0-f31
+# zz-fpu.S: the FP half of the context switch, lazy as Linux's: a task's f0-f31
 # and fcsr are saved only if it dirtied them, and loaded back only if it has
 # FP state at all. Modelled by function on arch/riscv/include/asm/switch_to.h
 # (__switch_to_fpu, fstate_save, fstate_restore, __fstate_clean) and
@@ -31,7 +31,7 @@
 # for the call in schedule().
 #
 # Knob (user data): knob_use_fp, default 0. 1: the context-switch benchmark's
-# tasks (userctx.S) write an f register once between two yields (fp_touch).
+# tasks (userctx.S) write f registers between two yields (fp_touch).
 # Counters: stat_fstate_save, stat_fstate_restore (one per copy).
 #
 # A task made by clone() starts with a zeroed thread.fstate and its parent's
@@ -154,13 +154,16 @@ stat_fstate_restore:
 # ---- user side -------------------------------------------------------------
 	.section .user.text, "ax", @progbits
 
-# fp_touch(): with knob_use_fp, write one f register (fs0 += fs1), as a task
-# computing in floating point between two yields would; FS becomes Dirty.
+# fp_touch(): with knob_use_fp, count this call in fs0 (fs0 += 1.0), as a
+# task computing in floating point between two yields would; FS becomes
+# Dirty. Each task's fs0 counts its own calls only if the switch keeps each
+# task's f registers apart (tests/fp.rs checks it).
 	.globl fp_touch
 	.type fp_touch, @function
 fp_touch:
 	ld	a5, knob_use_fp
 	beqz	a5, 1f
+	fcvt.d.l fs1, a5			# 1.0 (knob_use_fp = 1)
 	fadd.d	fs0, fs0, fs1
 1:
 	ret

@@ -414,13 +414,32 @@ impl AppState {
                 .iter()
                 .chain(sc.variants.iter().filter_map(|v| v.core.as_ref()))
                 .any(|c| c.atomics.amo_traps.value);
+        let fp_lesson = sc
+            .script
+            .iter()
+            .any(|st| st.highlight.as_deref() == Some("fp"));
         if atomics {
             Lower::Reservation
         } else if self.live.m.vunit().is_some() {
             Lower::Vector
+        } else if fp_lesson {
+            Lower::Fp
         } else {
             Lower::Ras
         }
+    }
+
+    /// The lower part that shows `pane`, if `pane` is one of them and can
+    /// be shown (a lesson step that highlights it brings it up).
+    pub fn lower_showing(&self, pane: Pane) -> Option<Lower> {
+        let l = match pane {
+            Pane::Ras => Lower::Ras,
+            Pane::Vector | Pane::Vs => Lower::Vector,
+            Pane::Reservation => Lower::Reservation,
+            Pane::Fp => Lower::Fp,
+            _ => return None,
+        };
+        self.lowers().contains(&l).then_some(l)
     }
 
     pub fn variant_name(&self) -> &str {

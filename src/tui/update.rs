@@ -356,6 +356,9 @@ impl AppState {
         };
         self.moved(|l| l.m.run(&u));
         self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+        if let Some(l) = self.highlight.and_then(|p| self.lower_showing(p)) {
+            self.lower = l;
+        }
         self.narration = Some(step.say.clone());
         let n = self.player.steps.len();
         self.say(format!(
