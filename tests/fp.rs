@@ -148,7 +148,9 @@ fn run_events_prints_fs_changes() {
 fn a_debugger_reads_the_fp_registers_and_fcsr_even_with_fs_off() {
     let mut m = run(false);
     // fs_state.S ends with FS Off after writing fcsr = 0x21 and ft4 = pi.
+    let before = m.csr(0x300);
     let st = m.fp_state();
+    assert_eq!(m.csr(0x300), before, "mstatus as it was");
     assert_eq!(st.fs, 0);
     assert_eq!(st.fcsr, 0x21);
     assert_eq!(st.f[4], 0x4009_21fb_5444_2d18);

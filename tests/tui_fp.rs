@@ -179,3 +179,20 @@ fn the_fp_lesson_opens_on_the_fp_pane_and_its_steps_keep_it_there() {
         "{rows}"
     );
 }
+
+#[test]
+fn stepping_back_marks_the_f_register_that_changed() {
+    let mut s = fp_app();
+    s.command("break fs_first_write");
+    s.update(Action::Continue);
+    s.update(Action::Step); // fmv.d.x ft4, t0
+    s.update(Action::Step); // fmv.x.d a3, ft4: no f register written
+    let rows = pane_rows(&mut s, Pane::Fp, 45, 24).join("\n");
+    assert!(!rows.contains("ft4*"), "{rows}");
+    // Back over both: ft4 goes back to 0, which is a change from pi.
+    s.update(Action::StepBack);
+    s.update(Action::StepBack);
+    let rows = pane_rows(&mut s, Pane::Fp, 45, 24).join("\n");
+    assert!(rows.contains("ft4*0 "), "{rows}");
+    assert!(rows.contains("[Initial]"), "{rows}");
+}

@@ -161,6 +161,16 @@ impl Live {
         &self.m.program
     }
 
+    /// Marks what differs from `before` as written (after stepping back,
+    /// which rebuilds the machine, as `regs` does for the GPRs).
+    pub fn mark_fp_since(&mut self, before: &crate::machine::fstate::FpState) {
+        self.fchanged = (0..32)
+            .filter(|&i| self.fp.f[i] != before.f[i])
+            .fold(u64::from(self.fp.fcsr != before.fcsr) << 32, |acc, i| {
+                acc | 1 << i
+            });
+    }
+
     /// Reads what the panes show after the machine moved.
     pub fn refresh(&mut self, changed_before: u32) {
         let now = self.m.gprs();
@@ -180,13 +190,8 @@ impl Live {
                 .fold(0u32, |acc, i| acc | 1 << i);
             self.vregs = u.regs.clone();
         }
-        let fp = self.m.fp_state();
-        self.fchanged = (0..32)
-            .filter(|&i| fp.f[i] != self.fp.f[i])
-            .fold(u64::from(fp.fcsr != self.fp.fcsr) << 32, |acc, i| {
-                acc | 1 << i
-            });
-        self.fp = fp;
+        let before = std::mem::replace(&mut self.fp, self.m.fp_state());
+        self.mark_fp_since(&before);
         let mut c = |n| self.m.csr(n).unwrap_or(0);
         self.csrs = CsrView {
             sstatus: c(0x100),

@@ -210,6 +210,7 @@ impl AppState {
     /// Re-executes from the start to `n` instructions (stepping back).
     pub fn go_to(&mut self, n: u64) {
         let prev = self.live.regs;
+        let prev_fp = self.live.fp.clone();
         match session::rewind(
             &self.scenario,
             &self.scenario.variants[self.live.variant],
@@ -218,6 +219,7 @@ impl AppState {
         ) {
             Ok((m, o)) => {
                 self.live = Live::from_machine(self.live.variant, m, prev);
+                self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);
                 self.live.outcome = Some(o);
                 self.update_narration();
