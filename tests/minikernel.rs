@@ -115,6 +115,10 @@ fn normalised(s: &Scenario, variant: &str) -> Vec<String> {
             Event::CsrWrite { pc, .. } if in_entry(*pc) => {
                 Some(format!("csr in entry {}", event.kind().name()))
             }
+            // FS goes Off at the entry's csrrc, in either copy of it.
+            Event::FsChange { pc, from, to, .. } if in_entry(*pc) => {
+                Some(format!("fs in entry {from}->{to}"))
+            }
             Event::CsrWrite { pc, csr, new, .. } if *csr == 0x105 => {
                 Some(format!("stvec {} {}", sym(*pc), sym(*new)))
             }

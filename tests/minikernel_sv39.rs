@@ -75,6 +75,7 @@ fn every_scenario_gives_the_identity_builds_figures() {
         "zalrsc-atomics.toml",
         "amo-speed-probe.toml",
         "probe-in-lrsc.toml",
+        "fp-lazy-switch.toml",
     ] {
         let (plain, paged) = both(name);
         for (a, b) in plain.variants.iter().zip(&paged.variants) {

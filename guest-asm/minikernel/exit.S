@@ -149,6 +149,9 @@ schedule:
 	ld	a4, 0(a5)
 	addi	a4, a4, 1
 	sd	a4, 0(a5)
+	mv	a0, tp				# Linux's has_fpu() half: the lazy
+	mv	a1, s1				# FP save/restore (zz-fpu.S)
+	call	__switch_to_fpu
 	# switch_to(prev, next). Linux tests has_vector() with a static branch;
 	# here riscv_v_switch_hook is 0 (no V) or the __switch_to_vector
 	# variant that riscv_v_setup chose at boot.

@@ -18,11 +18,15 @@
 #   ctx_child: ctx_task(0); for (;;) sched_yield();
 #   long ctx_task(long parent) {
 #       vector_touch();                      // per knob_use_vector/_vsetvli
-#       for (long i = 0; i < knob_warmup; i++)
+#       for (long i = 0; i < knob_warmup; i++) {
+#           fp_touch();                      // per knob_use_fp
 #           if (sched_yield() != 0) goto wrong;
+#       }
 #       if (parent) { bench_start_instret = rdinstret(); ... rdcycle(); }
-#       for (long i = 0; i < knob_ctx_switches; i++)     // ctx_timed_loop
+#       for (long i = 0; i < knob_ctx_switches; i++) {   // ctx_timed_loop
+#           fp_touch();
 #           if (sched_yield() != 0) goto wrong;
+#       }
 #       // ctx_timed_done
 #       if (parent) { bench_end_cycle = rdcycle(); ... rdinstret(); }
 #       return 0;
@@ -100,6 +104,7 @@ ctx_task:
 	li	s1, 0
 	blez	s0, 2f
 1:
+	call	fp_touch			# per knob_use_fp (zz-fpu.S)
 	li	a0, SYS_sched_yield
 	call	syscall
 	bne	a0, s3, 8f
@@ -119,7 +124,8 @@ ctx_task:
 	# each pass through ctx_timed_loop (by either task) is an iteration.
 	.globl ctx_timed_loop
 ctx_timed_loop:
-4:	# 5 instructions here + the wrapper per call, as in main's loop
+4:	# 6 instructions here + fp_touch + the wrapper per call
+	call	fp_touch			# per knob_use_fp (zz-fpu.S)
 	li	a0, SYS_sched_yield
 	call	syscall
 	bne	a0, s3, 8f

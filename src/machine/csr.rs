@@ -124,6 +124,13 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                     pc,
                     format!("{} writes {name}", super::vec::describe(insn, pc)),
                 );
+                // FS as QEMU keeps it after the write (fstate.rs).
+                super::fstate::changed(
+                    hart,
+                    super::fstate::fs_of(raw_after),
+                    pc,
+                    format!("{} writes {name}", super::vec::describe(insn, pc)),
+                );
                 let shown = status_view(csr, raw_after, hart.vs, hart.status_extra);
                 hart.csr_shadow.insert(csr, shown);
                 hart.emit(Event::CsrWrite {

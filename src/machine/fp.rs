@@ -329,6 +329,9 @@ pub fn run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, insn: &Insn) -> FpResult 
     }
     if dirty && ms & status::FS != status::FS {
         regs::write_csr(uc, 0x300, ms | status::FS);
+        // The change is reported when this instruction retires (fstate.rs).
+        let pc = uc.reg_read(R::PC).unwrap_or(0);
+        uc.get_data_mut().fs_by = Some(pc);
     }
     FpResult::Done
 }

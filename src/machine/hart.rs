@@ -99,6 +99,11 @@ pub struct Hart<O: Observer> {
     /// An f register a native single-precision instruction just wrote,
     /// to NaN-box at the next hook (fp.rs).
     pub(super) fbox: Option<u8>,
+    /// sstatus.FS as last reported (fstate.rs: QEMU keeps the field; this
+    /// only tells a change), and the pc of an F/D instruction trapscope ran
+    /// that made it Dirty.
+    pub(super) fs_seen: u8,
+    pub(super) fs_by: Option<u64>,
     /// mie/mip/mideleg as trapscope keeps them (unicorn's stay zero).
     pub(super) irq: super::irq::IrqState,
     /// The MMIO devices: CLINT, UART, test device, PLIC.
@@ -153,6 +158,8 @@ impl<O: Observer> Hart<O> {
             smc: Default::default(),
             trigger: Default::default(),
             fbox: None,
+            fs_seen: 0,
+            fs_by: None,
             irq: Default::default(),
             platform: Default::default(),
             irq_stop: None,

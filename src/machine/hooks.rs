@@ -22,6 +22,15 @@ pub(super) fn finish<O: Observer>(
     next: Option<u64>,
     keep: bool,
 ) {
+    // An instruction in the range changed sstatus.FS: report up to it, the
+    // change, then the rest (fstate.rs), as single steps would.
+    if let Some(s) = super::fstate::split(uc, to) {
+        let (at, after) = (s.at, s.after);
+        finish(uc, at + 1, Some(after), true);
+        super::fstate::emit_split(uc.get_data_mut(), s);
+        finish(uc, to, next, keep);
+        return;
+    }
     let hart = uc.get_data_mut();
     let Some(mut p) = hart.pending.take() else {
         return;

@@ -10,6 +10,7 @@ pub mod elfhdr;
 mod end;
 mod fault;
 mod fp;
+pub mod fstate;
 mod hart;
 mod hooks;
 mod intercept;
@@ -199,6 +200,7 @@ impl<O: Observer + 'static> Machine<O> {
                 m.uc.get_data_mut().csr_shadow.insert(csr, v);
             }
         }
+        fstate::sync(&mut m.uc);
         Ok(m)
     }
 

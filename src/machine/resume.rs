@@ -146,6 +146,7 @@ impl<O: Observer + 'static> Machine<O> {
                 self.uc.get_data_mut().csr_shadow.insert(csr, v);
             }
         }
+        super::fstate::sync(&mut self.uc);
         Ok(())
     }
 }

@@ -150,6 +150,12 @@ fn event_text_raw(p: &Program, e: &Event) -> String {
             vs_name(*to),
             sym(*pc)
         ),
+        Event::FsChange { from, to, pc, why } => format!(
+            "fs        {} -> {} at {}: {why}",
+            vs_name(*from),
+            vs_name(*to),
+            sym(*pc)
+        ),
         Event::Vector { pc, class, written } => {
             let text = p
                 .text_bytes(*pc, 4)

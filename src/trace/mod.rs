@@ -253,6 +253,14 @@ pub enum Event {
         pc: u64,
         why: String,
     },
+    /// sstatus.FS changed (priv spec §3.1.6.6), read from the emulator's
+    /// mstatus, and the instruction that changed it.
+    FsChange {
+        from: u8,
+        to: u8,
+        pc: u64,
+        why: String,
+    },
     /// An LR took a reservation.
     Lr {
         pc: u64,
@@ -335,6 +343,7 @@ pub enum EventKind {
     Lr,
     Sc,
     RemoteStore,
+    FsChange,
 }
 
 impl Event {
@@ -355,12 +364,13 @@ impl Event {
             Event::Lr { .. } => EventKind::Lr,
             Event::Sc { .. } => EventKind::Sc,
             Event::RemoteStore { .. } => EventKind::RemoteStore,
+            Event::FsChange { .. } => EventKind::FsChange,
         }
     }
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 15] = [
+    pub const ALL: [EventKind; 16] = [
         EventKind::Retired,
         EventKind::TrapEnter,
         EventKind::TrapReturn,
@@ -376,6 +386,7 @@ impl EventKind {
         EventKind::Lr,
         EventKind::Sc,
         EventKind::RemoteStore,
+        EventKind::FsChange,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -394,6 +405,7 @@ impl EventKind {
             EventKind::Lr => "lr",
             EventKind::Sc => "sc",
             EventKind::RemoteStore => "remote-store",
+            EventKind::FsChange => "fs",
         }
     }
     pub fn parse(s: &str) -> Option<EventKind> {

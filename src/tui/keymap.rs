@@ -85,7 +85,7 @@ impl Default for Keymap {
                     C('v'),
                     Action::ToggleVector,
                     "v",
-                    "vector panes / RAS (cores with V)",
+                    "RAS / vector (cores with V) / LR/SC / FP pane",
                 ),
                 b(
                     C('w'),

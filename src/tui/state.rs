@@ -29,6 +29,8 @@ pub enum Pane {
     Vector,
     Vs,
     Reservation,
+    /// The FP register file, fcsr and sstatus.FS.
+    Fp,
 }
 
 /// What the middle column's lower part shows (`v` cycles through).
@@ -37,10 +39,11 @@ pub enum Lower {
     Ras,
     Vector,
     Reservation,
+    Fp,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 11] = [
+    pub const ALL: [Pane; 12] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -52,6 +55,7 @@ impl Pane {
         Pane::Vector,
         Pane::Vs,
         Pane::Reservation,
+        Pane::Fp,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -100,6 +104,10 @@ pub struct Live {
     /// Vector registers the last action wrote (bit i = v_i).
     pub vchanged: u32,
     vregs: Vec<u8>,
+    /// f0..f31, fcsr and FS, read after each action (`Machine::fp_state`).
+    pub fp: crate::machine::fstate::FpState,
+    /// What the last action wrote of it: bit i = f_i, bit 32 = fcsr.
+    pub fchanged: u64,
     pub csrs: CsrView,
     /// Traps entered and not yet returned from, oldest first.
     pub traps: Vec<TrapFrame>,
@@ -107,6 +115,10 @@ pub struct Live {
     pub last_return: Option<(TrapFrame, u64)>,
     /// Events of the log already folded into `traps`.
     cursor: u64,
+    /// Whether a trap has been taken into S / into M since reset, as far as
+    /// the log tells (`trap_history` false: events fell off it unseen).
+    pub trapped_to: (bool, bool),
+    pub trap_history: bool,
     pub outcome: Option<Outcome>,
 }
 
@@ -122,8 +134,11 @@ impl Live {
 
     /// Wraps a machine that may already have run (after stepping back);
     /// `regs` are the registers shown before, to mark what changed.
-    pub fn from_machine(variant: usize, m: Machine<Stats>, regs: [u64; 32]) -> Live {
+    pub fn from_machine(variant: usize, mut m: Machine<Stats>, regs: [u64; 32]) -> Live {
+        let fp = m.fp_state();
         let mut l = Live {
+            fp,
+            fchanged: 0,
             variant,
             regs,
             vregs: m.vunit().map(|u| u.regs.clone()).unwrap_or_default(),
@@ -134,6 +149,8 @@ impl Live {
             traps: Vec::new(),
             last_return: None,
             cursor: 0,
+            trapped_to: (false, false),
+            trap_history: true,
             outcome: None,
         };
         l.refresh(0);
@@ -142,6 +159,16 @@ impl Live {
 
     pub fn program(&self) -> &Rc<Program> {
         &self.m.program
+    }
+
+    /// Marks what differs from `before` as written (after stepping back,
+    /// which rebuilds the machine, as `regs` does for the GPRs).
+    pub fn mark_fp_since(&mut self, before: &crate::machine::fstate::FpState) {
+        self.fchanged = (0..32)
+            .filter(|&i| self.fp.f[i] != before.f[i])
+            .fold(u64::from(self.fp.fcsr != before.fcsr) << 32, |acc, i| {
+                acc | 1 << i
+            });
     }
 
     /// Reads what the panes show after the machine moved.
@@ -163,6 +190,8 @@ impl Live {
                 .fold(0u32, |acc, i| acc | 1 << i);
             self.vregs = u.regs.clone();
         }
+        let before = std::mem::replace(&mut self.fp, self.m.fp_state());
+        self.mark_fp_since(&before);
         let mut c = |n| self.m.csr(n).unwrap_or(0);
         self.csrs = CsrView {
             sstatus: c(0x100),
@@ -179,6 +208,16 @@ impl Live {
         };
         let log = &self.m.observer().log;
         let mut traps = std::mem::take(&mut self.traps);
+        if log.dropped() > self.cursor {
+            self.trap_history = false;
+        }
+        for (_, e) in log.since(self.cursor) {
+            match &e.event {
+                Event::TrapEnter { to: Priv::S, .. } => self.trapped_to.0 = true,
+                Event::TrapEnter { .. } => self.trapped_to.1 = true,
+                _ => {}
+            }
+        }
         for (index, e) in log.since(self.cursor) {
             match &e.event {
                 Event::TrapEnter {
@@ -373,6 +412,7 @@ impl AppState {
             v.push(Lower::Vector);
         }
         v.push(Lower::Reservation);
+        v.push(Lower::Fp);
         v
     }
 
@@ -387,13 +427,32 @@ impl AppState {
                 .iter()
                 .chain(sc.variants.iter().filter_map(|v| v.core.as_ref()))
                 .any(|c| c.atomics.amo_traps.value);
+        let fp_lesson = sc
+            .script
+            .iter()
+            .any(|st| st.highlight.as_deref() == Some("fp"));
         if atomics {
             Lower::Reservation
         } else if self.live.m.vunit().is_some() {
             Lower::Vector
+        } else if fp_lesson {
+            Lower::Fp
         } else {
             Lower::Ras
         }
+    }
+
+    /// The lower part that shows `pane`, if `pane` is one of them and can
+    /// be shown (a lesson step that highlights it brings it up).
+    pub fn lower_showing(&self, pane: Pane) -> Option<Lower> {
+        let l = match pane {
+            Pane::Ras => Lower::Ras,
+            Pane::Vector | Pane::Vs => Lower::Vector,
+            Pane::Reservation => Lower::Reservation,
+            Pane::Fp => Lower::Fp,
+            _ => return None,
+        };
+        self.lowers().contains(&l).then_some(l)
     }
 
     pub fn variant_name(&self) -> &str {

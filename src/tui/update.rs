@@ -230,6 +230,7 @@ impl AppState {
     /// Re-executes from the start to `n` instructions (stepping back).
     pub fn go_to(&mut self, n: u64) {
         let prev = self.live.regs;
+        let prev_fp = self.live.fp.clone();
         match session::rewind(
             &self.scenario,
             &self.scenario.variants[self.live.variant],
@@ -238,6 +239,7 @@ impl AppState {
         ) {
             Ok((m, o)) => {
                 self.live = Live::from_machine(self.live.variant, m, prev);
+                self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);
                 self.live.outcome = Some(o);
                 self.update_narration();
@@ -376,6 +378,9 @@ impl AppState {
         };
         self.moved(|l| l.m.run(&u));
         self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+        if let Some(l) = self.highlight.and_then(|p| self.lower_showing(p)) {
+            self.lower = l;
+        }
         self.narration = Some(step.say.clone());
         let n = self.player.steps.len();
         self.say(format!(

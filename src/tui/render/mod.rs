@@ -18,6 +18,7 @@
 mod csrs;
 mod cycles;
 mod events;
+mod fp;
 pub mod help;
 mod narration;
 mod ras;
@@ -96,6 +97,7 @@ pub fn tabs(lower: Lower) -> [Pane; 4] {
         Lower::Ras => Pane::Ras,
         Lower::Vector => Pane::Vector,
         Lower::Reservation => Pane::Reservation,
+        Lower::Fp => Pane::Fp,
     };
     [Pane::Csrs, Pane::Privilege, Pane::Cycles, low]
 }
@@ -174,6 +176,7 @@ fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Pane::Ras => "RAS",
             Pane::Vector => "Vector",
             Pane::Reservation => "LR/SC",
+            Pane::Fp => "FP",
             _ => p.name(),
         };
         if p == shown {
@@ -220,6 +223,7 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Vector => vector::render(f, r, s),
         Pane::Vs => vs::render(f, r, s),
         Pane::Reservation => reservation::render(f, r, s),
+        Pane::Fp => fp::render(f, r, s),
     }
 }
 

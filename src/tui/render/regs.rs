@@ -1,4 +1,5 @@
-//! GPRs by ABI name; those the last action wrote stand out.
+//! GPRs by ABI name; those the last action wrote stand out, by colour and
+//! a `*` before the value.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,15 +12,18 @@ use crate::tui::state::{AppState, Pane};
 
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let l = &s.live;
+    // A written register carries a mark as well as the colour (issue 12
+    // §5.10: colour alone is lost in a text capture or on a projector).
     let cell = |i: usize| -> Vec<Span<'static>> {
-        let style = if l.changed & (1 << i) != 0 {
-            hot()
+        let written = l.changed & (1 << i) != 0;
+        let (mark, style) = if written {
+            (super::fp::WRITTEN, hot())
         } else {
-            Default::default()
+            (' ', Default::default())
         };
         vec![
-            Span::raw(format!("{:>4} ", ABI[i])),
-            Span::styled(format!("{:016x}", l.regs[i]), style),
+            Span::raw(format!("{:>4}", ABI[i])),
+            Span::styled(format!("{mark}{:016x}", l.regs[i]), style),
         ]
     };
     let mut lines = Vec::new();

@@ -19,15 +19,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         if v > 0 {
             states.push(Span::styled(" → ", dim()));
         }
-        let st = if v == cur {
-            Style::new()
+        // The current state is bracketed as well as coloured (issue 12
+        // §5.10), in the same width as the others' spaces.
+        if v == cur {
+            let st = Style::new()
                 .bg(Color::Magenta)
                 .fg(Color::White)
-                .add_modifier(Modifier::BOLD)
+                .add_modifier(Modifier::BOLD);
+            states.push(Span::styled(format!("[{}]", vs_name(v)), st));
         } else {
-            Style::default()
-        };
-        states.push(Span::styled(format!(" {} ", vs_name(v)), st));
+            states.push(Span::raw(format!(" {} ", vs_name(v))));
+        }
     }
     let mut lines = vec![Line::from(states)];
     let last = s
