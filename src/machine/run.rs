@@ -42,7 +42,7 @@ impl<O: Observer + 'static> Machine<O> {
         self.go(&Until::default(), true)
     }
 
-    fn go(&mut self, until: &Until, single: bool) -> Outcome {
+    pub(super) fn go(&mut self, until: &Until, single: bool) -> Outcome {
         if let Some((code, _)) = self.uc.get_data().exit {
             return Outcome::Exited(code);
         }
@@ -78,6 +78,13 @@ impl<O: Observer + 'static> Machine<O> {
             // The debug trigger: hooks in block mode, a check before each
             // step (trigger.rs).
             self.sync_trigger_hook();
+            // A watched access found by a block runs as a step (watch.rs).
+            if !single && self.uc.get_data_mut().watch.step_at.take() == Some(pc) {
+                match self.watched_step() {
+                    Some(o) => return o,
+                    None => continue,
+                }
+            }
             if single {
                 // An interrupt due before this instruction is a step of its
                 // own (interrupt.rs).
@@ -110,7 +117,7 @@ impl<O: Observer + 'static> Machine<O> {
                     }
                     if single {
                         hart.stepping = false;
-                        return Outcome::Stepped;
+                        return super::watch::after_step(&mut self.uc);
                     }
                     if let Some(o) = super::interrupt::resume(&mut self.uc) {
                         self.uc.get_data_mut().stepping = false;

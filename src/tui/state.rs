@@ -12,7 +12,9 @@ use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
 use crate::trace::{Event, EventKind, Priv};
 
+mod debug;
 mod sources;
+pub use debug::{DebugViews, WatchEntry};
 pub use sources::SourceFiles;
 
 /// The panes, by the names scripts use.
@@ -29,6 +31,10 @@ pub enum Pane {
     Vector,
     Vs,
     Reservation,
+    PtRegs,
+    Backtrace,
+    Memory,
+    Stack,
 }
 
 /// What the middle column's lower part shows (`v` cycles through).
@@ -37,10 +43,16 @@ pub enum Lower {
     Ras,
     Vector,
     Reservation,
+    /// The kernel-debugger views: the current trap frame's pt_regs, the
+    /// backtrace, memory at `:x`'s address, the stack around sp.
+    PtRegs,
+    Backtrace,
+    Memory,
+    Stack,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 11] = [
+    pub const ALL: [Pane; 15] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -52,6 +64,10 @@ impl Pane {
         Pane::Vector,
         Pane::Vs,
         Pane::Reservation,
+        Pane::PtRegs,
+        Pane::Backtrace,
+        Pane::Memory,
+        Pane::Stack,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -289,6 +305,8 @@ pub struct AppState {
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
     pub machine: crate::machine::MachineConfig,
+    /// Watchpoints and the memory view's place (`state/debug.rs`).
+    pub debug: DebugViews,
 }
 
 impl AppState {
@@ -340,6 +358,7 @@ impl AppState {
             lower: Lower::Ras,
             probes: Vec::new(),
             machine,
+            debug: DebugViews::default(),
         };
         s.lower = s.default_lower();
         s.compute_summaries();
@@ -365,6 +384,7 @@ impl AppState {
             v.push(Lower::Vector);
         }
         v.push(Lower::Reservation);
+        v.extend([Lower::PtRegs, Lower::Backtrace, Lower::Memory, Lower::Stack]);
         v
     }
 

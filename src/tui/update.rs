@@ -178,6 +178,8 @@ impl AppState {
     /// Moves the machine forward with `f` and reads the new state.
     pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
         let before = self.live.changed;
+        // Watchpoints stop what the user drives, never a rewind (state/debug.rs).
+        self.live.m.set_watches(&self.debug.watch_list());
         let o = f(&mut self.live);
         self.live.refresh(before);
         self.source_scroll = 0;
@@ -204,6 +206,7 @@ impl AppState {
             )),
             Outcome::Fault(f) => self.error(f.to_string()),
             Outcome::Interrupted => self.say("interrupted".to_string()),
+            Outcome::Watch(h) => self.say(h.describe(&p)),
         }
     }
 

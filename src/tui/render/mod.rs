@@ -15,11 +15,14 @@
 //! ```
 //! The right column has room for the vector and atomics panes to come.
 
+mod backtrace;
 mod csrs;
 mod cycles;
 mod events;
 mod help;
+mod memory;
 mod narration;
+mod ptregs;
 mod ras;
 mod regs;
 mod reservation;
@@ -86,6 +89,10 @@ pub fn areas(area: Rect, lower: Lower) -> Vec<(Pane, Rect)> {
         }
         Lower::Reservation => v.push((Pane::Reservation, ras)),
         Lower::Ras => v.push((Pane::Ras, ras)),
+        Lower::PtRegs => v.push((Pane::PtRegs, ras)),
+        Lower::Backtrace => v.push((Pane::Backtrace, ras)),
+        Lower::Memory => v.push((Pane::Memory, ras)),
+        Lower::Stack => v.push((Pane::Stack, ras)),
     }
     v
 }
@@ -121,6 +128,10 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Vector => vector::render(f, r, s),
         Pane::Vs => vs::render(f, r, s),
         Pane::Reservation => reservation::render(f, r, s),
+        Pane::PtRegs => ptregs::render(f, r, s),
+        Pane::Backtrace => backtrace::render(f, r, s),
+        Pane::Memory => memory::render(f, r, s, memory::View::At),
+        Pane::Stack => memory::render(f, r, s, memory::View::Stack),
     }
 }
 

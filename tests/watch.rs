@@ -1,0 +1,165 @@
+//! Watchpoints (machine::watch): a run stops right after the instruction
+//! whose load or store touched a watched range of physical memory, in
+//! block mode and when stepping alike, and every virtual alias hits.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use trapscope::isa::Op;
+use trapscope::machine::{
+    Machine, NoObserver, Outcome, Program, Until, Watch, WatchAccess, WatchHit, decode_range,
+};
+use trapscope::scenario::Scenario;
+use trapscope::session::{self, RunOpts};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs on until something other than a completed step: by blocks, or one
+/// instruction at a time.
+fn go<O: trapscope::machine::Observer>(m: &mut Machine<O>, stepping: bool) -> Outcome {
+    if !stepping {
+        return m.run(&Until {
+            max_insns: Some(1_000_000),
+            ..Until::default()
+        });
+    }
+    for _ in 0..1_000_000 {
+        match m.step() {
+            Outcome::Stepped => {}
+            o => return o,
+        }
+    }
+    Outcome::Budget
+}
+
+fn hit(o: Outcome) -> WatchHit {
+    match o {
+        Outcome::Watch(h) => h,
+        o => panic!("expected a watch hit, got {o:?}"),
+    }
+}
+
+/// guest-asm/tests/watch_alias.S: a store through the identity map, a load
+/// and a store through the alias, each stopping right after itself.
+#[test]
+fn accesses_through_an_alias_hit_a_watch_on_the_physical_address() {
+    let p = Rc::new(Program::load(&root().join("assets/guest/tests/watch_alias.elf")).unwrap());
+    let sym = |n: &str| p.symbol(n).unwrap().addr;
+    let cell = sym("cell");
+    // watch_alias.S: ALIAS = VA 0xc000_0000 - VA 0x8000_0000.
+    let alias = cell + 0x4000_0000;
+    let mut seen = Vec::new();
+    for stepping in [false, true] {
+        let mut m = Machine::new(p.clone(), NoObserver).unwrap();
+        m.set_watches(&[Watch { phys: cell, len: 8 }]);
+        let mut got = Vec::new();
+        for (pc, access, vaddr, value) in [
+            (sym("watch_store"), WatchAccess::Store, cell, 7),
+            (sym("watch_load"), WatchAccess::Load, alias, 7),
+            (sym("watch_alias_store"), WatchAccess::Store, alias, 9),
+        ] {
+            let h = hit(go(&mut m, stepping));
+            assert_eq!(
+                (h.pc, h.access, h.vaddr, h.paddr, h.size, h.value, h.watch),
+                (pc, access, vaddr, cell, 8, value, 0),
+                "stepping {stepping}"
+            );
+            // Stopped after the access: each is a 4-byte sd/ld.
+            assert_eq!(m.pc(), pc + 4, "stepping {stepping}");
+            got.push((m.executed(), h));
+        }
+        // Back in M-mode (paging off) test_main loads `cell` for its check.
+        let h = hit(go(&mut m, stepping));
+        assert_eq!((h.access, h.vaddr, h.value), (WatchAccess::Load, cell, 9));
+        assert_eq!(p.symbol_at(h.pc).unwrap().0.name, "test_main");
+        // The guest's own checks (the load read 7, cell ends at 9) pass:
+        // no access was lost or repeated by stopping.
+        assert_eq!(go(&mut m, stepping), Outcome::Exited(0));
+        seen.push(got);
+    }
+    assert_eq!(seen[0], seen[1], "block mode and stepping stop alike");
+}
+
+#[test]
+fn without_a_watch_nothing_stops_and_a_watch_elsewhere_does_not_hit() {
+    let p = Rc::new(Program::load(&root().join("assets/guest/tests/watch_alias.elf")).unwrap());
+    let cell = p.symbol("cell").unwrap().addr;
+    let mut m = Machine::new(p.clone(), NoObserver).unwrap();
+    assert_eq!(go(&mut m, false), Outcome::Exited(0));
+    let mut m = Machine::new(p.clone(), NoObserver).unwrap();
+    // The 8 bytes just past `cell`: nothing the guest touches after boot.
+    m.set_watches(&[Watch {
+        phys: cell + 8,
+        len: 8,
+    }]);
+    assert_eq!(go(&mut m, false), Outcome::Exited(0));
+}
+
+/// The first instruction of `func` that `is` picks, from the ELF's bytes.
+fn find(p: &Program, func: &str, is: impl Fn(&trapscope::isa::Insn) -> bool) -> u64 {
+    let s = p.symbol(func).unwrap();
+    let bytes = p.text_bytes(s.addr, s.size as usize).unwrap();
+    decode_range(s.addr, bytes)
+        .into_iter()
+        .find(|d| d.insn.is_some_and(|i| is(&i)))
+        .unwrap_or_else(|| panic!("no such instruction in {func}"))
+        .pc
+}
+
+/// In the minikernel, the task's parked user sp (TASK_TI_USER_SP = 24,
+/// minikernel-defs.inc): handle_exception stores sp there (`sd sp,
+/// TASK_TI_USER_SP(tp)`) and loads it back into s0 for pt_regs->sp.
+#[test]
+fn the_minikernel_entry_stores_and_loads_the_watched_user_sp() {
+    let s = Scenario::load(&root().join("scenarios/ras-trap-entry.toml")).unwrap();
+    let v = &s.variants[0];
+    let p = v.program.clone();
+    let entry = ["handle_exception", "handle_exception_ras"].map(|n| p.symbol(n).unwrap().addr);
+    let mut seen = Vec::new();
+    for stepping in [false, true] {
+        let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+        let o = m.run(&Until {
+            max_insns: Some(1_000_000),
+            addrs: entry.to_vec(),
+            ..Until::default()
+        });
+        let at = m.pc();
+        assert_eq!(o, Outcome::ReachedAddr(at));
+        let func = if at == entry[0] {
+            "handle_exception"
+        } else {
+            "handle_exception_ras"
+        };
+        // From U: sscratch holds the task (entry.S).
+        let task = m.csr(0x140).unwrap();
+        assert_ne!(task, 0);
+        let user_sp = m.gpr(2);
+        m.set_watches(&[Watch {
+            phys: m.phys_of(task + 24).unwrap(),
+            len: 8,
+        }]);
+        let store = find(&p, func, |i| {
+            matches!(i.op, Op::Store { width: 8 }) && i.rs1 == 4 && i.rs2 == 2 && i.imm == 24
+        });
+        let load = find(&p, func, |i| {
+            matches!(i.op, Op::Load { width: 8, .. }) && i.rs1 == 4 && i.rd == 8 && i.imm == 24
+        });
+        let h = hit(go(&mut m, stepping));
+        assert_eq!(
+            (h.pc, h.access, h.vaddr, h.value),
+            (store, WatchAccess::Store, task + 24, user_sp)
+        );
+        let after_store = m.pc();
+        let h2 = hit(go(&mut m, stepping));
+        assert_eq!(
+            (h2.pc, h2.access, h2.vaddr, h2.value),
+            (load, WatchAccess::Load, task + 24, user_sp)
+        );
+        // The load put the value where the code says (s0).
+        assert_eq!(m.gpr(8), user_sp);
+        seen.push((after_store, m.executed(), m.pc()));
+    }
+    assert_eq!(seen[0], seen[1]);
+}
