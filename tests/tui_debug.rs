@@ -198,6 +198,12 @@ fn x_shows_memory_with_symbols_and_pointers() {
     assert!(row(48).ends_with("→ bench_stack"), "{all}");
     assert!(row(56).contains("null_sys"), "{all}");
     assert!(row(64).contains("call"), "{all}");
+    // Scrolling the focused pane moves it a word a line.
+    s.update(Action::Focus(Pane::Memory));
+    s.update(Action::ScrollDown);
+    assert_eq!(s.debug.memory, Some((base + 8, 72)));
+    s.update(Action::ScrollUp);
+    assert_eq!(s.debug.memory, Some((base, 72)));
     // An address nothing maps reads as such.
     s.command("x 0x10 16");
     let rows = pane(&s, Pane::Memory, 70, 6);
@@ -274,4 +280,33 @@ fn watch_stops_continue_after_the_store_and_names_it() {
     assert!(s.debug.watches.is_empty());
     s.command("unwatch 1");
     assert!(s.message.as_ref().unwrap().1);
+}
+
+/// `c`, `:run N` and single steps stop at the same watch hit: the
+/// message and the instruction count agree.
+#[test]
+fn continue_run_n_and_step_stop_at_the_same_watch_hit() {
+    let mut s = app();
+    s.command("watch task_bench+24");
+    s.update(Action::Continue);
+    let (msg, at) = (s.message.clone().unwrap().0, s.live.executed());
+    assert!(msg.starts_with("watch 1:"), "{msg}");
+    // Back before the store: one step makes it and stops with the same line.
+    s.update(Action::StepBack);
+    assert_eq!(s.live.executed(), at - 1);
+    s.update(Action::Step);
+    assert_eq!(
+        (s.message.clone().unwrap().0, s.live.executed()),
+        (msg.clone(), at)
+    );
+    // From the start, `:run` with room to spare stops there too.
+    s.update(Action::Restart);
+    s.command("run 10000000");
+    assert_eq!((s.message.clone().unwrap().0, s.live.executed()), (msg, at));
+    // Without the watch `c` runs on past it.
+    s.update(Action::Restart);
+    s.command("unwatch all");
+    s.command("break sys_getppid");
+    s.update(Action::Continue);
+    assert!(s.live.executed() > at);
 }

@@ -163,3 +163,100 @@ fn the_minikernel_entry_stores_and_loads_the_watched_user_sp() {
     }
     assert_eq!(seen[0], seen[1]);
 }
+
+/// guest-asm/tests/sv39.S: `sv39_data` read through a read-only alias
+/// (`ld a1`), a store through it that page-faults (`s_sd`: no access, so
+/// no hit), an `lr.d` through it (emulated by trapscope: its hook checks
+/// the watch too), then test_main's own load of it with paging off.
+#[test]
+fn a_faulting_store_is_no_hit_and_an_emulated_lr_is_one() {
+    let p = Rc::new(Program::load(&root().join("assets/guest/tests/sv39.elf")).unwrap());
+    let sym = |n: &str| p.symbol(n).unwrap().addr;
+    let data = sym("sv39_data");
+    // sv39.S: ALIAS = VA 0xc000_0000 - PA 0x8000_0000, MAGIC = 0x1234abcd.
+    let alias = data + 0x4000_0000;
+    let ld_a1 = find(&p, "s_code", |i| {
+        matches!(i.op, Op::Load { width: 8, .. }) && i.rd == 11
+    });
+    let lr_a3 = find(&p, "s_code", |i| {
+        matches!(i.op, Op::Lr { .. }) && i.rd == 13
+    });
+    for stepping in [false, true] {
+        let mut m = Machine::new(p.clone(), NoObserver).unwrap();
+        m.set_watches(&[Watch { phys: data, len: 8 }]);
+        let mut got = Vec::new();
+        for _ in 0..3 {
+            let h = hit(go(&mut m, stepping));
+            got.push((h.pc, h.access, h.vaddr, h.paddr, h.value));
+        }
+        let in_main = got[2].0;
+        assert_eq!(p.symbol_at(in_main).unwrap().0.name, "test_main");
+        assert_eq!(
+            got,
+            [
+                (ld_a1, WatchAccess::Load, alias, data, 0x1234abcd),
+                (lr_a3, WatchAccess::Load, alias, data, 0x1234abcd),
+                (in_main, WatchAccess::Load, data, data, 0x1234abcd),
+            ],
+            "stepping {stepping}"
+        );
+        assert_eq!(go(&mut m, stepping), Outcome::Exited(0));
+    }
+}
+
+/// A breakpoint on the watched store itself: the run stops before it
+/// (the breakpoint), then after it (the watch), and the next time the
+/// entry runs it stops at the breakpoint again, not passing it (whichever
+/// of the two hooks unicorn calls first).
+#[test]
+fn a_breakpoint_on_the_watched_instruction_still_stops_the_next_time() {
+    let s = Scenario::load(&root().join("scenarios/ras-trap-entry.toml")).unwrap();
+    let v = &s.variants[0];
+    let p = v.program.clone();
+    let func = "handle_exception";
+    let store = find(&p, func, |i| {
+        matches!(i.op, Op::Store { width: 8 }) && i.rs1 == 4 && i.rs2 == 2 && i.imm == 24
+    });
+    let task = p.symbol("task_bench").unwrap().addr;
+    for stepping in [false, true] {
+        let mut m = session::build_machine(&s, v, &RunOpts::default()).unwrap();
+        m.set_watches(&[Watch {
+            phys: task + 24,
+            len: 8,
+        }]);
+        let until = Until {
+            max_insns: Some(1_000_000),
+            addrs: vec![store],
+            ..Until::default()
+        };
+        let run = |m: &mut Machine<_>| {
+            if !stepping {
+                return m.run(&until);
+            }
+            // Stepping: a breakpoint is the pc reaching it.
+            loop {
+                match m.step() {
+                    Outcome::Stepped if m.pc() == store => return Outcome::ReachedAddr(store),
+                    Outcome::Stepped => {}
+                    o => return o,
+                }
+            }
+        };
+        assert_eq!(
+            run(&mut m),
+            Outcome::ReachedAddr(store),
+            "stepping {stepping}"
+        );
+        let first = m.executed();
+        assert_eq!(hit(run(&mut m)).pc, store, "stepping {stepping}");
+        assert_eq!(m.executed(), first + 1);
+        // The entry loads the word back further on (the test above).
+        assert_eq!(hit(run(&mut m)).access, WatchAccess::Load);
+        assert_eq!(
+            run(&mut m),
+            Outcome::ReachedAddr(store),
+            "stepping {stepping}"
+        );
+        assert!(m.executed() > first + 1);
+    }
+}

@@ -64,6 +64,7 @@ impl<O: Observer + 'static> Machine<O> {
                 .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
             hart.until_kinds = until.kinds.clone();
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
+            hart.watch.resume_at = hart.skip_once;
             hart.outcome = None;
             hart.stepping = single;
             hart.irq_stop = None;
@@ -80,7 +81,7 @@ impl<O: Observer + 'static> Machine<O> {
             self.sync_trigger_hook();
             // A watched access found by a block runs as a step (watch.rs).
             if !single && self.uc.get_data_mut().watch.step_at.take() == Some(pc) {
-                match self.watched_step() {
+                match self.watched_step(pc) {
                     Some(o) => return o,
                     None => continue,
                 }

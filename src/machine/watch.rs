@@ -101,6 +101,10 @@ pub(super) struct WatchState {
     pub step_at: Option<u64>,
     /// The access the current single step makes, checked after it.
     pub armed: Option<Armed>,
+    /// The run resumed at a stop address here, which its first execution
+    /// passes (`Hart::skip_once`, which the stop hook may clear before or
+    /// after the watch's hook runs).
+    pub resume_at: Option<u64>,
 }
 
 /// An access found before its instruction ran, with what tells afterwards
@@ -205,7 +209,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Block mode stopped before a watched access: run it as a single step
     /// with the run's event kinds, then go back to blocks. `Some`: the run
     /// ends with it (the watch hit, or what else the step ended with).
-    pub(super) fn watched_step(&mut self) -> Option<Outcome> {
+    pub(super) fn watched_step(&mut self, pc: u64) -> Option<Outcome> {
         let hart = self.uc.get_data();
         let (limit, kinds, skip) = (hart.limit, hart.until_kinds.clone(), hart.skip_once);
         let addrs: Vec<u64> = hart.stop_addrs.iter().copied().collect();
@@ -222,7 +226,8 @@ impl<O: Observer + 'static> Machine<O> {
         hart.limit = limit;
         hart.until_kinds = kinds;
         hart.stop_addrs = addrs.into_iter().collect();
-        hart.skip_once = skip.filter(|&a| a != hart.watch.step_at.unwrap_or(0));
+        // A stop address at the stepped instruction has been passed.
+        hart.skip_once = skip.filter(|&a| a != pc);
         hart.stepping = false;
         // Blocks translated for single steps would stop after each
         // instruction (run.rs): back to translations for blocks.
@@ -238,17 +243,18 @@ impl<O: Observer + 'static> Machine<O> {
 /// The trigger's hook, in block mode, before `insn` at `pc` (index `idx`
 /// of the pending block): a watched access stops the block before it for
 /// `watched_step`. Returns whether it did. A stop address at `pc` comes
-/// first (its own hook stops there).
+/// first (its own hook stops there), unless the run resumed from it.
 pub(super) fn before_in_block<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     pc: u64,
     idx: Option<usize>,
     insn: Option<&Insn>,
 ) -> bool {
-    let hart = uc.get_data();
-    if hart.watch.watches.is_empty()
-        || (hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc))
-    {
+    let hart = uc.get_data_mut();
+    // The first instruction of a run that resumed at a stop address runs
+    // past it; elsewhere the stop address comes first.
+    let resumed = hart.watch.resume_at.take() == Some(pc);
+    if hart.watch.watches.is_empty() || (hart.stop_addrs.contains(&pc) && !resumed) {
         return false;
     }
     let Some(insn) = insn else { return false };

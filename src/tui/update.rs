@@ -162,6 +162,7 @@ impl AppState {
                 self.events_scroll = (self.events_scroll as i64 - d).max(0) as usize;
             }
             Pane::Source => self.source_scroll += d,
+            Pane::Memory => self.debug.scroll_memory(d),
             _ => {}
         }
     }

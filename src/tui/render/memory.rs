@@ -160,14 +160,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState, view: View) {
             Some((addr, n)) => {
                 let mut lines = rows(s, addr, n, width, watched);
                 for (i, w) in s.debug.watches.iter().enumerate() {
+                    let phys = if w.watch.phys == w.vaddr {
+                        String::new()
+                    } else {
+                        format!(", pa {:#x}", w.watch.phys)
+                    };
                     lines.push(Line::styled(
-                        format!(
-                            "watch {}: {} ({} bytes at physical {:#x})",
-                            i + 1,
-                            w.what,
-                            w.watch.len,
-                            w.watch.phys
-                        ),
+                        format!("W {}: {}, {} bytes{phys}", i + 1, w.what, w.watch.len),
                         dim(),
                     ));
                 }

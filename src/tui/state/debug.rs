@@ -34,6 +34,13 @@ impl DebugViews {
     pub fn watch_list(&self) -> Vec<Watch> {
         self.watches.iter().map(|w| w.watch).collect()
     }
+
+    /// Scrolling the focused Memory pane moves it a word (8 bytes) a line.
+    pub fn scroll_memory(&mut self, lines: i64) {
+        if let Some((a, _)) = &mut self.memory {
+            *a = a.wrapping_add_signed(lines.wrapping_mul(8));
+        }
+    }
 }
 
 fn number(s: &str) -> Option<u64> {
