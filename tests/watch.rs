@@ -80,6 +80,22 @@ fn accesses_through_an_alias_hit_a_watch_on_the_physical_address() {
         seen.push(got);
     }
     assert_eq!(seen[0], seen[1], "block mode and stepping stop alike");
+    // The status line: data by symbol where one holds it, the alias (no
+    // symbol there) by address, with the physical address it reached.
+    assert_eq!(
+        seen[0][0].1.describe(&p),
+        format!(
+            "watch 1: the store at {} wrote 0x7 to cell ({cell:#x}, 8 bytes)",
+            p.describe(sym("watch_store"))
+        )
+    );
+    assert_eq!(
+        seen[0][1].1.describe(&p),
+        format!(
+            "watch 1: the load at {} read 0x7 from {alias:#x} (physical {cell:#x}, 8 bytes)",
+            p.describe(sym("watch_load"))
+        )
+    );
 }
 
 #[test]

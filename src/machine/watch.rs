@@ -75,19 +75,28 @@ impl WatchHit {
             WatchAccess::Store => ("store", "wrote", "to"),
             WatchAccess::Amo => ("AMO", "left", "at"),
         };
-        let phys = if self.paddr == self.vaddr {
-            String::new()
+        // Data by symbol only inside one (or just past an unsized label):
+        // the nearest symbol below a heap or stack address names nothing.
+        let named = p
+            .symbol_at(self.vaddr)
+            .is_some_and(|(s, off)| off < s.size || (s.size == 0 && off < 0x1000));
+        let mut notes = Vec::new();
+        let place = if named {
+            notes.push(format!("{:#x}", self.vaddr));
+            p.describe(self.vaddr)
         } else {
-            format!(", physical {:#x}", self.paddr)
+            format!("{:#x}", self.vaddr)
         };
+        if self.paddr != self.vaddr {
+            notes.push(format!("physical {:#x}", self.paddr));
+        }
+        notes.push(format!("{} bytes", self.size));
         format!(
-            "watch {}: the {what} at {} {verb} {:#x} {prep} {} ({:#x}{phys}, {} bytes)",
+            "watch {}: the {what} at {} {verb} {:#x} {prep} {place} ({})",
             self.watch + 1,
             p.describe(self.pc),
             self.value,
-            p.describe(self.vaddr),
-            self.vaddr,
-            self.size
+            notes.join(", ")
         )
     }
 }
