@@ -171,8 +171,9 @@ fn the_privilege_pane_shows_the_call_stack_split_at_the_trap() {
             "at syscall+0xe",
             "main+0x32",
             "user_start+0xc",
-            "mismatched returns 1, the last:",
-            "handle_exception+0xba ↩ do_trap_ecall_u",
+            // Only live frames: the count of mismatched returns, no name.
+            "mismatched returns so far: 1",
+            "",
         ],
         "{text}"
     );

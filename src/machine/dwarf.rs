@@ -122,3 +122,95 @@ pub(super) fn comp_dirs(file: &object::File<'_>) -> Vec<std::path::PathBuf> {
     })
     .unwrap_or_default()
 }
+
+/// A member of a C struct, from DWARF: its name and byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub offset: u64,
+    /// Up to the next member (or the struct's end): all of pt_regs's are
+    /// `unsigned long`.
+    pub size: u64,
+}
+
+/// The members of the first full definition (not a declaration) of `struct
+/// NAME` in the file's DWARF (DWARF 5 §5.7: DW_TAG_structure_type, its
+/// DW_TAG_member children with DW_AT_data_member_location), in offset
+/// order. `None` when no unit defines it (an assembled guest has no C types).
+pub(super) fn struct_members(file: &object::File<'_>, name: &str) -> Option<Vec<Member>> {
+    with_dwarf(file, |dwarf| {
+        let mut units = dwarf.units();
+        while let Ok(Some(header)) = units.next() {
+            let Ok(unit) = dwarf.unit(header) else {
+                continue;
+            };
+            if let Some(m) = struct_in_unit(dwarf, &unit, name) {
+                return Some(m);
+            }
+        }
+        None
+    })
+    .flatten()
+}
+
+fn struct_in_unit(
+    dwarf: &gimli::Dwarf<Reader<'_>>,
+    unit: &gimli::Unit<Reader<'_>>,
+    name: &str,
+) -> Option<Vec<Member>> {
+    let named = |e: &gimli::DebuggingInformationEntry<'_, '_, Reader<'_>>| {
+        e.attr_value(gimli::DW_AT_name)
+            .ok()
+            .flatten()
+            .and_then(|v| dwarf.attr_string(unit, v).ok())
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    let mut entries = unit.entries();
+    while let Ok(Some((_, e))) = entries.next_dfs() {
+        if e.tag() != gimli::DW_TAG_structure_type
+            || named(e).as_deref() != Some(name)
+            || e.attr(gimli::DW_AT_declaration).ok().flatten().is_some()
+        {
+            continue;
+        }
+        let total = e
+            .attr_value(gimli::DW_AT_byte_size)
+            .ok()
+            .flatten()
+            .and_then(|v| v.udata_value())?;
+        let mut tree = unit.entries_tree(Some(e.offset())).ok()?;
+        let root = tree.root().ok()?;
+        let mut members = Vec::new();
+        let mut children = root.children();
+        while let Ok(Some(child)) = children.next() {
+            let c = child.entry();
+            if c.tag() != gimli::DW_TAG_member {
+                continue;
+            }
+            let offset = c
+                .attr_value(gimli::DW_AT_data_member_location)
+                .ok()
+                .flatten()
+                .and_then(|v| v.udata_value());
+            if let (Some(n), Some(offset)) = (named(c), offset) {
+                members.push(Member {
+                    name: n,
+                    offset,
+                    size: 0,
+                });
+            }
+        }
+        members.sort_by_key(|m| m.offset);
+        let ends: Vec<u64> = members
+            .iter()
+            .skip(1)
+            .map(|m| m.offset)
+            .chain([total])
+            .collect();
+        for (m, end) in members.iter_mut().zip(ends) {
+            m.size = end.saturating_sub(m.offset);
+        }
+        return (!members.is_empty()).then_some(members);
+    }
+    None
+}

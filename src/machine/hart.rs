@@ -28,6 +28,8 @@ pub enum Outcome {
     Fault(GuestFault),
     /// The user asked the run to stop (Ctrl-C; `sigint::requested`).
     Interrupted,
+    /// Right after an access to a watched range (`Machine::set_watches`).
+    Watch(super::watch::WatchHit),
 }
 
 pub(super) struct Pending<D> {
@@ -118,6 +120,10 @@ pub struct Hart<O: Observer> {
     pub(super) irq_defer: bool,
     /// The run ends before the n-th execution of an address (`end.rs`).
     pub(super) end_at: Option<super::end::EndAt>,
+    /// Watchpoints (`watch.rs`).
+    pub(super) watch: super::watch::WatchState,
+    /// Where the kernel saved its trap frames (`frames.rs`).
+    pub(super) saves: super::frames::Saves,
 }
 
 impl<O: Observer> Hart<O> {
@@ -167,6 +173,8 @@ impl<O: Observer> Hart<O> {
             irq_hooks: HashMap::new(),
             irq_defer: false,
             end_at: None,
+            watch: Default::default(),
+            saves: Default::default(),
         }
     }
 

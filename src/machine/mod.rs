@@ -11,6 +11,7 @@ mod end;
 mod fault;
 mod fp;
 pub mod fstate;
+mod frames;
 mod hart;
 mod hooks;
 mod intercept;
@@ -32,6 +33,7 @@ mod smc;
 mod trap;
 mod trigger;
 mod vec;
+mod watch;
 mod wfi;
 
 pub use vec::describe as disasm;
@@ -44,10 +46,13 @@ use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 pub use block::{Block, DecodedInsn, decode_range};
+pub use dwarf::Member;
+pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
 pub use program::{Program, Segment, SrcLoc, Symbol};
 pub use resume::{ResumeState, VectorState, restorable};
+pub use watch::{Watch, WatchAccess, WatchHit};
 
 use crate::trace::{EventKind, Priv};
 
@@ -192,6 +197,9 @@ impl<O: Observer + 'static> Machine<O> {
             trigger_hook: None,
         };
         m.install_hooks(account)?;
+        if account {
+            m.install_frame_hooks()?;
+        }
         m.uc.reg_write(R::PC, m.program.entry).map_err(emu)?;
         regs::set_priv(&mut m.uc, Priv::M);
         // Reset values, so the first write of each CSR reports its old value.

@@ -67,6 +67,8 @@ pub struct Program {
     /// vmlinux's mtime). A source file changed since then may no longer
     /// hold those lines, so it is not shown (`session::source`).
     pub built: Vec<Option<std::time::SystemTime>>,
+    /// `struct pt_regs` from a vmlinux's DWARF (empty without one).
+    pub pt_regs: Vec<super::dwarf::Member>,
 }
 
 impl Program {
@@ -119,6 +121,8 @@ impl Program {
             src_roots: Vec::new(),
             dynamic_code: false,
             built: Vec::new(),
+            // A bare-metal kernel in C may have one (the pt_regs pane).
+            pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
     }
 
@@ -146,6 +150,7 @@ impl Program {
             src_roots,
             dynamic_code: false,
             built,
+            pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
     }
 
@@ -162,7 +167,11 @@ impl Program {
         let mut files = Vec::new();
         let mut src_roots = Vec::new();
         let mut built = Vec::new();
+        let mut pt_regs = Vec::new();
         for p in parts {
+            if pt_regs.is_empty() {
+                pt_regs = p.pt_regs;
+            }
             let base = files.len() as u16;
             built.extend((0..p.files.len()).map(|i| p.built.get(i).copied().flatten()));
             symbols.extend(p.symbols);
@@ -189,6 +198,7 @@ impl Program {
             src_roots,
             dynamic_code: true,
             built,
+            pt_regs,
         }
     }
 }

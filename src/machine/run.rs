@@ -42,7 +42,7 @@ impl<O: Observer + 'static> Machine<O> {
         self.go(&Until::default(), true)
     }
 
-    fn go(&mut self, until: &Until, single: bool) -> Outcome {
+    pub(super) fn go(&mut self, until: &Until, single: bool) -> Outcome {
         if let Some((code, _)) = self.uc.get_data().exit {
             return Outcome::Exited(code);
         }
@@ -64,6 +64,7 @@ impl<O: Observer + 'static> Machine<O> {
                 .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
             hart.until_kinds = until.kinds.clone();
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
+            hart.watch.resume_at = hart.skip_once;
             hart.outcome = None;
             hart.stepping = single;
             hart.irq_stop = None;
@@ -78,6 +79,13 @@ impl<O: Observer + 'static> Machine<O> {
             // The debug trigger: hooks in block mode, a check before each
             // step (trigger.rs).
             self.sync_trigger_hook();
+            // A watched access found by a block runs as a step (watch.rs).
+            if !single && self.uc.get_data_mut().watch.step_at.take() == Some(pc) {
+                match self.watched_step(pc) {
+                    Some(o) => return o,
+                    None => continue,
+                }
+            }
             if single {
                 // An interrupt due before this instruction is a step of its
                 // own (interrupt.rs).
@@ -110,7 +118,7 @@ impl<O: Observer + 'static> Machine<O> {
                     }
                     if single {
                         hart.stepping = false;
-                        return Outcome::Stepped;
+                        return super::watch::after_step(&mut self.uc);
                     }
                     if let Some(o) = super::interrupt::resume(&mut self.uc) {
                         self.uc.get_data_mut().stepping = false;

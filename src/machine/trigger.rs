@@ -144,7 +144,7 @@ pub fn csr_access<O: Observer>(
 
 /// The addresses an instruction accesses and how: (lowest address, size,
 /// load, store). `None` for an instruction that touches no memory.
-fn accesses<D>(uc: &Unicorn<'_, D>, insn: &Insn) -> Option<(u64, u64, bool, bool)> {
+pub(super) fn accesses<D>(uc: &Unicorn<'_, D>, insn: &Insn) -> Option<(u64, u64, bool, bool)> {
     let base = regs::read_gpr(uc, insn.rs1);
     let at = base.wrapping_add(insn.imm as u64);
     Some(match insn.op {
@@ -252,8 +252,10 @@ pub(super) enum HookAt {
 }
 
 impl Trigger {
-    fn hook_at(&self) -> Option<HookAt> {
-        if self.watches_data() {
+    /// `watching`: watchpoints are set (watch.rs), which check every
+    /// instruction's accesses through the same hook.
+    fn hook_at(&self, watching: bool) -> Option<HookAt> {
+        if self.watches_data() || watching {
             Some(HookAt::All)
         } else {
             self.exec_addr().map(HookAt::Addr)
@@ -275,10 +277,11 @@ pub(super) fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
 /// the pc has moved, and the other does nothing.
 pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> bool {
     let hart = uc.get_data();
-    if hart.stepping || !hart.trigger.armed() {
+    let watching = !hart.watch.watches.is_empty();
+    if hart.stepping || !(hart.trigger.armed() || watching) {
         return false;
     }
-    if !hart.trigger.watches_data() && hart.trigger.exec_addr() != Some(pc) {
+    if !hart.trigger.watches_data() && !watching && hart.trigger.exec_addr() != Some(pc) {
         return false;
     }
     if uc.reg_read(unicorn_engine::RegisterRISCV::PC).ok() != Some(pc) {
@@ -303,7 +306,8 @@ pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> boo
         }
     };
     match check(uc, pc, insn.as_ref()) {
-        Check::Run => false,
+        // No trigger fired: a watched access stops before it (watch.rs).
+        Check::Run => super::watch::before_in_block(uc, pc, idx, insn.as_ref()),
         Check::Fire(tval) => {
             // Executed, not retired, as any instruction that traps.
             hooks::finish(uc, idx.map_or(0, |i| i + 1), None, false);
@@ -333,7 +337,8 @@ impl<O: Observer + 'static> Machine<O> {
     /// between emulator runs, where adding hooks and dropping translations
     /// is safe; a trigger CSR write stops emulation to get here).
     pub(super) fn sync_trigger_hook(&mut self) {
-        let want = self.uc.get_data().trigger.hook_at();
+        let hart = self.uc.get_data();
+        let want = hart.trigger.hook_at(!hart.watch.watches.is_empty());
         if self.trigger_hook.map(|h| h.0) == want {
             return;
         }
@@ -376,7 +381,11 @@ impl<O: Observer + 'static> Machine<O> {
             .as_ref()
             .and_then(|p| p.block.insns.first().and_then(|d| d.insn));
         match check(&mut self.uc, pc, insn.as_ref()) {
-            Check::Run => Gate::Run,
+            Check::Run => {
+                // The access it makes, checked once it ran (watch.rs).
+                super::watch::arm(&mut self.uc, pc, insn.as_ref());
+                Gate::Run
+            }
             Check::Fire(tval) => {
                 hooks::finish(&mut self.uc, 1, None, false);
                 trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);

@@ -128,7 +128,7 @@ pub struct ScriptStep {
 }
 
 /// Panes a script may highlight (the TUI's names).
-pub const PANES: [&str; 12] = [
+pub const PANES: [&str; 16] = [
     "source",
     "registers",
     "csrs",
@@ -141,6 +141,10 @@ pub const PANES: [&str; 12] = [
     "vs",
     "reservation",
     "fp",
+    "ptregs",
+    "backtrace",
+    "memory",
+    "stack",
 ];
 
 /// A figure measured on hardware (never an input to the estimate).

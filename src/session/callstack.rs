@@ -270,6 +270,53 @@ impl CallStack {
     }
 }
 
+/// One line of a backtrace (`CallStack::backtrace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BtLine {
+    /// A live frame, where it is executing: the pc for the innermost, the
+    /// call site below a call frame, the interrupted pc below a trap.
+    At(u64),
+    /// The stack splits here: a trap taken from `from` to `to` at `epc`.
+    Trap {
+        cause: u64,
+        epc: u64,
+        from: Priv,
+        to: Priv,
+    },
+}
+
+impl CallStack {
+    /// The live frames, innermost first, each where it is executing, split
+    /// at trap frames: `pc`, then the call site of each call frame (the
+    /// caller's frame is at its call), and for each trap frame the trap,
+    /// then the pc it interrupted. Only frames not yet returned from are
+    /// here: a function that returned left the stack with its `ret`.
+    pub fn backtrace(&self, pc: u64) -> Vec<BtLine> {
+        let mut out = vec![BtLine::At(pc)];
+        for f in self.frames() {
+            match *f {
+                Frame::Call { site, .. } => out.push(BtLine::At(site)),
+                Frame::Trap {
+                    cause,
+                    epc,
+                    from,
+                    to,
+                    ..
+                } => {
+                    out.push(BtLine::Trap {
+                        cause,
+                        epc,
+                        from,
+                        to,
+                    });
+                    out.push(BtLine::At(epc));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// What a run's report says of its call stack (`run --format json`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {

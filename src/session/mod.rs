@@ -425,6 +425,7 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             Some(format!("stopped at a {} event", k.name())),
         ),
         Outcome::Stepped => ("stepped", None, None),
+        Outcome::Watch(h) => ("watch", None, Some(h.describe(&m.program))),
         Outcome::Interrupted => (
             "interrupted",
             None,

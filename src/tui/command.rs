@@ -33,6 +33,15 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("set KNOB=VALUE", "change a knob and restart"),
     ("goto N", "go to event #N of the events pane"),
+    (
+        "x ADDR|SYM|REG [N]",
+        "memory there, N bytes (default 128), in the Memory pane",
+    ),
+    (
+        "watch ADDR|SYM [LEN]",
+        "stop after any load/store there (physical: aliases hit)",
+    ),
+    ("unwatch N|ADDR|SYM|all", "remove watchpoints"),
 ];
 
 impl AppState {
@@ -149,6 +158,9 @@ impl AppState {
                 }
                 Err(_) => self.error("goto: give an event number from the events pane"),
             },
+            ("x", a) if !a.is_empty() => self.examine(a),
+            ("watch" | "w", a) if !a.is_empty() => self.watch(a),
+            ("unwatch", a) if !a.is_empty() => self.unwatch(a),
             _ => self.error(format!("unknown command ':{line}' (? lists the commands)")),
         }
     }

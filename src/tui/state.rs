@@ -12,7 +12,9 @@ use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
 use crate::trace::{Event, EventKind, Priv};
 
+mod debug;
 mod sources;
+pub use debug::{DebugViews, WatchEntry};
 pub use sources::SourceFiles;
 
 /// The panes, by the names scripts use.
@@ -31,6 +33,10 @@ pub enum Pane {
     Reservation,
     /// The FP register file, fcsr and sstatus.FS.
     Fp,
+    PtRegs,
+    Backtrace,
+    Memory,
+    Stack,
 }
 
 /// What the middle column's lower part shows (`v` cycles through).
@@ -40,10 +46,16 @@ pub enum Lower {
     Vector,
     Reservation,
     Fp,
+    /// The kernel-debugger views: the current trap frame's pt_regs, the
+    /// backtrace, memory at `:x`'s address, the stack around sp.
+    PtRegs,
+    Backtrace,
+    Memory,
+    Stack,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 12] = [
+    pub const ALL: [Pane; 16] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -56,6 +68,10 @@ impl Pane {
         Pane::Vs,
         Pane::Reservation,
         Pane::Fp,
+        Pane::PtRegs,
+        Pane::Backtrace,
+        Pane::Memory,
+        Pane::Stack,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -334,6 +350,8 @@ pub struct AppState {
     pub machine: crate::machine::MachineConfig,
     /// The last `/` search and its match.
     pub search: crate::tui::search::Search,
+    /// Watchpoints and the memory view's place (`state/debug.rs`).
+    pub debug: DebugViews,
 }
 
 impl AppState {
@@ -387,6 +405,7 @@ impl AppState {
             probes: Vec::new(),
             machine,
             search: Default::default(),
+            debug: DebugViews::default(),
         };
         s.lower = s.default_lower();
         s.compute_summaries();
@@ -413,6 +432,7 @@ impl AppState {
         }
         v.push(Lower::Reservation);
         v.push(Lower::Fp);
+        v.extend([Lower::PtRegs, Lower::Backtrace, Lower::Memory, Lower::Stack]);
         v
     }
 

@@ -182,6 +182,7 @@ impl AppState {
                 self.events_scroll = (self.events_scroll as i64 - d).max(0) as usize;
             }
             Pane::Source => self.source_scroll += d,
+            Pane::Memory => self.debug.scroll_memory(d),
             _ => {}
         }
     }
@@ -198,6 +199,8 @@ impl AppState {
     /// Moves the machine forward with `f` and reads the new state.
     pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
         let before = self.live.changed;
+        // Watchpoints stop what the user drives, never a rewind (state/debug.rs).
+        self.live.m.set_watches(&self.debug.watch_list());
         let o = f(&mut self.live);
         self.live.refresh(before);
         self.source_scroll = 0;
@@ -224,6 +227,7 @@ impl AppState {
             )),
             Outcome::Fault(f) => self.error(f.to_string()),
             Outcome::Interrupted => self.say("interrupted".to_string()),
+            Outcome::Watch(h) => self.say(h.describe(&p)),
         }
     }
 

@@ -15,12 +15,15 @@
 //! ```
 //! The right column has room for the vector and atomics panes to come.
 
+mod backtrace;
 mod csrs;
 mod cycles;
 mod events;
 mod fp;
 pub mod help;
+mod memory;
 mod narration;
+mod ptregs;
 mod ras;
 mod regs;
 mod reservation;
@@ -98,6 +101,10 @@ pub fn tabs(lower: Lower) -> [Pane; 4] {
         Lower::Vector => Pane::Vector,
         Lower::Reservation => Pane::Reservation,
         Lower::Fp => Pane::Fp,
+        Lower::PtRegs => Pane::PtRegs,
+        Lower::Backtrace => Pane::Backtrace,
+        Lower::Memory => Pane::Memory,
+        Lower::Stack => Pane::Stack,
     };
     [Pane::Csrs, Pane::Privilege, Pane::Cycles, low]
 }
@@ -177,6 +184,10 @@ fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Pane::Vector => "Vector",
             Pane::Reservation => "LR/SC",
             Pane::Fp => "FP",
+            Pane::PtRegs => "pt_regs",
+            Pane::Backtrace => "Backtrace",
+            Pane::Memory => "Memory",
+            Pane::Stack => "Stack",
             _ => p.name(),
         };
         if p == shown {
@@ -224,6 +235,10 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Vs => vs::render(f, r, s),
         Pane::Reservation => reservation::render(f, r, s),
         Pane::Fp => fp::render(f, r, s),
+        Pane::PtRegs => ptregs::render(f, r, s),
+        Pane::Backtrace => backtrace::render(f, r, s),
+        Pane::Memory => memory::render(f, r, s, memory::View::At),
+        Pane::Stack => memory::render(f, r, s, memory::View::Stack),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The privilege badge and the call stack, innermost first, split at trap
 //! frames (`session::callstack`): the pc, then each call's return address,
 //! then a rule for each trap with the interrupted context's frames below.
+//! Only live frames: nothing that has returned (no "last trap", no last
+//! mismatched return) is listed with them.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -117,24 +119,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::raw(format!("  {}", p.describe(s.live.m.pc()))),
     ])];
     lines.extend(stack_lines(s, p, width));
+    // Only live frames: what returned is gone (a returned function's name
+    // under the stack would read as a caller). The count of returns that
+    // skipped frames is no frame, so it stays, as a count.
     let stack = s.live.call_stack();
-    if let Some((pc, target)) = stack.last_mismatch {
+    if stack.mismatched > 0 {
         lines.push(Line::styled(
-            format!("mismatched returns {}, the last:", stack.mismatched),
-            dim(),
-        ));
-        lines.push(Line::styled(
-            format!("{} ↩ {}", p.describe(pc), p.describe(target)),
-            dim(),
-        ));
-    }
-    if let Some((t, target)) = &s.live.last_return {
-        lines.push(Line::styled(
-            format!("last trap: {}", cause_name(t.cause)),
-            dim(),
-        ));
-        lines.push(Line::styled(
-            format!("{} ↩ {}", p.describe(t.epc), p.describe(*target)),
+            format!("mismatched returns so far: {}", stack.mismatched),
             dim(),
         ));
     }

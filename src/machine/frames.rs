@@ -1,0 +1,119 @@
+//! Where the kernel saved each trap's registers, its `struct pt_regs`: the
+//! sp at the kernel's save point, recorded by a code hook as the guest runs
+//! (no guest state changes, so block mode and stepping stay alike).
+//!
+//! The save point is `mv a0, sp` (`is_save`) in `handle_exception`
+//! or `handle_exception_ras`: both the minikernel's entry
+//! (guest-asm/include/minikernel-entry.inc) and Linux's
+//! (arch/riscv/kernel/entry.S) have just filled the frame at sp there and
+//! pass it to the handler in a0 (`do_trap_ecall_u(struct pt_regs *regs)`).
+//! A trap that never reaches it (one taken to M-mode firmware, or a fault
+//! inside the save itself) has no recorded frame.
+
+use std::collections::VecDeque;
+
+use unicorn_engine::Unicorn;
+
+use super::hart::Hart;
+use super::observe::Observer;
+use super::{LoadError, Machine, emu, regs};
+use crate::isa::{AluOp, Insn, Op};
+
+/// The functions whose `mv a0, sp` is the save point.
+pub const SAVE_FUNCS: [&str; 2] = ["handle_exception", "handle_exception_ras"];
+
+/// The minikernel's `struct pt_regs` (guest-asm/include/minikernel-defs.inc,
+/// `PT_*`): Linux's riscv layout, one 8-byte slot per name, at 8 × index.
+pub const MINIKERNEL_PT_REGS: [&str; 36] = [
+    "epc", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
+    "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+    "t5", "t6", "status", "badaddr", "cause", "orig_a0",
+];
+
+/// Save points kept (traps nest a few deep; older ones are long returned).
+const KEEP: usize = 64;
+
+/// (instructions executed before the save point, sp there), oldest first.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Saves {
+    ring: VecDeque<(u64, u64)>,
+}
+
+/// `mv a0, sp`: `addi a0, sp, 0`, or `c.mv a0, sp`, which expands to
+/// `add a0, x0, sp` (unprivileged spec, "C.MV").
+pub fn is_save(i: &Insn) -> bool {
+    i.rd == 10
+        && match i.op {
+            Op::AluImm(AluOp::Add) => i.rs1 == 2 && i.imm == 0,
+            Op::Alu(AluOp::Add) => (i.rs1, i.rs2) == (0, 2) || (i.rs1, i.rs2) == (2, 0),
+            _ => false,
+        }
+}
+
+/// The hook on the save functions' instructions: records sp at the save.
+fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
+    let hart = uc.get_data();
+    let found = hart.pending.as_ref().and_then(|p| {
+        let i = p.block.index_of(pc)?;
+        Some((i.saturating_sub(p.from) as u64, p.block.insns[i].insn?))
+    });
+    let (ahead, insn) = match found {
+        Some(f) => f,
+        None => {
+            let bytes = super::smc::read_code(uc, pc, 4);
+            match super::block::decode_range(pc, &bytes)
+                .first()
+                .and_then(|d| d.insn)
+            {
+                Some(i) => (0, i),
+                None => return,
+            }
+        }
+    };
+    if !is_save(&insn) {
+        return;
+    }
+    let sp = regs::read_gpr(uc, 2);
+    let hart = uc.get_data_mut();
+    let at = hart.executed + ahead;
+    let ring = &mut hart.saves.ring;
+    // The same instruction seen again (a block stopped before it, then
+    // run as a step) is one save.
+    if ring.back().is_some_and(|&(a, _)| a == at) {
+        ring.pop_back();
+    }
+    if ring.len() == KEEP {
+        ring.pop_front();
+    }
+    ring.push_back((at, sp));
+}
+
+impl<O: Observer + 'static> Machine<O> {
+    pub(super) fn install_frame_hooks(&mut self) -> Result<(), LoadError> {
+        for name in SAVE_FUNCS {
+            let Some(s) = self.program.symbol(name).filter(|s| s.size > 0) else {
+                continue;
+            };
+            let (lo, hi) = (s.addr, s.addr + s.size - 1);
+            self.uc
+                .add_code_hook(lo, hi, |uc, addr, _| on_code(uc, addr))
+                .map_err(emu)?;
+        }
+        Ok(())
+    }
+
+    /// The address of the pt_regs the kernel saved for the trap taken when
+    /// `at` instructions had executed: sp at the first save point reached
+    /// after it (recorded as the hook reaches it: the frame is whole then,
+    /// and `mv a0, sp` does not move sp), and before `before` (the count at
+    /// the next trap nested in it, whose save would be that trap's).
+    pub fn trap_frame(&self, at: u64, before: Option<u64>) -> Option<u64> {
+        self.uc
+            .get_data()
+            .saves
+            .ring
+            .iter()
+            .find(|&&(a, _)| a >= at && before.is_none_or(|b| a < b))
+            .map(|&(_, sp)| sp)
+    }
+}

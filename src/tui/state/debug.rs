@@ -1,0 +1,167 @@
+//! The kernel-debugger views' state and commands: watchpoints (`:watch`,
+//! `:unwatch`) and the memory view's place (`:x`).
+
+use super::{AppState, Lower};
+use crate::isa::ABI;
+use crate::machine::Watch;
+
+/// Bytes `:x` shows when no count is given.
+pub const X_DEFAULT: u64 = 128;
+/// The most bytes `:x` shows (a pane holds far fewer; the rest scroll off).
+pub const X_MAX: u64 = 4096;
+/// Bytes a watch covers when none are given and the symbol has no size.
+pub const WATCH_DEFAULT: u64 = 8;
+
+/// A watchpoint as the user set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchEntry {
+    /// What the user typed (a symbol, an address).
+    pub what: String,
+    /// The virtual address it named when set.
+    pub vaddr: u64,
+    /// The physical range watched (aliases hit too).
+    pub watch: Watch,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DebugViews {
+    pub watches: Vec<WatchEntry>,
+    /// The memory pane's first address and byte count (`:x`).
+    pub memory: Option<(u64, u64)>,
+}
+
+impl DebugViews {
+    pub fn watch_list(&self) -> Vec<Watch> {
+        self.watches.iter().map(|w| w.watch).collect()
+    }
+
+    /// Scrolling the focused Memory pane moves it a word (8 bytes) a line.
+    pub fn scroll_memory(&mut self, lines: i64) {
+        if let Some((a, _)) = &mut self.memory {
+            *a = a.wrapping_add_signed(lines.wrapping_mul(8));
+        }
+    }
+}
+
+fn number(s: &str) -> Option<u64> {
+    let s = s.replace('_', "");
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+impl AppState {
+    /// An address as `:x` and `:watch` take it: a location (`0xADDR`,
+    /// `SYM`, `SYM+0xOFF`, `FILE:LINE`) or a register's ABI name (`sp`).
+    fn debug_address(&self, a: &str) -> Result<u64, String> {
+        if let Some(i) = ABI.iter().position(|r| *r == a) {
+            return Ok(self.live.regs[i]);
+        }
+        self.live.program().resolve(a)
+    }
+
+    /// Splits `ADDR [N]`; `what` names the count in messages.
+    fn addr_and_count(&self, arg: &str, what: &str) -> Result<(u64, Option<u64>), String> {
+        let mut parts = arg.split_whitespace();
+        let a = parts.next().ok_or("give an address or a symbol")?;
+        let n = match parts.next() {
+            Some(n) => Some(
+                number(n)
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("'{n}' is not a {what}"))?,
+            ),
+            None => None,
+        };
+        if let Some(extra) = parts.next() {
+            return Err(format!("'{extra}': one address and one {what} at most"));
+        }
+        Ok((self.debug_address(a)?, n))
+    }
+
+    /// `:x ADDR|SYM [N]`: the memory pane at that address, N bytes.
+    pub fn examine(&mut self, arg: &str) {
+        match self.addr_and_count(arg, "byte count") {
+            Ok((addr, n)) => {
+                let n = n.unwrap_or(X_DEFAULT).min(X_MAX);
+                self.debug.memory = Some((addr, n));
+                self.lower = Lower::Memory;
+                let d = self.live.program().describe(addr);
+                self.say(format!(
+                    "memory at {d} ({addr:#x}), {n} bytes (v cycles the panes)"
+                ));
+            }
+            Err(e) => self.error(format!("x: {e}")),
+        }
+    }
+
+    /// `:watch ADDR|SYM [LEN]`: stop after any load or store touching the
+    /// physical memory the address maps to now.
+    pub fn watch(&mut self, arg: &str) {
+        let (addr, len) = match self.addr_and_count(arg, "length") {
+            Ok(v) => v,
+            Err(e) => return self.error(format!("watch: {e}")),
+        };
+        let name = arg
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        // A bare symbol with a size: all of it.
+        let sized = self
+            .live
+            .program()
+            .symbol(&name)
+            .map(|s| s.size)
+            .filter(|&n| n > 0 && n <= X_MAX);
+        let len = len.or(sized).unwrap_or(WATCH_DEFAULT);
+        let Some(phys) = self.live.m.phys_of(addr) else {
+            return self.error(format!(
+                "watch: {name} ({addr:#x}) is not mapped by the page tables now"
+            ));
+        };
+        let watch = Watch { phys, len };
+        self.debug.watches.push(WatchEntry {
+            what: name.clone(),
+            vaddr: addr,
+            watch,
+        });
+        let n = self.debug.watches.len();
+        let phys = if phys == addr {
+            String::new()
+        } else {
+            format!(", physical {phys:#x}")
+        };
+        self.say(format!(
+            "watch {n} on {name} ({addr:#x}{phys}, {len} bytes): runs and steps stop after any load or store there"
+        ));
+    }
+
+    /// `:unwatch N|ADDR|SYM|all`.
+    pub fn unwatch(&mut self, arg: &str) {
+        if arg == "all" {
+            self.debug.watches.clear();
+            return self.say("all watches removed");
+        }
+        let by_number = number(arg)
+            .filter(|n| !arg.starts_with("0x") && *n >= 1)
+            .and_then(|n| usize::try_from(n - 1).ok())
+            .filter(|&i| i < self.debug.watches.len());
+        let i = by_number.or_else(|| {
+            let addr = self.debug_address(arg).ok();
+            self.debug
+                .watches
+                .iter()
+                .position(|w| w.what == arg || Some(w.vaddr) == addr)
+        });
+        match i {
+            Some(i) => {
+                let w = self.debug.watches.remove(i);
+                self.say(format!("watch {} on {} removed", i + 1, w.what));
+            }
+            None => self.error(format!(
+                "unwatch: no watch '{arg}' (give its number, its address or all)"
+            )),
+        }
+    }
+}
