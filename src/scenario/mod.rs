@@ -128,7 +128,7 @@ pub struct ScriptStep {
 }
 
 /// Panes a script may highlight (the TUI's names).
-pub const PANES: [&str; 11] = [
+pub const PANES: [&str; 12] = [
     "source",
     "registers",
     "csrs",
@@ -140,6 +140,7 @@ pub const PANES: [&str; 11] = [
     "vector",
     "vs",
     "reservation",
+    "diff",
 ];
 
 /// A figure measured on hardware (never an input to the estimate).

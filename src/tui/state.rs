@@ -12,7 +12,9 @@ use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
 use crate::trace::{Event, EventKind, Priv};
 
+mod diff;
 mod sources;
+pub use diff::{DiffKey, DiffView, diff_page};
 pub use sources::SourceFiles;
 
 /// The panes, by the names scripts use.
@@ -29,6 +31,8 @@ pub enum Pane {
     Vector,
     Vs,
     Reservation,
+    /// The path diff (`D`), in the left column while open.
+    Diff,
 }
 
 /// What the middle column's lower part shows (`v` cycles through).
@@ -40,7 +44,7 @@ pub enum Lower {
 }
 
 impl Pane {
-    pub const ALL: [Pane; 11] = [
+    pub const ALL: [Pane; 12] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -52,6 +56,7 @@ impl Pane {
         Pane::Vector,
         Pane::Vs,
         Pane::Reservation,
+        Pane::Diff,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -289,6 +294,8 @@ pub struct AppState {
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
     pub machine: crate::machine::MachineConfig,
+    /// The path diff view (`D`).
+    pub diff: DiffView,
 }
 
 impl AppState {
@@ -340,6 +347,7 @@ impl AppState {
             lower: Lower::Ras,
             probes: Vec::new(),
             machine,
+            diff: DiffView::default(),
         };
         s.lower = s.default_lower();
         s.compute_summaries();

@@ -35,6 +35,13 @@ pub enum Action {
     Focus(Pane),
     ScrollUp,
     ScrollDown,
+    /// PgUp / PgDn: a page in the focused pane.
+    PageUp,
+    PageDown,
+    /// `D`: the path diff view.
+    ToggleDiff,
+    /// Enter: the source of the diff's selected line.
+    DiffJump,
     Help,
     /// Space: play the next script step.
     Advance,
@@ -122,6 +129,10 @@ impl AppState {
             Action::Focus(p) => self.focus = p,
             Action::ScrollUp => self.scroll(-1),
             Action::ScrollDown => self.scroll(1),
+            Action::PageUp => self.scroll(-(super::state::diff_page())),
+            Action::PageDown => self.scroll(super::state::diff_page()),
+            Action::ToggleDiff => self.toggle_diff(),
+            Action::DiffJump => self.diff_jump(),
             Action::Help => self.mode = Mode::Help,
             Action::Advance => self.advance(),
             Action::CommandStart => self.mode = Mode::Command(String::new()),
@@ -145,6 +156,7 @@ impl AppState {
             Action::Cancel => self.mode = Mode::Normal,
             Action::Quit => self.quit = true,
         }
+        self.refresh_diff();
         self.timing.update_us = t0.elapsed().as_micros() as u64;
     }
 
@@ -162,6 +174,7 @@ impl AppState {
                 self.events_scroll = (self.events_scroll as i64 - d).max(0) as usize;
             }
             Pane::Source => self.source_scroll += d,
+            Pane::Diff => self.diff_move(d),
             _ => {}
         }
     }

@@ -17,6 +17,7 @@
 
 mod csrs;
 mod cycles;
+mod diff;
 mod events;
 mod help;
 mod narration;
@@ -96,8 +97,14 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         too_small(f, area);
         return;
     }
-    for (pane, r) in areas(area, s.lower) {
-        draw_pane(f, r, s, pane);
+    let all = areas(area, s.lower);
+    for (pane, r) in &all {
+        draw_pane(f, *r, s, *pane);
+    }
+    if s.diff.open
+        && let Some(left) = diff::union(&all, &[Pane::Source, Pane::Narration, Pane::Events])
+    {
+        diff::overlay(f, left, s);
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);
     status::render(f, st, s);
@@ -121,6 +128,7 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Vector => vector::render(f, r, s),
         Pane::Vs => vs::render(f, r, s),
         Pane::Reservation => reservation::render(f, r, s),
+        Pane::Diff => diff::render(f, r, s),
     }
 }
 

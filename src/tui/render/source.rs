@@ -35,7 +35,8 @@ fn heat(s: &AppState, loc: SrcLoc) -> String {
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program().clone();
     let pc = s.live.m.pc();
-    let loc = p.loc(pc);
+    // Enter in the diff view points the pane at a line of the path.
+    let loc = s.diff.source_at.or(p.loc(pc));
     match loc {
         Some(loc) if !s.disasm && !s.sources.file(loc.file).is_empty() => source(f, area, s, loc),
         _ => disasm(f, area, s),
