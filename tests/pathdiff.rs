@@ -125,6 +125,8 @@ fn the_three_ras_mispredicts_of_seed_003_and_where_they_go() {
         Which::Last,
     )
     .unwrap();
+    // One program (the same minikernel ELF), so lines match by source line.
+    assert_eq!(d.matched_by, pathdiff::MatchBy::SourceLine);
     let a_ras: Vec<&Line> = d.a.lines.iter().filter(|l| ras(l)).collect();
     assert_eq!(a_ras.len(), 3, "{a_ras:#?}");
     assert!(d.b.lines.iter().all(|l| !ras(l)));

@@ -153,6 +153,7 @@ pub struct PathDiff {
     pub ops: Vec<Op>,
     /// In order of first appearance along the alignment.
     pub functions: Vec<FnTotal>,
+    pub matched_by: MatchBy,
 }
 
 impl PathDiff {
@@ -173,7 +174,13 @@ impl PathDiff {
             }
         };
         let (a_side, b_side) = (side(a), side(b));
-        let ops = align_lines(&a_side.lines, &b_side.lines);
+        let same = std::rc::Rc::ptr_eq(&a.program, &b.program) || a.program.path == b.program.path;
+        let matched_by = if same {
+            MatchBy::SourceLine
+        } else {
+            MatchBy::Text
+        };
+        let ops = align_lines(&a_side.lines, &b_side.lines, matched_by);
         let functions = subtotals(&a_side.lines, &b_side.lines, &ops);
         PathDiff {
             scenario: scenario.to_string(),
@@ -182,6 +189,7 @@ impl PathDiff {
             b: b_side,
             ops,
             functions,
+            matched_by,
         }
     }
 
@@ -297,19 +305,41 @@ impl PathDiff {
     }
 }
 
+/// What lines are matched by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchBy {
+    /// Function and source line (instruction text where there is no line
+    /// info): both paths run one program, so a line is the same line.
+    SourceLine,
+    /// Function and instruction text: two builds (two kernels), whose line
+    /// numbers differ wherever the patch added or removed lines above.
+    Text,
+}
+
+impl MatchBy {
+    pub fn words(self) -> &'static str {
+        match self {
+            MatchBy::SourceLine => "function and source line",
+            MatchBy::Text => "function and instruction (two builds: line numbers differ)",
+        }
+    }
+}
+
 /// The alignment of two sides' lines: function + source line (or function
-/// + text), then the gaps by text.
-pub fn align_lines(a: &[Line], b: &[Line]) -> Vec<Op> {
+/// + text), then the gaps by text alone.
+pub fn align_lines(a: &[Line], b: &[Line], by: MatchBy) -> Vec<Op> {
     let mut ids: HashMap<(String, String), u32> = HashMap::new();
     let mut intern = |k: (String, String)| {
         let n = ids.len() as u32;
         *ids.entry(k).or_insert(n)
     };
     let key = |l: &Line| {
-        (
-            l.function.clone(),
-            l.source.clone().unwrap_or_else(|| format!("\0{}", l.text)),
-        )
+        let what = match (&l.source, by) {
+            (Some(src), MatchBy::SourceLine) => src.clone(),
+            _ => format!("\0{}", l.text),
+        };
+        (l.function.clone(), what)
     };
     let ka: Vec<u32> = a.iter().map(|l| intern(key(l))).collect();
     let kb: Vec<u32> = b.iter().map(|l| intern(key(l))).collect();
@@ -411,6 +441,48 @@ pub fn events_text(l: &Line, with_cycles: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(function: &str, src: u32, text: &str) -> Line {
+        Line {
+            pc: 0,
+            at: function.into(),
+            function: function.into(),
+            source: Some(format!("entry.S:{src}")),
+            text: text.into(),
+            milli: 1000,
+            events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn two_builds_match_by_text_where_the_patch_moved_the_lines() {
+        // After the patch, the same three instructions sit 3 lines lower
+        // (a hunk above them grew): by source line nothing would match in
+        // the same place, by text all three do.
+        let a = [
+            line("ret_from_exception", 264, "ld a2, 0(sp)"),
+            line("ret_from_exception", 267, "csrw sstatus, a0"),
+            line("ret_from_exception", 270, "ld ra, 8(sp)"),
+        ];
+        let b = [
+            line("ret_from_exception", 267, "ld a2, 0(sp)"),
+            line("ret_from_exception", 270, "csrw sstatus, a0"),
+            line("ret_from_exception", 273, "ld ra, 8(sp)"),
+        ];
+        let by_text = align_lines(&a, &b, MatchBy::Text);
+        assert_eq!(
+            by_text,
+            vec![Op::Same(0, 0), Op::Same(1, 1), Op::Same(2, 2)]
+        );
+        // By line, A's 267 and 270 pair with B's other instructions there
+        // first; the gap pass then finds the text pairs it can.
+        let by_line = align_lines(&a, &b, MatchBy::SourceLine);
+        let wrong = by_line
+            .iter()
+            .filter(|o| matches!(o, Op::Same(i, j) if a[*i].text != b[*j].text))
+            .count();
+        assert_eq!(wrong, 2, "{by_line:?}");
+    }
 
     #[test]
     fn cycles_print_whole_or_with_two_decimals() {

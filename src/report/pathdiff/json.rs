@@ -48,6 +48,7 @@ struct Json<'a> {
     b: JsonSide<'a>,
     rows: Vec<JsonRow<'a>>,
     functions: &'a [super::FnTotal],
+    matched_by: super::MatchBy,
     /// B − A.
     diff_instructions: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +106,7 @@ pub fn json(d: &PathDiff) -> String {
             })
             .collect(),
         functions: &d.functions,
+        matched_by: d.matched_by,
         diff_instructions: d.b.lines.len() as i64 - d.a.lines.len() as i64,
         diff_milli: with.then(|| d.diff_milli()),
     };

@@ -54,6 +54,7 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
             }
         );
     }
+    let _ = writeln!(s, "\nLines matched by {}.", d.matched_by.words());
     if !with {
         let _ = writeln!(s, "\n{NO_CORE}");
     }

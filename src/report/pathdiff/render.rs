@@ -37,6 +37,7 @@ fn heading(d: &PathDiff) -> Vec<String> {
             out.push(format!("  {}: {}", s.variant, s.label));
         }
     }
+    out.push(format!("Lines matched by {}.", d.matched_by.words()));
     if d.core.is_none() {
         out.push(NO_CORE.into());
     }
@@ -80,8 +81,16 @@ fn hard_wrap(s: &str, out: &mut Vec<String>) {
         } else {
             ("      ", TEXT_WIDTH - 7)
         };
-        let n = rest.len().min(room);
-        out.push(format!("{indent}{}", rest[..n].iter().collect::<String>()));
+        let mut n = rest.len().min(room);
+        // At a space, where there is one in the second half.
+        if n < rest.len()
+            && let Some(sp) = rest[..n].iter().rposition(|c| *c == ' ')
+            && sp > room / 2
+        {
+            n = sp + 1;
+        }
+        let piece: String = rest[..n].iter().collect();
+        out.push(format!("{indent}{}", piece.trim_end()));
         rest = &rest[n..];
         first = false;
     }

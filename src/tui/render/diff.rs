@@ -1,8 +1,9 @@
 //! The path diff view (`D`): the live variant's path against its pair
 //! partner's for one iteration, aligned (`report::pathdiff`), each row with
 //! both cycle figures and its events, then the per-function subtotals; the
-//! total stays at the bottom. While open it takes the left column under a
-//! shorter source pane, which Enter points at the selected row's line.
+//! total stays at the bottom. While open it takes the left column (and the
+//! middle one where the left is narrow) under a shorter source pane, which
+//! Enter points at the selected row's line.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -24,6 +25,26 @@ pub fn overlay(f: &mut Frame<'_>, left: Rect, s: &AppState) {
     let [src, diff] = Layout::vertical(SPLIT).areas(left);
     super::draw_pane(f, src, s, Pane::Source);
     render(f, diff, s);
+}
+
+/// A row of the view needs about this many columns.
+const WANT: u16 = 76;
+
+/// Where the view goes: the left column (source, narration, events), and
+/// the middle one too (registers, RAS) when the left alone is too narrow.
+pub fn place(areas: &[(Pane, Rect)]) -> Option<Rect> {
+    let left = union(areas, &[Pane::Source, Pane::Narration, Pane::Events])?;
+    if left.width >= WANT {
+        return Some(left);
+    }
+    let middle = [
+        Pane::Registers,
+        Pane::Ras,
+        Pane::Vector,
+        Pane::Vs,
+        Pane::Reservation,
+    ];
+    Some(union(areas, &middle).map_or(left, |m| left.union(m)))
 }
 
 /// The rectangle covering `panes` in `areas`.

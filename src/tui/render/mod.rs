@@ -102,9 +102,9 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         draw_pane(f, *r, s, *pane);
     }
     if s.diff.open
-        && let Some(left) = diff::union(&all, &[Pane::Source, Pane::Narration, Pane::Events])
+        && let Some(r) = diff::place(&all)
     {
-        diff::overlay(f, left, s);
+        diff::overlay(f, r, s);
     }
     let [_, st] = Layout::vertical(ROWS).areas(area);
     status::render(f, st, s);
