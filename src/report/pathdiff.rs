@@ -485,6 +485,41 @@ mod tests {
     }
 
     #[test]
+    fn long_identical_runs_fold_but_for_their_ends() {
+        let mut lines: Vec<Line> = (0..70).map(|i| line("f", i, "nop")).collect();
+        // Row 70 differs in cycles, so the run is rows 0..70.
+        lines.push(line("f", 70, "ret"));
+        let side = |lines: Vec<Line>| Side {
+            variant: "v".into(),
+            label: String::new(),
+            iteration: 1,
+            milli: lines.iter().map(|l| l.milli).sum(),
+            lines,
+        };
+        let mut b = lines.clone();
+        b[70].milli = 6000;
+        let ops = align_lines(&lines, &b, MatchBy::SourceLine);
+        let d = PathDiff {
+            scenario: "t".into(),
+            functions: subtotals(&lines, &b, &ops),
+            a: side(lines),
+            b: side(b),
+            core: Some("u74".into()),
+            ops,
+            matched_by: MatchBy::SourceLine,
+        };
+        let f = d.folds();
+        assert_eq!(f, vec![(FOLD_CONTEXT, 70 - FOLD_CONTEXT)]);
+        assert_eq!(d.milli_in(f[0]), (64_000, 64_000));
+        assert_eq!(d.diff_milli(), 5000);
+        let t = render::text(&d, false);
+        assert!(t.contains("64 identical rows, 64 cycles each side"), "{t}");
+        assert_eq!(t.lines().filter(|l| l.starts_with("= ")).count(), 7, "{t}");
+        let full = render::text(&d, true);
+        assert_eq!(full.lines().filter(|l| l.starts_with("= ")).count(), 71);
+    }
+
+    #[test]
     fn cycles_print_whole_or_with_two_decimals() {
         assert_eq!(cycles(3000), "3");
         assert_eq!(cycles(1500), "1.50");

@@ -177,7 +177,7 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
         for r in rows {
             let (a, b) = (r.a, r.b);
             let one = |x: Option<&Line>| match x {
-                None => (instead_text(&r.instead), String::new()),
+                None => (instead_text(&r.instead, true), String::new()),
                 Some(l) => (
                     format!("{} {}", code(&l.at), code(&l.text)),
                     if l.events.is_empty() {

@@ -289,14 +289,20 @@ pub fn event_rows(d: &PathDiff) -> Vec<EventRow<'_>> {
 }
 
 /// What runs in place of a line that one path lacks.
-pub(super) fn instead_text(v: &[&Line]) -> String {
+pub(super) fn instead_text(v: &[&Line], md: bool) -> String {
     if v.is_empty() {
         return "(not on this path; nothing in its place)".into();
     }
     let mut t: Vec<String> = v
         .iter()
         .take(4)
-        .map(|l| format!("{} {}", l.at, l.text))
+        .map(|l| {
+            if md {
+                format!("`{}` `{}`", l.at, l.text.replace('`', "'"))
+            } else {
+                format!("{} {}", l.at, l.text)
+            }
+        })
         .collect();
     if v.len() > 4 {
         t.push(format!("and {} more", v.len() - 4));
@@ -306,7 +312,7 @@ pub(super) fn instead_text(v: &[&Line]) -> String {
 
 fn side_text(l: Option<&Line>, with: bool, instead: &[&Line]) -> String {
     match l {
-        None => instead_text(instead),
+        None => instead_text(instead, false),
         Some(l) if l.events.is_empty() => format!("{} {}: none", l.at, l.text),
         Some(l) => format!("{} {}: {}", l.at, l.text, events_text(l, with)),
     }
