@@ -38,9 +38,20 @@ pub fn align<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
     ops
 }
 
+/// The most edits the search follows: its trace grows as D², so past this
+/// (about 4M diagonal entries) the middle is given as deleted then inserted,
+/// a valid if not shortest script, instead of taking the memory.
+pub const MAX_EDITS: usize = 2000;
+
 fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
     let (n, m) = (a.len() as isize, b.len() as isize);
     let max = (n + m) as usize;
+    if max > MAX_EDITS && !within(a, b, MAX_EDITS) {
+        return (0..a.len())
+            .map(Op::Del)
+            .chain((0..b.len()).map(Op::Ins))
+            .collect();
+    }
     let off = max as isize + 1;
     let mut v = vec![0isize; 2 * max + 3];
     // The furthest x on each diagonal k after each d, for the way back.
@@ -110,6 +121,37 @@ fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
         i = j + 1;
     }
     out
+}
+
+/// Whether a and b are at most `limit` edits apart (the forward pass of
+/// Myers' search alone, in linear space).
+fn within<K: PartialEq>(a: &[K], b: &[K], limit: usize) -> bool {
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    let lim = limit as isize;
+    let off = lim + 1;
+    let mut v = vec![0isize; 2 * limit + 3];
+    for d in 0..=lim {
+        let mut k = -d;
+        while k <= d {
+            let down = k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]);
+            let mut x = if down {
+                v[(off + k + 1) as usize]
+            } else {
+                v[(off + k - 1) as usize] + 1
+            };
+            let mut y = x - k;
+            while x < n && y < m && a[x as usize] == b[y as usize] {
+                x += 1;
+                y += 1;
+            }
+            v[(off + k) as usize] = x;
+            if x >= n && y >= m {
+                return true;
+            }
+            k += 2;
+        }
+    }
+    false
 }
 
 /// Aligns by the primary keys, then each unmatched gap again by the
@@ -241,6 +283,24 @@ mod tests {
             check(&a, &b, &ops);
             assert_eq!(lcs_len(&ops), t[0][0], "{a:?} {b:?}");
         }
+    }
+
+    #[test]
+    fn past_the_edit_limit_the_script_is_still_valid() {
+        // Nothing in common: D = n + m, over the limit; the shortest script
+        // is then exactly all deleted and all inserted.
+        let a: Vec<u32> = (0..1500).collect();
+        let b: Vec<u32> = (2000..3600).collect();
+        let ops = align(&a, &b);
+        check(&a, &b, &ops);
+        assert_eq!(lcs_len(&ops), 0);
+        // Close enough (one change in 3000): the full search runs.
+        let mut c = a.clone();
+        c[700] = 9999;
+        let ops = align(&a, &c);
+        check(&a, &c, &ops);
+        assert_eq!(lcs_len(&ops), 1499);
+        assert!(within(&a, &c, 2) && !within(&a, &b, 100));
     }
 
     #[test]
