@@ -19,6 +19,7 @@ macro_rules! tell {
 }
 
 mod bench;
+mod diff;
 mod elf;
 mod fidelity;
 mod machine_args;
@@ -176,6 +177,32 @@ enum Cmd {
         repeats: u32,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Two variants' paths through one iteration of the measured loop,
+    /// aligned like diff, each line with its cycles and events.
+    Diff {
+        scenario: PathBuf,
+        /// The variant on the left (default: the scenario's first pair's before).
+        a: Option<String>,
+        /// The variant on the right (default: the first pair's after).
+        b: Option<String>,
+        /// Charge cycles on this core (without it: instructions only).
+        #[arg(long)]
+        core: Option<String>,
+        /// The iteration of the measured loop (1-based; default: the last complete one).
+        #[arg(long, allow_negative_numbers = true)]
+        iteration: Option<u64>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Show every row: without it, runs of 64 or more rows the same on
+        /// both paths (cycles included) are folded, 3 kept at each end.
+        #[arg(long)]
+        full: bool,
+        /// Set a knob: NAME=VALUE (repeatable).
+        #[arg(long = "set", value_parser = parse_knob)]
+        set: Vec<(String, u64)>,
+        #[command(flatten)]
+        machine: MachineArgs,
     },
     /// Run your own bare-metal RV64 ELF; a write to `tohost` ends it and its code
     /// is the exit status (124: budget ran out, 125: guest fault).
@@ -390,6 +417,30 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             vlen,
             machine,
         }) => elf(&file, budget, events, ebreak_stops, vlen, machine.config()),
+        Some(Cmd::Diff {
+            scenario,
+            a,
+            b,
+            core,
+            iteration,
+            format,
+            full,
+            set,
+            machine,
+        }) => diff::diff(
+            &scenario,
+            a.as_deref(),
+            b.as_deref(),
+            core.as_deref(),
+            iteration,
+            format,
+            full,
+            RunOpts {
+                set,
+                machine: machine.config(),
+                ..RunOpts::default()
+            },
+        ),
         Some(Cmd::Check { scenarios, machine }) => check(&scenarios, machine.config()),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
     }

@@ -8,6 +8,7 @@ mod events;
 pub mod fidelity;
 pub mod functions;
 pub mod pairs;
+pub mod pathdiff;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 

@@ -128,7 +128,7 @@ pub struct ScriptStep {
 }
 
 /// Panes a script may highlight (the TUI's names).
-pub const PANES: [&str; 16] = [
+pub const PANES: [&str; 17] = [
     "source",
     "registers",
     "csrs",
@@ -145,6 +145,7 @@ pub const PANES: [&str; 16] = [
     "backtrace",
     "memory",
     "stack",
+    "diff",
 ];
 
 /// A figure measured on hardware (never an input to the estimate).

@@ -6,6 +6,7 @@ pub mod callstack;
 mod clock;
 mod estimate;
 pub mod functions;
+pub mod path;
 pub mod phases;
 pub mod source;
 pub mod stats;

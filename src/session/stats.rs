@@ -83,6 +83,9 @@ pub struct Stats {
     pub stack: CallStack,
     /// Instructions and cycles per function symbol.
     pub functions: Functions,
+    /// The retired path of one iteration, recorded only when attached
+    /// (`session::path`).
+    pub path: Option<super::path::PathRecorder>,
 }
 
 impl Stats {
@@ -123,6 +126,7 @@ impl Stats {
             interrupts: BTreeMap::new(),
             stack,
             functions: Functions::default(),
+            path: None,
         }
     }
 
@@ -136,6 +140,15 @@ impl Stats {
         self.window_end = Some(self.now.clone());
         self.lines_end = Some(self.lines.clone());
         self.functions.close();
+        self.path_cut();
+    }
+
+    /// Tells the path recorder, if any, where the iterations stand.
+    fn path_cut(&mut self) {
+        if let Some(p) = self.path.as_mut() {
+            let open = self.window_start.is_some() && self.window_end.is_none();
+            p.cut(open, self.iterations, self.iteration_hits);
+        }
     }
 
     /// `milli` cycles charged at `pc` outside a block: to its function too.
@@ -173,6 +186,7 @@ impl Stats {
         if bits & M_END != 0 && self.window_start.is_some() && self.window_end.is_none() {
             self.close_window();
         }
+        self.path_cut();
     }
 
     /// The phase of code at `pc` run at privilege `p` now: its own phase

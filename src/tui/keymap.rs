@@ -118,6 +118,30 @@ impl Default for Keymap {
                     "scroll the focused pane",
                 ),
                 b(
+                    KeyCode::PageUp,
+                    Action::PageUp,
+                    "PgUp",
+                    "scroll the focused pane a page",
+                ),
+                b(
+                    KeyCode::PageDown,
+                    Action::PageDown,
+                    "PgDn",
+                    "scroll the focused pane a page",
+                ),
+                b(
+                    C('D'),
+                    Action::ToggleDiff,
+                    "D",
+                    "path diff: this variant against its pair, this iteration",
+                ),
+                b(
+                    KeyCode::Enter,
+                    Action::DiffJump,
+                    "Enter",
+                    "diff: show the selected line in the source",
+                ),
+                b(
                     C(':'),
                     Action::CommandStart,
                     ":",

@@ -172,8 +172,12 @@ impl AppState {
             return !self.disasm;
         }
         let p = self.live.program();
+        // Enter in the diff view points the pane at a line of the path.
         !self.disasm
-            && p.loc(self.live.m.pc())
+            && self
+                .diff
+                .source_at
+                .or_else(|| p.loc(self.live.m.pc()))
                 .is_some_and(|l| self.sources.has_lines(l.file))
     }
 
@@ -182,7 +186,10 @@ impl AppState {
     pub fn source_center(&self) -> Option<SrcLoc> {
         let base = match self.search.hit(self) {
             Some(Hit::Line(l)) => l,
-            _ => self.live.program().loc(self.live.m.pc())?,
+            _ => match self.diff.source_at {
+                Some(l) => l,
+                None => self.live.program().loc(self.live.m.pc())?,
+            },
         };
         let len = self.sources.line_count(base.file) as i64;
         let line = (i64::from(base.line) + self.source_scroll).clamp(1, len.max(1));

@@ -13,8 +13,10 @@ use crate::session::{self, RunOpts, VariantRun};
 use crate::trace::{Event, EventKind, Priv};
 
 mod debug;
+mod diff;
 mod sources;
 pub use debug::{DebugViews, WatchEntry};
+pub use diff::{DiffKey, DiffView, diff_page};
 pub use sources::SourceFiles;
 
 /// The panes, by the names scripts use.
@@ -37,6 +39,8 @@ pub enum Pane {
     Backtrace,
     Memory,
     Stack,
+    /// The path diff (`D`), in the left column while open.
+    Diff,
 }
 
 /// What the middle column's lower part shows (`v` cycles through).
@@ -55,7 +59,7 @@ pub enum Lower {
 }
 
 impl Pane {
-    pub const ALL: [Pane; 16] = [
+    pub const ALL: [Pane; 17] = [
         Pane::Source,
         Pane::Registers,
         Pane::Csrs,
@@ -72,6 +76,7 @@ impl Pane {
         Pane::Backtrace,
         Pane::Memory,
         Pane::Stack,
+        Pane::Diff,
     ];
     pub fn name(self) -> &'static str {
         crate::scenario::PANES[self as usize]
@@ -352,6 +357,8 @@ pub struct AppState {
     pub search: crate::tui::search::Search,
     /// Watchpoints and the memory view's place (`state/debug.rs`).
     pub debug: DebugViews,
+    /// The path diff view (`D`).
+    pub diff: DiffView,
 }
 
 impl AppState {
@@ -406,6 +413,7 @@ impl AppState {
             machine,
             search: Default::default(),
             debug: DebugViews::default(),
+            diff: DiffView::default(),
         };
         s.lower = s.default_lower();
         s.compute_summaries();

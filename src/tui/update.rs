@@ -37,6 +37,13 @@ pub enum Action {
     Focus(Pane),
     ScrollUp,
     ScrollDown,
+    /// PgUp / PgDn: a page in the focused pane.
+    PageUp,
+    PageDown,
+    /// `D`: the path diff view.
+    ToggleDiff,
+    /// Enter: the source of the diff's selected line.
+    DiffJump,
     Help,
     /// Space: play the next script step.
     Advance,
@@ -139,6 +146,10 @@ impl AppState {
             Action::Focus(p) => self.focus = p,
             Action::ScrollUp => self.scroll(-1),
             Action::ScrollDown => self.scroll(1),
+            Action::PageUp => self.scroll(-(super::state::diff_page())),
+            Action::PageDown => self.scroll(super::state::diff_page()),
+            Action::ToggleDiff => self.toggle_diff(),
+            Action::DiffJump => self.diff_jump(),
             Action::Help => self.mode = Mode::Help,
             Action::Advance => self.advance(),
             Action::CommandStart => self.mode = Mode::Command(String::new()),
@@ -165,6 +176,7 @@ impl AppState {
             Action::Cancel => self.mode = Mode::Normal,
             Action::Quit => self.quit = true,
         }
+        self.refresh_diff();
         self.timing.update_us = t0.elapsed().as_micros() as u64;
     }
 
@@ -183,6 +195,7 @@ impl AppState {
             }
             Pane::Source => self.source_scroll += d,
             Pane::Memory => self.debug.scroll_memory(d),
+            Pane::Diff => self.diff_move(d),
             _ => {}
         }
     }

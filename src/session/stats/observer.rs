@@ -96,6 +96,9 @@ impl Observer for Stats {
             let func = info.func[i];
             self.functions.retire(func);
             let d = &r.insns[i];
+            if let Some(rec) = self.path.as_mut() {
+                rec.step(d);
+            }
             // Where execution went after it (None: it trapped).
             let next = if i + 1 < r.to {
                 Some(r.insns[i + 1].pc)
@@ -118,6 +121,7 @@ impl Observer for Stats {
             let taken = next.is_some_and(|n| n != d.pc + u64::from(d.len));
             let now = &mut self.now;
             let line = &mut self.lines[info.line[i] as usize];
+            let path = &mut self.path;
             let mut spent = 0;
             let at = At {
                 i,
@@ -140,6 +144,9 @@ impl Observer for Stats {
                     }
                     *line += v;
                     spent += v;
+                    if let Some(rec) = path.as_mut() {
+                        rec.charge(cat, v, event);
+                    }
                     if event && cat == Cat::RasMispredicts && p == USER as usize {
                         now.user_ras_mispredicts += 1;
                     }
@@ -149,6 +156,9 @@ impl Observer for Stats {
                 now.cycles[p] += waited;
                 now.ledger.add_cycles(Cat::VectorUnit, waited);
                 *line += waited;
+                if let Some(rec) = path.as_mut() {
+                    rec.charge(Cat::VectorUnit, waited, false);
+                }
             }
             self.functions.charge(func, spent + waited);
         }
@@ -221,6 +231,9 @@ impl Observer for Stats {
         let p = self.phase_at(pc, self.last_priv) as usize;
         self.now.cycles[p] += need;
         self.now.ledger.add(Cat::Idle, need);
+        if let Some(rec) = self.path.as_mut() {
+            rec.charge_at(pc, Cat::Idle, need, true);
+        }
         self.charge_pc(pc, need);
         if let Some(id) = self
             .program
@@ -274,6 +287,9 @@ impl Observer for Stats {
             let p = self.phase_at(*pc, self.last_priv) as usize;
             self.now.cycles[p] += v;
             self.now.ledger.add(Cat::VectorUnit, v);
+            if let Some(rec) = self.path.as_mut() {
+                rec.charge_at(*pc, Cat::VectorUnit, v, true);
+            }
             self.charge_pc(*pc, v);
             if let Some(id) = self
                 .program
@@ -281,6 +297,18 @@ impl Observer for Stats {
                 .and_then(|l| self.line_ids.get(&Some(l)))
             {
                 self.lines[*id as usize] += v;
+            }
+        }
+        if self.model.is_none()
+            && let Some(rec) = self.path.as_mut()
+        {
+            match ev {
+                Event::TrapEnter { handler, .. } => {
+                    rec.charge_at(*handler, Cat::TrapEntries, 0, true)
+                }
+                Event::TrapReturn { pc, .. } => rec.charge_at(*pc, Cat::TrapReturns, 0, true),
+                Event::Vector { pc, .. } => rec.charge_at(*pc, Cat::VectorUnit, 0, true),
+                _ => {}
             }
         }
         match ev {
@@ -319,6 +347,9 @@ impl Observer for Stats {
                 let p = self.phase_at(*handler, *to) as usize;
                 self.now.cycles[p] += v;
                 self.now.ledger.add(Cat::TrapEntries, v);
+                if let Some(rec) = self.path.as_mut() {
+                    rec.charge_at(*handler, Cat::TrapEntries, v, true);
+                }
                 self.charge_pc(*handler, v);
             }
         }

@@ -18,6 +18,7 @@
 mod backtrace;
 mod csrs;
 mod cycles;
+mod diff;
 mod events;
 mod fp;
 pub mod help;
@@ -206,8 +207,14 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
         too_small(f, area);
         return;
     }
-    for (pane, r) in areas(area, s) {
-        draw_pane(f, r, s, pane);
+    let all = areas(area, s);
+    for (pane, r) in &all {
+        draw_pane(f, *r, s, *pane);
+    }
+    if s.diff.open
+        && let Some(r) = diff::place(&all)
+    {
+        diff::overlay(f, r, s);
     }
     if compact(area) {
         tab_line(f, area, s);
@@ -239,6 +246,7 @@ pub fn draw_pane(f: &mut Frame<'_>, r: Rect, s: &AppState, pane: Pane) {
         Pane::Backtrace => backtrace::render(f, r, s),
         Pane::Memory => memory::render(f, r, s, memory::View::At),
         Pane::Stack => memory::render(f, r, s, memory::View::Stack),
+        Pane::Diff => diff::render(f, r, s),
     }
 }
 

@@ -48,16 +48,24 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
             line: n as u32 + 1,
         };
         let is_pc = Some(here) == pc_loc;
+        // The line Enter in the diff view pointed the pane at.
+        let is_target = s.diff.source_at == Some(here);
         let mark = if bp_lines.contains(&here) {
             "●"
         } else if is_pc {
             "▶"
+        } else if is_target {
+            "→"
         } else if search::is_hit(s, Hit::Line(here)) {
             search::GLYPH
         } else {
             " "
         };
-        let style = if is_pc { current() } else { Style::default() };
+        let style = if is_pc || is_target {
+            current()
+        } else {
+            Style::default()
+        };
         let mut spans = vec![
             Span::styled(
                 format!("{:>6} ", heat.line(s, here)),
@@ -78,15 +86,16 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         .get(center.file as usize)
         .cloned()
         .unwrap_or_default();
-    let shown = match pc_loc {
-        Some(l) if l.file == center.file => l.line,
+    let shown = match (s.diff.source_at, pc_loc) {
+        (Some(l), _) if l.file == center.file => l.line,
+        (_, Some(l)) if l.file == center.file => l.line,
         _ => center.line,
     };
-    let title = format!(
-        " {file}:{shown}  {}  [{}] ",
-        p.describe(s.live.m.pc()),
-        heat.title()
-    );
+    let at = match s.diff.source_at {
+        Some(_) => format!("diff row (pc {})", p.describe(s.live.m.pc())),
+        None => p.describe(s.live.m.pc()),
+    };
+    let title = format!(" {file}:{shown}  {at}  [{}] ", heat.title());
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
         area,

@@ -1,0 +1,530 @@
+//! The before/after path diff: two variants' retired paths for one
+//! iteration, aligned like `diff` (a shortest edit script, Myers 1986), with
+//! each line's cycles and events, per-function subtotals and the total.
+//!
+//! Lines match by function and source line (`file:line` from the DWARF line
+//! table), or by function and instruction text where there is no line info.
+//! What that leaves unmatched between two matches (a renamed copy of a
+//! function, a line table shifted by the patch) is aligned again by
+//! instruction text alone, so `handle_exception` and `handle_exception_ras`,
+//! two copies of one template, line up instruction by instruction.
+
+mod align;
+mod json;
+mod markdown;
+mod render;
+
+pub use align::{Op, align, align_two_level};
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::cost::{Cat, MILLI};
+use crate::machine::Program;
+use crate::scenario::Scenario;
+use crate::session::RunOpts;
+use crate::session::path::{self, PathRun, Step, Which};
+
+pub use json::json;
+pub use markdown::markdown;
+pub use render::{EventRow, TEXT_WIDTH, event_rows, text};
+
+/// One side's instruction, resolved for reading.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Line {
+    pub pc: u64,
+    /// `sym+0xOFF`.
+    pub at: String,
+    pub function: String,
+    /// `file:line` (the file's last path component), if the line table has it.
+    pub source: Option<String>,
+    /// Disassembly, jump and branch targets named by symbol (`+0xOFF`
+    /// alone for a target in the line's own function).
+    pub text: String,
+    /// Cycles charged (milli).
+    pub milli: u64,
+    /// Its events: category and cycles (milli).
+    pub events: Vec<(Cat, u64)>,
+}
+
+/// The categories listed as a line's events.
+const EVENT_CATS: [Cat; 10] = [
+    Cat::RasMispredicts,
+    Cat::BranchMispredicts,
+    Cat::IndirectMispredicts,
+    Cat::CsrFlushes,
+    Cat::Serialisation,
+    Cat::TrapEntries,
+    Cat::TrapReturns,
+    Cat::VectorUnit,
+    Cat::TakenBubbles,
+    Cat::Idle,
+];
+
+impl Line {
+    pub fn of(program: &Program, s: &Step) -> Line {
+        let text = match crate::isa::decode_word(s.raw) {
+            Some(i) => symbolised(program, &i, s.pc),
+            None => format!(".insn {:#x}", s.raw),
+        };
+        let function = program
+            .symbol_at(s.pc)
+            .map_or_else(|| format!("{:#x}", s.pc), |(sym, _)| sym.name.clone());
+        let source = program.loc(s.pc).and_then(|l| {
+            let f = program.files.get(l.file as usize)?;
+            let base = f.rsplit('/').next().unwrap_or(f);
+            Some(format!("{base}:{}", l.line))
+        });
+        let mut events: Vec<(Cat, u64)> = Vec::new();
+        for &(cat, v, ev) in &s.charges {
+            if !ev || !EVENT_CATS.contains(&cat) {
+                continue;
+            }
+            events.push((cat, v));
+        }
+        // A mispredict's wait on an out-of-order core comes later, as cycles
+        // of the same category without an event: count it with the event.
+        for &(cat, v, ev) in &s.charges {
+            if !ev
+                && v > 0
+                && let Some(e) = events.iter_mut().find(|e| e.0 == cat)
+            {
+                e.1 += v;
+            }
+        }
+        let mut l = Line {
+            pc: s.pc,
+            at: program.describe(s.pc),
+            function,
+            source,
+            text,
+            milli: s.milli(),
+            events,
+        };
+        l.text = local_text(&l);
+        l
+    }
+}
+
+/// The disassembly with a jump's or branch's target as `sym+0xOFF`.
+fn symbolised(program: &Program, i: &crate::isa::Insn, pc: u64) -> String {
+    use crate::isa::Op;
+    let t = crate::isa::disasm(i, pc);
+    if !matches!(i.op, Op::Jal | Op::Branch(_)) {
+        return t;
+    }
+    let target = pc.wrapping_add(i.imm as u64);
+    let hex = format!("{target:#x}");
+    match program.symbol_at(target) {
+        Some(_) => t.replace(&hex, &program.describe(target)),
+        None => t,
+    }
+}
+
+/// One side of the diff.
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    pub variant: String,
+    pub label: String,
+    pub iteration: u64,
+    pub lines: Vec<Line>,
+    pub milli: u64,
+}
+
+/// A function's figures on both sides.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FnTotal {
+    pub function: String,
+    pub a_insns: u64,
+    pub a_milli: u64,
+    pub b_insns: u64,
+    pub b_milli: u64,
+}
+
+/// Two variants' paths of one iteration, aligned.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathDiff {
+    pub scenario: String,
+    pub a: Side,
+    pub b: Side,
+    /// The core whose cycles these are (`None`: instructions only).
+    pub core: Option<String>,
+    pub ops: Vec<Op>,
+    /// In order of first appearance along the alignment.
+    pub functions: Vec<FnTotal>,
+    pub matched_by: MatchBy,
+}
+
+impl PathDiff {
+    pub fn new(scenario: &str, a: &PathRun, b: &PathRun) -> PathDiff {
+        let side = |r: &PathRun| {
+            let lines: Vec<Line> = r
+                .path
+                .steps
+                .iter()
+                .map(|s| Line::of(&r.program, s))
+                .collect();
+            Side {
+                variant: r.variant.clone(),
+                label: r.label.clone(),
+                iteration: r.path.iteration,
+                milli: lines.iter().map(|l| l.milli).sum(),
+                lines,
+            }
+        };
+        let (a_side, b_side) = (side(a), side(b));
+        let same = std::rc::Rc::ptr_eq(&a.program, &b.program) || a.program.path == b.program.path;
+        let matched_by = if same {
+            MatchBy::SourceLine
+        } else {
+            MatchBy::Text
+        };
+        let ops = align_lines(&a_side.lines, &b_side.lines, matched_by);
+        let functions = subtotals(&a_side.lines, &b_side.lines, &ops);
+        PathDiff {
+            scenario: scenario.to_string(),
+            core: a.core.clone().or_else(|| b.core.clone()),
+            a: a_side,
+            b: b_side,
+            ops,
+            functions,
+            matched_by,
+        }
+    }
+
+    /// B − A in milli-cycles.
+    pub fn diff_milli(&self) -> i64 {
+        self.b.milli as i64 - self.a.milli as i64
+    }
+
+    /// The rows of the alignment as pairs of lines.
+    pub fn rows(&self) -> impl Iterator<Item = (Option<&Line>, Option<&Line>)> {
+        self.ops.iter().map(|o| match *o {
+            Op::Same(i, j) => (Some(&self.a.lines[i]), Some(&self.b.lines[j])),
+            Op::Del(i) => (Some(&self.a.lines[i]), None),
+            Op::Ins(j) => (None, Some(&self.b.lines[j])),
+        })
+    }
+}
+
+/// The two variants to diff: the ones named, else the scenario's first
+/// pair, else its first two variants.
+pub fn variants(
+    s: &Scenario,
+    a: Option<&str>,
+    b: Option<&str>,
+) -> Result<(String, String), String> {
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a.to_string(), b.to_string()),
+        (Some(_), None) | (None, Some(_)) => {
+            return Err("diff takes two variants (A B) or none (the scenario's first pair)".into());
+        }
+        (None, None) => match s.pairs.first() {
+            Some(p) => (p.before.clone(), p.after.clone()),
+            None if s.variants.len() >= 2 => {
+                (s.variants[0].name.clone(), s.variants[1].name.clone())
+            }
+            None => {
+                return Err(format!(
+                    "{}: diff needs two variants, and the scenario has {}",
+                    s.path.display(),
+                    s.variants.len()
+                ));
+            }
+        },
+    };
+    s.variant(&a)?;
+    s.variant(&b)?;
+    if a == b {
+        return Err(format!(
+            "diff of '{a}' against itself: name two different variants"
+        ));
+    }
+    Ok((a, b))
+}
+
+/// Records both variants' iteration and aligns them.
+pub fn build(
+    s: &Scenario,
+    a: &str,
+    b: &str,
+    opts: &RunOpts,
+    which: Which,
+) -> Result<PathDiff, String> {
+    let ra = path::record(s, s.variant(a)?, opts, which)?;
+    // The same iteration on both paths: the one A's run gave.
+    let rb = path::record(s, s.variant(b)?, opts, Which::Nth(ra.path.iteration))?;
+    Ok(PathDiff::new(&s.path.display().to_string(), &ra, &rb))
+}
+
+/// Runs of identical rows (on both paths, the same cycles, no events) of
+/// at least `FOLD_MIN` are folded in text and Markdown, but for `FOLD_CONTEXT`
+/// rows at each end; `--full` shows them.
+pub const FOLD_MIN: usize = 64;
+pub const FOLD_CONTEXT: usize = 3;
+
+impl PathDiff {
+    /// The ranges of rows (`ops` indices, end exclusive) to fold.
+    pub fn folds(&self) -> Vec<(usize, usize)> {
+        let same = |o: &Op| match *o {
+            Op::Same(i, j) => {
+                let (a, b) = (&self.a.lines[i], &self.b.lines[j]);
+                a.milli == b.milli && a.events.is_empty() && b.events.is_empty()
+            }
+            _ => false,
+        };
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.ops.len() {
+            if !same(&self.ops[i]) {
+                i += 1;
+                continue;
+            }
+            let j = (i..self.ops.len())
+                .find(|&j| !same(&self.ops[j]))
+                .unwrap_or(self.ops.len());
+            if j - i >= FOLD_MIN {
+                out.push((i + FOLD_CONTEXT, j - FOLD_CONTEXT));
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// Milli-cycles of A's and B's lines in rows `r`.
+    pub fn milli_in(&self, r: (usize, usize)) -> (u64, u64) {
+        let mut m = (0, 0);
+        for o in &self.ops[r.0..r.1] {
+            if let Op::Same(i, j) = *o {
+                m.0 += self.a.lines[i].milli;
+                m.1 += self.b.lines[j].milli;
+            }
+        }
+        m
+    }
+}
+
+/// What lines are matched by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchBy {
+    /// Function and source line (instruction text where there is no line
+    /// info): both paths run one program, so a line is the same line.
+    SourceLine,
+    /// Function and instruction text: two builds (two kernels), whose line
+    /// numbers differ wherever the patch added or removed lines above.
+    Text,
+}
+
+impl MatchBy {
+    pub fn words(self) -> &'static str {
+        match self {
+            MatchBy::SourceLine => "function and source line",
+            MatchBy::Text => "function and instruction (two builds: line numbers differ)",
+        }
+    }
+}
+
+/// The alignment of two sides' lines: function + source line (or function
+/// + text), then the gaps by text alone.
+pub fn align_lines(a: &[Line], b: &[Line], by: MatchBy) -> Vec<Op> {
+    let mut ids: HashMap<(String, String), u32> = HashMap::new();
+    let mut intern = |k: (String, String)| {
+        let n = ids.len() as u32;
+        *ids.entry(k).or_insert(n)
+    };
+    let key = |l: &Line| {
+        let what = match (&l.source, by) {
+            (Some(src), MatchBy::SourceLine) => src.clone(),
+            _ => format!("\0{}", l.text),
+        };
+        (l.function.clone(), what)
+    };
+    let ka: Vec<u32> = a.iter().map(|l| intern(key(l))).collect();
+    let kb: Vec<u32> = b.iter().map(|l| intern(key(l))).collect();
+    let ta: Vec<&str> = a.iter().map(|l| l.text.as_str()).collect();
+    let tb: Vec<&str> = b.iter().map(|l| l.text.as_str()).collect();
+    align_two_level(&ka, &kb, &ta, &tb)
+}
+
+/// The instruction text with targets in its own function written
+/// `+0xOFF`, so two copies of one function compare equal.
+fn local_text(l: &Line) -> String {
+    let own = format!("{}+", l.function);
+    let t = l.text.replace(&own, "+");
+    match t.strip_suffix(&l.function) {
+        Some(head) if head.ends_with(' ') => format!("{head}+0x0"),
+        _ => t,
+    }
+}
+
+fn subtotals(a: &[Line], b: &[Line], ops: &[Op]) -> Vec<FnTotal> {
+    let mut out: Vec<FnTotal> = Vec::new();
+    let mut find = |name: &str| -> usize {
+        match out.iter().position(|f| f.function == name) {
+            Some(i) => i,
+            None => {
+                out.push(FnTotal {
+                    function: name.to_string(),
+                    a_insns: 0,
+                    a_milli: 0,
+                    b_insns: 0,
+                    b_milli: 0,
+                });
+                out.len() - 1
+            }
+        }
+    };
+    let mut rows: Vec<(usize, bool, u64)> = Vec::new();
+    for o in ops {
+        let (l, r) = match *o {
+            Op::Same(i, j) => (Some(&a[i]), Some(&b[j])),
+            Op::Del(i) => (Some(&a[i]), None),
+            Op::Ins(j) => (None, Some(&b[j])),
+        };
+        if let Some(l) = l {
+            rows.push((find(&l.function), true, l.milli));
+        }
+        if let Some(r) = r {
+            rows.push((find(&r.function), false, r.milli));
+        }
+    }
+    for (f, is_a, v) in rows {
+        let t = &mut out[f];
+        if is_a {
+            t.a_insns += 1;
+            t.a_milli += v;
+        } else {
+            t.b_insns += 1;
+            t.b_milli += v;
+        }
+    }
+    out
+}
+
+/// Milli-cycles as cycles: whole when whole, else two decimals.
+pub fn cycles(milli: u64) -> String {
+    if milli.is_multiple_of(MILLI) {
+        format!("{}", milli / MILLI)
+    } else {
+        format!("{:.2}", milli as f64 / MILLI as f64)
+    }
+}
+
+/// A signed difference of milli-cycles as cycles, with its sign.
+pub fn signed(milli: i64) -> String {
+    let s = cycles(milli.unsigned_abs());
+    match milli.signum() {
+        -1 => format!("-{s}"),
+        1 => format!("+{s}"),
+        _ => "0".into(),
+    }
+}
+
+/// A line's events as `ras 5, trap 20`.
+pub fn events_text(l: &Line, with_cycles: bool) -> String {
+    l.events
+        .iter()
+        .map(|(c, v)| {
+            let name = c.short().unwrap_or(c.key());
+            if with_cycles && *v > 0 {
+                format!("{name} {}", cycles(*v))
+            } else {
+                name.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(function: &str, src: u32, text: &str) -> Line {
+        Line {
+            pc: 0,
+            at: function.into(),
+            function: function.into(),
+            source: Some(format!("entry.S:{src}")),
+            text: text.into(),
+            milli: 1000,
+            events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn two_builds_match_by_text_where_the_patch_moved_the_lines() {
+        // After the patch, the same three instructions sit 3 lines lower
+        // (a hunk above them grew): by source line nothing would match in
+        // the same place, by text all three do.
+        let a = [
+            line("ret_from_exception", 264, "ld a2, 0(sp)"),
+            line("ret_from_exception", 267, "csrw sstatus, a0"),
+            line("ret_from_exception", 270, "ld ra, 8(sp)"),
+        ];
+        let b = [
+            line("ret_from_exception", 267, "ld a2, 0(sp)"),
+            line("ret_from_exception", 270, "csrw sstatus, a0"),
+            line("ret_from_exception", 273, "ld ra, 8(sp)"),
+        ];
+        let by_text = align_lines(&a, &b, MatchBy::Text);
+        assert_eq!(
+            by_text,
+            vec![Op::Same(0, 0), Op::Same(1, 1), Op::Same(2, 2)]
+        );
+        // By line, A's 267 and 270 pair with B's other instructions there
+        // first; the gap pass then finds the text pairs it can.
+        let by_line = align_lines(&a, &b, MatchBy::SourceLine);
+        let wrong = by_line
+            .iter()
+            .filter(|o| matches!(o, Op::Same(i, j) if a[*i].text != b[*j].text))
+            .count();
+        assert_eq!(wrong, 2, "{by_line:?}");
+    }
+
+    #[test]
+    fn long_identical_runs_fold_but_for_their_ends() {
+        let mut lines: Vec<Line> = (0..70).map(|i| line("f", i, "nop")).collect();
+        // Row 70 differs in cycles, so the run is rows 0..70.
+        lines.push(line("f", 70, "ret"));
+        let side = |lines: Vec<Line>| Side {
+            variant: "v".into(),
+            label: String::new(),
+            iteration: 1,
+            milli: lines.iter().map(|l| l.milli).sum(),
+            lines,
+        };
+        let mut b = lines.clone();
+        b[70].milli = 6000;
+        let ops = align_lines(&lines, &b, MatchBy::SourceLine);
+        let d = PathDiff {
+            scenario: "t".into(),
+            functions: subtotals(&lines, &b, &ops),
+            a: side(lines),
+            b: side(b),
+            core: Some("u74".into()),
+            ops,
+            matched_by: MatchBy::SourceLine,
+        };
+        let f = d.folds();
+        assert_eq!(f, vec![(FOLD_CONTEXT, 70 - FOLD_CONTEXT)]);
+        assert_eq!(d.milli_in(f[0]), (64_000, 64_000));
+        assert_eq!(d.diff_milli(), 5000);
+        let t = render::text(&d, false);
+        assert!(t.contains("64 identical rows, 64 cycles each side"), "{t}");
+        assert_eq!(t.lines().filter(|l| l.starts_with("= ")).count(), 7, "{t}");
+        let full = render::text(&d, true);
+        assert_eq!(full.lines().filter(|l| l.starts_with("= ")).count(), 71);
+    }
+
+    #[test]
+    fn cycles_print_whole_or_with_two_decimals() {
+        assert_eq!(cycles(3000), "3");
+        assert_eq!(cycles(1500), "1.50");
+        assert_eq!(signed(-2000), "-2");
+        assert_eq!(signed(250), "+0.25");
+        assert_eq!(signed(0), "0");
+    }
+}

@@ -1,0 +1,114 @@
+//! The path diff as JSON, for other tools.
+
+use serde::Serialize;
+
+use super::{Line, Op, PathDiff};
+
+#[derive(Serialize)]
+struct JsonEvent {
+    kind: &'static str,
+    milli: u64,
+}
+
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    pc: u64,
+    at: &'a str,
+    function: &'a str,
+    source: Option<&'a str>,
+    text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    milli: Option<u64>,
+    events: Vec<JsonEvent>,
+}
+
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    op: &'static str,
+    a: Option<JsonLine<'a>>,
+    b: Option<JsonLine<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSide<'a> {
+    variant: &'a str,
+    label: &'a str,
+    iteration: u64,
+    instructions: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    milli: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    scenario: &'a str,
+    /// `null`: instructions only, no cycles.
+    core: Option<&'a str>,
+    a: JsonSide<'a>,
+    b: JsonSide<'a>,
+    rows: Vec<JsonRow<'a>>,
+    functions: &'a [super::FnTotal],
+    matched_by: super::MatchBy,
+    /// B − A.
+    diff_instructions: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_milli: Option<i64>,
+}
+
+/// JSON: both sides, the rows with their lines, the subtotals and the
+/// difference (cycles in milli-cycles, absent without a core).
+pub fn json(d: &PathDiff) -> String {
+    let with = d.core.is_some();
+    fn line(l: &Line, with: bool) -> JsonLine<'_> {
+        JsonLine {
+            pc: l.pc,
+            at: &l.at,
+            function: &l.function,
+            source: l.source.as_deref(),
+            text: &l.text,
+            milli: with.then_some(l.milli),
+            events: l
+                .events
+                .iter()
+                .map(|(c, v)| JsonEvent {
+                    kind: c.key(),
+                    milli: *v,
+                })
+                .collect(),
+        }
+    }
+    fn side(s: &super::Side, with: bool) -> JsonSide<'_> {
+        JsonSide {
+            variant: &s.variant,
+            label: &s.label,
+            iteration: s.iteration,
+            instructions: s.lines.len(),
+            milli: with.then_some(s.milli),
+        }
+    }
+    let j = Json {
+        scenario: &d.scenario,
+        core: d.core.as_deref(),
+        a: side(&d.a, with),
+        b: side(&d.b, with),
+        rows: d
+            .ops
+            .iter()
+            .zip(d.rows())
+            .map(|(o, (a, b))| JsonRow {
+                op: match o {
+                    Op::Same(..) => "same",
+                    Op::Del(_) => "only_a",
+                    Op::Ins(_) => "only_b",
+                },
+                a: a.map(|l| line(l, with)),
+                b: b.map(|l| line(l, with)),
+            })
+            .collect(),
+        functions: &d.functions,
+        matched_by: d.matched_by,
+        diff_instructions: d.b.lines.len() as i64 - d.a.lines.len() as i64,
+        diff_milli: with.then(|| d.diff_milli()),
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
