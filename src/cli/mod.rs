@@ -20,6 +20,7 @@ macro_rules! tell {
 
 mod bench;
 mod elf;
+mod exports;
 mod fidelity;
 mod machine_args;
 mod runs;
@@ -33,7 +34,7 @@ use fidelity::fidelity;
 use runs::{check, compare, replay, run};
 
 use crate::cost::Profile;
-use crate::report::Format;
+use crate::report::{Format, RunFormat};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
 
@@ -102,8 +103,11 @@ enum Cmd {
         /// All variants (the default).
         #[arg(long, conflicts_with = "variants")]
         all: bool,
+        /// text, md or json: the report; with --events, json or csv: the
+        /// events with their instruction count, modelled cycle and privilege;
+        /// perfetto: Chrome / Perfetto trace-event JSON of the run.
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: RunFormat,
         /// Print the event log (traps, returns, CSR writes, privilege changes).
         #[arg(long)]
         events: bool,

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, guest_exit_text, load};
 use crate::cost::Profile;
 use crate::machine::MachineConfig;
-use crate::report::{self, Format};
+use crate::report::{self, Format, RunFormat};
 use crate::scenario::{Scenario, expect};
 use crate::session::{self, RunOpts, VariantRun};
 
@@ -36,10 +36,22 @@ pub(super) fn run_all(
 pub(super) fn run(
     path: &Path,
     variants: &[String],
-    format: Format,
+    format: RunFormat,
     events: bool,
     mut opts: RunOpts,
 ) -> anyhow::Result<ExitCode> {
+    let format = match (format, events) {
+        (RunFormat::Csv, false) => anyhow::bail!(
+            "--format csv writes the events: add --events (or use text, md or json for the report)"
+        ),
+        (RunFormat::Text, _) => Format::Text,
+        (RunFormat::Md, _) => Format::Md,
+        (RunFormat::Json, false) => Format::Json,
+        (RunFormat::Json | RunFormat::Csv | RunFormat::Perfetto, _) => {
+            let s = load(path)?;
+            return super::exports::export(&s, variants, format, &opts);
+        }
+    };
     let s = load(path)?;
     if events {
         opts.log_events = 1_000_000;
