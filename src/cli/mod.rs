@@ -147,6 +147,11 @@ enum Cmd {
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
         step: bool,
+        /// A figure you measured, shown beside the estimate:
+        /// CORE:VARIANT=189.9ns or CORE:VARIANT=600cycles, per iteration
+        /// (repeatable; never a model input).
+        #[arg(long = "measured", value_name = "CORE:VARIANT=VALUE", value_parser = crate::report::measured::parse)]
+        measured: Vec<crate::report::measured::Measured>,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -158,6 +163,11 @@ enum Cmd {
         scenarios: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// A figure you measured: CORE:VARIANT=189.9ns or =600cycles, per
+        /// iteration (repeatable), for every scenario read with that
+        /// variant on that core.
+        #[arg(long = "measured", value_name = "CORE:VARIANT=VALUE", value_parser = crate::report::measured::parse)]
+        measured: Vec<crate::report::measured::Measured>,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -210,6 +220,9 @@ enum Cmd {
     /// runs within its scenario's budget (50M when it sets none).
     Check {
         scenarios: Vec<PathBuf>,
+        /// text, or md: a Markdown table per scenario.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -362,6 +375,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
             set,
             step,
+            measured,
             machine,
         }) => {
             let opts = RunOpts {
@@ -370,13 +384,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 machine: machine.config(),
                 ..RunOpts::default()
             };
-            compare(&scenario, &cores, format, opts)
+            compare(&scenario, &cores, format, opts, &measured)
         }
         Some(Cmd::Fidelity {
             scenarios,
             format,
+            measured,
             machine,
-        }) => fidelity(&scenarios, format, machine.config()),
+        }) => fidelity(&scenarios, format, machine.config(), &measured),
         Some(Cmd::List) => list(),
         Some(Cmd::Bench {
             scenario,
@@ -394,7 +409,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             vlen,
             machine,
         }) => elf(&file, budget, events, ebreak_stops, vlen, machine.config()),
-        Some(Cmd::Check { scenarios, machine }) => check(&scenarios, machine.config()),
+        Some(Cmd::Check {
+            scenarios,
+            format,
+            machine,
+        }) => check(&scenarios, machine.config(), format),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
     }
 }

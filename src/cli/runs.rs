@@ -197,8 +197,16 @@ pub(super) fn compare(
     cores: &[String],
     format: Format,
     opts: RunOpts,
+    given: &[report::measured::Measured],
 ) -> anyhow::Result<ExitCode> {
-    let s = load(path)?;
+    let mut s = load(path)?;
+    // The cores compared: --core, else the scenario's.
+    let compared: Vec<String> = if cores.is_empty() {
+        s.cores.iter().map(|c| c.name.clone()).collect()
+    } else {
+        cores.to_vec()
+    };
+    report::measured::apply(&mut s, given, &compared).map_err(anyhow::Error::msg)?;
     let mut runs = per_core(&s, cores, &opts)?;
     // A variant that did not finish has no per-iteration figure to compare:
     // say why and compare the others.
@@ -287,7 +295,31 @@ pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<E
     })
 }
 
-pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result<ExitCode> {
+/// One line of `check`: as text, and as a Markdown table's row (result,
+/// core, what, detail) with `--format md`.
+fn check_line(md: bool, text: String, cells: [&str; 4]) {
+    if md {
+        let c: Vec<String> = cells
+            .iter()
+            .map(|c| c.replace('|', "\\|").replace('\n', " "))
+            .collect();
+        say!("| {} |", c.join(" | "));
+    } else {
+        say!("{text}");
+    }
+}
+
+pub(super) fn check(
+    paths: &[PathBuf],
+    machine: MachineConfig,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    if format == Format::Json {
+        anyhow::bail!(
+            "check writes text or md; for the figures as JSON use 'trapscope run SCENARIO --format json'"
+        );
+    }
+    let md = format == Format::Md;
     let opts = RunOpts {
         machine,
         ..RunOpts::default()
@@ -301,7 +333,15 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
     let mut total = 0;
     for p in &paths {
         let s = load(p)?;
-        say!("{}: {}", p.display(), s.title);
+        if md {
+            say!(
+                "\n### {}: {}\n\n| result | core | expectation | detail |\n|---|---|---|---|",
+                p.display(),
+                s.title
+            );
+        } else {
+            say!("{}: {}", p.display(), s.title);
+        }
         // Expectations hold on every core the scenario names (or once, with
         // no cycle model, when it names none).
         let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
@@ -332,7 +372,12 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                 {
                     total += 1;
                     failures += 1;
-                    say!("  FAIL  {tag}variant {}: {}", r.variant, guest_exit_text(c));
+                    let why = guest_exit_text(c);
+                    check_line(
+                        md,
+                        format!("  FAIL  {tag}variant {}: {why}", r.variant),
+                        ["FAIL", core, &format!("variant {}", r.variant), &why],
+                    );
                 }
             }
             for e in &s.expect {
@@ -357,26 +402,36 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                         } => pair_metric(&s, core, vruns, before, after, path),
                     }
                 };
-                let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
-                    (Some(a), Some(b)) if e.check.op.holds(a, b) => {
-                        format!("ok    {tag}{} ({a} vs {b})", e.name)
-                    }
+                let (text, cells) = match (get(&e.check.lhs), get(&e.check.rhs)) {
+                    (Some(a), Some(b)) if e.check.op.holds(a, b) => (
+                        format!("ok    {tag}{} ({a} vs {b})", e.name),
+                        ["ok", e.name.as_str(), &format!("{a} vs {b}")].map(String::from),
+                    ),
                     (Some(a), Some(b)) => {
                         failures += 1;
-                        format!(
-                            "FAIL  {tag}{}: {} is false ({a} vs {b}) at {}",
-                            e.name, e.check, e.loc
+                        let why = format!("{} is false ({a} vs {b}) at {}", e.check, e.loc);
+                        (
+                            format!("FAIL  {tag}{}: {why}", e.name),
+                            ["FAIL", e.name.as_str(), &why].map(String::from),
                         )
                     }
                     _ => {
                         failures += 1;
-                        format!(
-                            "FAIL  {tag}{}: {} names a metric the run does not have, at {}",
-                            e.name, e.check, e.loc
+                        let why = format!(
+                            "{} names a metric the run does not have, at {}",
+                            e.check, e.loc
+                        );
+                        (
+                            format!("FAIL  {tag}{}: {why}", e.name),
+                            ["FAIL", e.name.as_str(), &why].map(String::from),
                         )
                     }
                 };
-                say!("  {verdict}");
+                check_line(
+                    md,
+                    format!("  {text}"),
+                    [&cells[0], core, &cells[1], &cells[2]],
+                );
             }
             // Each pair's difference, from the runs that finished (a report,
             // not a check: it neither passes nor fails).
@@ -386,15 +441,21 @@ pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result
                 .cloned()
                 .collect();
             for d in report::pairs::deltas(&s, core, &done) {
-                say!(
-                    "  pair  {tag}{}: {} per iteration",
-                    report::pairs::name(&d),
-                    report::pairs::summary(&d)
+                let (name, sum) = (report::pairs::name(&d), report::pairs::summary(&d));
+                check_line(
+                    md,
+                    format!("  pair  {tag}{name}: {sum} per iteration"),
+                    ["pair", core, &name, &format!("{sum} per iteration")],
                 );
             }
         }
     }
-    say!("{} passed, {} failed", total - failures, failures);
+    say!(
+        "{}{} passed, {} failed",
+        if md { "\n" } else { "" },
+        total - failures,
+        failures
+    );
     Ok(if failures == 0 {
         ExitCode::SUCCESS
     } else {

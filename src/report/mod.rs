@@ -8,8 +8,10 @@ pub mod event_export;
 mod events;
 pub mod fidelity;
 pub mod functions;
+pub mod measured;
 pub mod pairs;
 pub mod perfetto;
+mod run_md;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 
@@ -286,6 +288,7 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "### {}\n", s.title);
     let _ = writeln!(o, "Patch: {}\n", s.patch);
+    run_md::outcomes(&mut o, runs);
     let _ = write!(o, "| phase (instructions/iteration) |");
     for r in runs {
         let _ = write!(o, " {} |", r.variant);
@@ -314,6 +317,15 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
     }
     let _ = writeln!(o);
+    run_md::cycles(&mut o, s, runs);
     functions::markdown_table(&mut o, runs);
+    for r in runs {
+        let l = &r.lrsc;
+        if l.get("sc_success").copied().unwrap_or(0.0) + l.get("sc_fail").copied().unwrap_or(0.0)
+            > 0.0
+        {
+            let _ = writeln!(o, "\n- LR/SC, {}: {}", r.variant, lrsc_line(l));
+        }
+    }
     escape(&o).into_owned()
 }
