@@ -108,7 +108,8 @@ enum Cmd {
         /// perfetto: Chrome / Perfetto trace-event JSON of the run.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormat,
-        /// Print the event log (traps, returns, CSR writes, privilege changes).
+        /// Print the event log (traps, returns, CSR writes, privilege
+        /// changes); with --format json or csv, the events alone, as data.
         #[arg(long)]
         events: bool,
         /// Set a knob: NAME=VALUE (repeatable).
