@@ -19,6 +19,7 @@ macro_rules! tell {
 }
 
 mod bench;
+mod check;
 mod elf;
 mod exports;
 mod fidelity;
@@ -29,9 +30,10 @@ mod snapshot;
 use machine_args::MachineArgs;
 
 use bench::bench;
+use check::check;
 use elf::{elf, list};
 use fidelity::fidelity;
-use runs::{check, compare, replay, run};
+use runs::{compare, replay, run};
 
 use crate::cost::Profile;
 use crate::report::{Format, RunFormat};
