@@ -20,7 +20,8 @@ pub struct Reservation {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ScOutcome {
     Success,
-    /// No LR before it (or its reservation was already used).
+    /// No LR has run yet, so no reservation was ever taken (an SC after an
+    /// LR whose reservation went away says why it went instead).
     NoReservation,
     /// The reservation is for another address or size.
     OtherAddress {
@@ -50,7 +51,9 @@ impl std::fmt::Display for ScOutcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ScOutcome::Success => write!(f, "succeeded"),
-            ScOutcome::NoReservation => write!(f, "no reservation"),
+            ScOutcome::NoReservation => {
+                write!(f, "no reservation was ever taken (no LR has run)")
+            }
             ScOutcome::OtherAddress { reserved } => {
                 write!(f, "the reservation was for {reserved:#x}")
             }
@@ -78,7 +81,16 @@ pub struct Tracker {
     last_lr: Option<u64>,
     pub successes: u64,
     pub fails: u64,
+    /// The longest run of failures of one SC retrying its own LR's loop
+    /// (what a livelock is counted in).
     pub max_retries: u32,
+    /// Consecutive failures of each SC (by pc), paired with an LR or not.
+    fail_runs: std::collections::HashMap<u64, u32>,
+    /// The longest run of failures of one SC, paired with an LR or not
+    /// (the exit path's dummy `sc` fails every time it runs).
+    pub max_fail_run: u32,
+    /// SCs that failed holding no reservation at all.
+    pub unreserved: u64,
 }
 
 impl Tracker {
@@ -102,27 +114,46 @@ impl Tracker {
     /// (unpriv spec §8.2: "regardless of success or failure"). An SC that
     /// is not paired with the latest LR (like the dummy `sc` in
     /// ret_from_exception) fails without being a retry.
+    ///
+    /// Only an SC that held a reservation used it up: one that held none
+    /// leaves the reason the last one went away (or that none was ever
+    /// taken) for the next SC to report.
     pub fn sc(&mut self, pc: u64, addr: u64, size: u8) -> (ScOutcome, u32) {
-        let out = match (self.current.take(), &self.lost) {
+        let held = self.current.take();
+        let out = match (held, &self.lost) {
             (Some(r), _) if r.addr == addr && r.size == size => ScOutcome::Success,
             (Some(r), _) => ScOutcome::OtherAddress { reserved: r.addr },
             (None, Some(why)) => why.clone(),
             (None, None) => ScOutcome::NoReservation,
         };
-        self.lost = Some(ScOutcome::ClearedBySc { pc });
+        if held.is_some() {
+            self.lost = Some(ScOutcome::ClearedBySc { pc });
+        }
         let paired = self.last_lr == Some(addr);
         let n = self.failures.entry(pc).or_default();
+        let run = self.fail_runs.entry(pc).or_default();
         if out.ok() {
             *n = 0;
+            *run = 0;
             self.successes += 1;
         } else {
             self.fails += 1;
+            if held.is_none() {
+                self.unreserved += 1;
+            }
+            *run += 1;
+            self.max_fail_run = self.max_fail_run.max(*run);
             if paired {
                 *n += 1;
                 self.max_retries = self.max_retries.max(*n);
             }
         }
         (out, *n)
+    }
+
+    /// How many LRs ran.
+    pub fn lrs(&self) -> u64 {
+        self.lrs
     }
 
     /// A trap or xRET that drops the reservation.
@@ -165,6 +196,42 @@ mod tests {
         assert_eq!(n, 1);
         // The dummy sc itself is no loop's retry: it is not paired with the LR.
         assert_eq!(t.failures.get(&0x900).copied().unwrap_or(0), 0);
+    }
+
+    /// Defect: with no LR ever run (ras-trap-entry's exit path), the dummy
+    /// sc's second run said "the sc at <itself> used up the reservation",
+    /// and the longest run of failures read 0 after 110 failures.
+    #[test]
+    fn an_sc_with_no_reservation_says_none_was_taken_and_uses_nothing_up() {
+        let mut t = Tracker::default();
+        for k in 1..=3u32 {
+            let (o, n) = t.sc(0x900, 0x5000, 8);
+            assert_eq!(o, ScOutcome::NoReservation, "run {k}");
+            assert_eq!(n, 0, "no LR: no retry of a loop");
+            assert_eq!(t.max_fail_run, k);
+        }
+        assert_eq!(
+            (t.fails, t.unreserved, t.lrs(), t.max_retries),
+            (3, 3, 0, 0)
+        );
+        assert_eq!(
+            ScOutcome::NoReservation.to_string(),
+            "no reservation was ever taken (no LR has run)"
+        );
+        // After a real reservation is used up, an SC holding none reports
+        // the SC that used it, not itself.
+        t.lr(0x10, 0x1000, 8);
+        assert!(t.sc(0x14, 0x1000, 8).0.ok());
+        assert_eq!(t.max_fail_run, 3, "a success ends no other SC's run");
+        assert_eq!(
+            t.sc(0x900, 0x5000, 8).0,
+            ScOutcome::ClearedBySc { pc: 0x14 }
+        );
+        assert_eq!(
+            t.sc(0x900, 0x5000, 8).0,
+            ScOutcome::ClearedBySc { pc: 0x14 }
+        );
+        assert_eq!(t.max_fail_run, 5);
     }
 
     #[test]

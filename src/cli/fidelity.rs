@@ -35,6 +35,7 @@ pub(super) fn fidelity(
     paths: &[PathBuf],
     format: Format,
     machine: MachineConfig,
+    given: &[fidelity::Measured],
 ) -> anyhow::Result<ExitCode> {
     let opts = RunOpts {
         machine,
@@ -48,6 +49,33 @@ pub(super) fn fidelity(
     let mut scenarios = Vec::new();
     for p in &paths {
         scenarios.push((load(p)?, shown(p)));
+    }
+    // Each given figure joins every scenario read that runs its variant on
+    // its core; one that fits none is an error.
+    for m in given {
+        let cores = |s: &crate::scenario::Scenario| -> Vec<String> {
+            s.cores.iter().map(|c| c.name.clone()).collect()
+        };
+        if !scenarios
+            .iter()
+            .any(|(s, _)| crate::report::measured::fits(s, m, &cores(s)))
+        {
+            anyhow::bail!(
+                "--measured {}: no scenario read runs a variant '{}' on core '{}'",
+                m.text,
+                m.variant,
+                m.core
+            );
+        }
+    }
+    for (s, _) in scenarios.iter_mut() {
+        let cores: Vec<String> = s.cores.iter().map(|c| c.name.clone()).collect();
+        let mine: Vec<fidelity::Measured> = given
+            .iter()
+            .filter(|m| crate::report::measured::fits(s, m, &cores))
+            .cloned()
+            .collect();
+        crate::report::measured::apply(s, &mine, &cores).map_err(anyhow::Error::msg)?;
     }
     let mut items = Vec::new();
     for (s, name) in &scenarios {

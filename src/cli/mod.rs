@@ -19,8 +19,10 @@ macro_rules! tell {
 }
 
 mod bench;
+mod check;
 mod diff;
 mod elf;
+mod exports;
 mod fidelity;
 mod machine_args;
 mod runs;
@@ -29,12 +31,13 @@ mod snapshot;
 use machine_args::MachineArgs;
 
 use bench::bench;
+use check::check;
 use elf::{elf, list};
 use fidelity::fidelity;
-use runs::{check, compare, replay, run};
+use runs::{compare, replay, run};
 
 use crate::cost::Profile;
-use crate::report::Format;
+use crate::report::{Format, RunFormat};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
 
@@ -103,9 +106,13 @@ enum Cmd {
         /// All variants (the default).
         #[arg(long, conflicts_with = "variants")]
         all: bool,
+        /// text, md or json: the report; with --events, json or csv: the
+        /// events with their instruction count, modelled cycle and privilege;
+        /// perfetto: Chrome / Perfetto trace-event JSON of the run.
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Print the event log (traps, returns, CSR writes, privilege changes).
+        format: RunFormat,
+        /// Print the event log (traps, returns, CSR writes, privilege
+        /// changes); with --format json or csv, the events alone, as data.
         #[arg(long)]
         events: bool,
         /// Set a knob: NAME=VALUE (repeatable).
@@ -144,6 +151,11 @@ enum Cmd {
         /// Single-step every instruction instead of running by blocks.
         #[arg(long)]
         step: bool,
+        /// A figure you measured, shown beside the estimate:
+        /// CORE:VARIANT=189.9ns or CORE:VARIANT=600cycles, per iteration
+        /// (repeatable; never a model input).
+        #[arg(long = "measured", value_name = "CORE:VARIANT=VALUE", value_parser = crate::report::measured::parse)]
+        measured: Vec<crate::report::measured::Measured>,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -155,6 +167,11 @@ enum Cmd {
         scenarios: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// A figure you measured: CORE:VARIANT=189.9ns or =600cycles, per
+        /// iteration (repeatable), for every scenario read with that
+        /// variant on that core.
+        #[arg(long = "measured", value_name = "CORE:VARIANT=VALUE", value_parser = crate::report::measured::parse)]
+        measured: Vec<crate::report::measured::Measured>,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -233,6 +250,9 @@ enum Cmd {
     /// runs within its scenario's budget (50M when it sets none).
     Check {
         scenarios: Vec<PathBuf>,
+        /// text, or md: a Markdown table per scenario.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
         #[command(flatten)]
         machine: MachineArgs,
     },
@@ -385,6 +405,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
             set,
             step,
+            measured,
             machine,
         }) => {
             let opts = RunOpts {
@@ -393,13 +414,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 machine: machine.config(),
                 ..RunOpts::default()
             };
-            compare(&scenario, &cores, format, opts)
+            compare(&scenario, &cores, format, opts, &measured)
         }
         Some(Cmd::Fidelity {
             scenarios,
             format,
+            measured,
             machine,
-        }) => fidelity(&scenarios, format, machine.config()),
+        }) => fidelity(&scenarios, format, machine.config(), &measured),
         Some(Cmd::List) => list(),
         Some(Cmd::Bench {
             scenario,
@@ -441,7 +463,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..RunOpts::default()
             },
         ),
-        Some(Cmd::Check { scenarios, machine }) => check(&scenarios, machine.config()),
+        Some(Cmd::Check {
+            scenarios,
+            format,
+            machine,
+        }) => check(&scenarios, machine.config(), format),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
     }
 }

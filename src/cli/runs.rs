@@ -1,14 +1,13 @@
-//! `run`, `compare`, `check` and the headless lesson replay.
+//! `run`, `compare` and the headless lesson replay (`check` is in check.rs).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
 use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, guest_exit_text, load};
 use crate::cost::Profile;
-use crate::machine::MachineConfig;
-use crate::report::{self, Format};
-use crate::scenario::{Scenario, expect};
+use crate::report::{self, Format, RunFormat};
+use crate::scenario::Scenario;
 use crate::session::{self, RunOpts, VariantRun};
 
 pub(super) fn run_all(
@@ -36,10 +35,22 @@ pub(super) fn run_all(
 pub(super) fn run(
     path: &Path,
     variants: &[String],
-    format: Format,
+    format: RunFormat,
     events: bool,
     mut opts: RunOpts,
 ) -> anyhow::Result<ExitCode> {
+    let format = match (format, events) {
+        (RunFormat::Csv, false) => anyhow::bail!(
+            "--format csv writes the events: add --events (or use text, md or json for the report)"
+        ),
+        (RunFormat::Text, _) => Format::Text,
+        (RunFormat::Md, _) => Format::Md,
+        (RunFormat::Json, false) => Format::Json,
+        (RunFormat::Json | RunFormat::Csv | RunFormat::Perfetto, _) => {
+            let s = load(path)?;
+            return super::exports::export(&s, variants, format, &opts);
+        }
+    };
     let s = load(path)?;
     if events {
         opts.log_events = 1_000_000;
@@ -185,8 +196,16 @@ pub(super) fn compare(
     cores: &[String],
     format: Format,
     opts: RunOpts,
+    given: &[report::measured::Measured],
 ) -> anyhow::Result<ExitCode> {
-    let s = load(path)?;
+    let mut s = load(path)?;
+    // The cores compared: --core, else the scenario's.
+    let compared: Vec<String> = if cores.is_empty() {
+        s.cores.iter().map(|c| c.name.clone()).collect()
+    } else {
+        cores.to_vec()
+    };
+    report::measured::apply(&mut s, given, &compared).map_err(anyhow::Error::msg)?;
     let mut runs = per_core(&s, cores, &opts)?;
     // A variant that did not finish has no per-iteration figure to compare:
     // say why and compare the others.
@@ -272,154 +291,5 @@ pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<E
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
-}
-
-pub(super) fn check(paths: &[PathBuf], machine: MachineConfig) -> anyhow::Result<ExitCode> {
-    let opts = RunOpts {
-        machine,
-        ..RunOpts::default()
-    };
-    let paths: Vec<PathBuf> = if paths.is_empty() {
-        super::fidelity::shipped()?
-    } else {
-        paths.to_vec()
-    };
-    let mut failures = 0;
-    let mut total = 0;
-    for p in &paths {
-        let s = load(p)?;
-        say!("{}: {}", p.display(), s.title);
-        // Expectations hold on every core the scenario names (or once, with
-        // no cycle model, when it names none).
-        let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
-            vec![(String::new(), run_all(&s, &[], &opts)?)]
-        } else {
-            per_core(&s, &[], &opts)?
-        };
-        for (core, vruns) in &runs {
-            let values: Vec<(String, serde_json::Value)> = vruns
-                .iter()
-                .map(|r| {
-                    (
-                        r.variant.clone(),
-                        serde_json::to_value(r).unwrap_or_default(),
-                    )
-                })
-                .collect();
-            let tag = if core.is_empty() {
-                String::new()
-            } else {
-                format!("[{core}] ")
-            };
-            // A guest that exits non-zero fails the check, unless an
-            // expectation names that variant's exit code (it is expected).
-            for r in vruns {
-                if let Some(c) = r.exit_code.filter(|c| *c != 0)
-                    && !expects_exit_code(&s, &r.variant)
-                {
-                    total += 1;
-                    failures += 1;
-                    say!("  FAIL  {tag}variant {}: {}", r.variant, guest_exit_text(c));
-                }
-            }
-            for e in &s.expect {
-                if e.core
-                    .as_ref()
-                    .is_some_and(|c| !core.is_empty() && c != core)
-                {
-                    continue;
-                }
-                total += 1;
-                let get = |o: &crate::scenario::Operand| -> Option<f64> {
-                    match o {
-                        crate::scenario::Operand::Number(n) => Some(*n),
-                        crate::scenario::Operand::Metric { variant, path } => values
-                            .iter()
-                            .find(|(v, _)| v == variant)
-                            .and_then(|(_, j)| expect::lookup(j, path)),
-                        crate::scenario::Operand::Pair {
-                            before,
-                            after,
-                            path,
-                        } => pair_metric(&s, core, vruns, before, after, path),
-                    }
-                };
-                let verdict = match (get(&e.check.lhs), get(&e.check.rhs)) {
-                    (Some(a), Some(b)) if e.check.op.holds(a, b) => {
-                        format!("ok    {tag}{} ({a} vs {b})", e.name)
-                    }
-                    (Some(a), Some(b)) => {
-                        failures += 1;
-                        format!(
-                            "FAIL  {tag}{}: {} is false ({a} vs {b}) at {}",
-                            e.name, e.check, e.loc
-                        )
-                    }
-                    _ => {
-                        failures += 1;
-                        format!(
-                            "FAIL  {tag}{}: {} names a metric the run does not have, at {}",
-                            e.name, e.check, e.loc
-                        )
-                    }
-                };
-                say!("  {verdict}");
-            }
-            // Each pair's difference, from the runs that finished (a report,
-            // not a check: it neither passes nor fails).
-            let done: Vec<VariantRun> = vruns
-                .iter()
-                .filter(|r| r.exit_code.is_some())
-                .cloned()
-                .collect();
-            for d in report::pairs::deltas(&s, core, &done) {
-                say!(
-                    "  pair  {tag}{}: {} per iteration",
-                    report::pairs::name(&d),
-                    report::pairs::summary(&d)
-                );
-            }
-        }
-    }
-    say!("{} passed, {} failed", total - failures, failures);
-    Ok(if failures == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
-}
-
-/// `pair.BEFORE.AFTER.METRIC`: the pair's difference as `compare` reports
-/// it (the declared pair's label, or none), from runs that finished.
-fn pair_metric(
-    s: &Scenario,
-    core: &str,
-    runs: &[VariantRun],
-    before: &str,
-    after: &str,
-    path: &[String],
-) -> Option<f64> {
-    let find = |v: &str| {
-        runs.iter()
-            .find(|r| r.variant == v && r.exit_code.is_some())
-    };
-    let pair = crate::scenario::Pair {
-        before: before.into(),
-        after: after.into(),
-        label: String::new(),
-        implicit: false,
-    };
-    let d = report::pairs::delta(s, core, &pair, find(before)?, find(after)?);
-    expect::lookup(&serde_json::to_value(d).ok()?, path)
-}
-
-/// Whether an expectation of `s` reads `variant.exit_code`.
-fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
-    s.expect.iter().any(|e| {
-        [&e.check.lhs, &e.check.rhs].iter().any(|o| {
-            matches!(o, crate::scenario::Operand::Metric { variant: v, path }
-                if v == variant && path.len() == 1 && path[0] == "exit_code")
-        })
     })
 }

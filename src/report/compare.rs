@@ -9,12 +9,15 @@ use super::escape;
 
 use serde::Serialize;
 
+use super::measured;
 use super::pairs::{self, PairDelta};
 
 mod difference;
+mod figures;
 use crate::scenario::Scenario;
 use crate::session::{Estimate, VariantRun};
 use difference::difference_lines;
+use figures::{gap_lines, reference_cell};
 
 /// One (core, variant) row; these names are read by other tools.
 #[derive(Clone, Debug, Serialize)]
@@ -32,6 +35,9 @@ pub struct Row {
     pub breakdown: BTreeMap<String, f64>,
     /// The figure measured on hardware, or null (none, or held out).
     pub reference_ns: Option<f64>,
+    /// The figures given with `--measured`, or null.
+    pub given_ns: Option<f64>,
+    pub given_cycles: Option<f64>,
     pub unverified: Vec<String>,
 }
 
@@ -68,7 +74,9 @@ pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
                 events: e.events.clone(),
                 phases: e.phases.clone(),
                 breakdown: e.breakdown.clone(),
-                reference_ns: s.reference(core, &r.variant).and_then(|x| x.ns),
+                reference_ns: measured::lookup(s, core, &r.variant, false).and_then(|x| x.ns),
+                given_ns: measured::lookup(s, core, &r.variant, true).and_then(|x| x.ns),
+                given_cycles: measured::lookup(s, core, &r.variant, true).and_then(|x| x.cycles),
                 unverified: e.unverified.clone(),
             });
         }
@@ -87,41 +95,16 @@ pub fn json(s: &Scenario, rows: &[Row], pairs: &[PairDelta]) -> String {
     serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-fn pct(d: f64, base: f64) -> String {
+/// A Markdown table cell: `|` escaped, lines joined.
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub(super) fn pct(d: f64, base: f64) -> String {
     if base == 0.0 {
         return String::new();
     }
     format!("{:+.1}%", 100.0 * d / base)
-}
-
-/// The measured figure, and its difference from the measured figure of the
-/// variant's pair `before` when both were measured.
-fn reference_cell(s: &Scenario, core: &str, variant: &str, before: Option<&str>) -> String {
-    match s.reference(core, variant) {
-        None => "-".into(),
-        Some(r) => match (
-            r.ns,
-            before.and_then(|b| s.reference(core, b)).and_then(|x| x.ns),
-        ) {
-            // A figure per event (`phase`/`per`): `fidelity` sets it against
-            // the phase's share; here only its value.
-            (None, _) if r.per_event.is_some() => r
-                .cycles
-                .map_or("held out".into(), |c| format!("{c} cycles per event")),
-            (None, _) if r.cycles.is_some() => {
-                format!("{} cycles", r.cycles.unwrap_or_default())
-            }
-            (None, _) => "held out".into(),
-            (Some(ns), Some(base)) => {
-                format!(
-                    "{ns:.2} ns ({:+.2} ns, {})",
-                    ns - base,
-                    pct(ns - base, base)
-                )
-            }
-            (Some(ns), _) => format!("{ns:.2} ns"),
-        },
-    }
 }
 
 /// The table, one block per core, then the events behind each difference.
@@ -237,9 +220,25 @@ pub fn text(
                 "{core}: what makes the difference, {} → {} (per iteration)",
                 r0.variant, r1.variant
             );
-            let _ = writeln!(o, "{}", if md { format!("**{head}**\n") } else { head });
-            for line in difference_lines(r0, e0, r1, e1) {
-                let _ = writeln!(o, "{}  {line}", if md { "-" } else { "" });
+            let rows = difference_lines(r0, e0, r1, e1);
+            if md {
+                let _ = writeln!(o, "**{head}**\n");
+                let _ = writeln!(
+                    o,
+                    "| what | {} | {} | cycles |",
+                    md_cell(&r0.variant),
+                    md_cell(&r1.variant)
+                );
+                let _ = writeln!(o, "|---|---:|---:|---:|");
+                for r in rows {
+                    let c: Vec<String> = r.cells.iter().map(|c| md_cell(c)).collect();
+                    let _ = writeln!(o, "| {} |", c.join(" | "));
+                }
+            } else {
+                let _ = writeln!(o, "{head}");
+                for r in rows {
+                    let _ = writeln!(o, "  {}", r.text);
+                }
             }
         }
         let _ = writeln!(o);
@@ -321,41 +320,4 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
             let _ = writeln!(o, "{}", line.trim_end());
         }
     }
-}
-
-/// The estimate beside the measured figure: the gap is stated, not hidden.
-fn gap_lines(s: &Scenario, core: &str, ests: &[(&VariantRun, &Estimate)]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (r, e) in ests {
-        if let Some(ns) = s.reference(core, &r.variant).and_then(|x| x.ns) {
-            out.push(format!(
-                "{core} {}: estimate {:.1} ns vs measured {ns:.2} ns (the estimate is {:.0}% of the measured figure)",
-                r.variant,
-                e.ns_per_iteration,
-                100.0 * e.ns_per_iteration / ns
-            ));
-        }
-    }
-    let find = |v: &str| ests.iter().find(|(r, _)| r.variant == v).map(|(_, e)| *e);
-    for p in &s.pairs {
-        let measured = |v: &str| s.reference(core, v).and_then(|x| x.ns);
-        if let (Some(e0), Some(e1), Some(m0), Some(m1)) = (
-            find(&p.before),
-            find(&p.after),
-            measured(&p.before),
-            measured(&p.after),
-        ) {
-            out.push(format!(
-                "{core} difference, {} → {}: estimate {:+.1} ns vs measured {:+.2} ns",
-                p.before,
-                p.after,
-                e1.ns_per_iteration - e0.ns_per_iteration,
-                m1 - m0
-            ));
-        }
-    }
-    if let Some(r) = s.references.iter().find(|r| r.comparable && r.core == core) {
-        out.push(format!("{core} measured: {} ({})", r.what, r.source));
-    }
-    out
 }

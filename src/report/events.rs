@@ -2,7 +2,7 @@
 
 use crate::isa;
 use crate::machine::Program;
-use crate::trace::{Event, Stamped, cause_code, cause_name};
+use crate::trace::{Event, EventKind, Stamped, cause_code, cause_name};
 use crate::vector::VClass;
 
 fn lmul_name(x8: u32) -> &'static str {
@@ -44,7 +44,7 @@ pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
     use crate::atomics::ScOutcome::*;
     match o {
         Success => "succeeds".into(),
-        NoReservation => "fails: no reservation".into(),
+        NoReservation => "fails: no reservation was ever taken (no LR has run)".into(),
         OtherAddress { reserved } => format!("fails: the reservation is for {reserved:#x}"),
         ClearedByTrap { pc } => format!(
             "fails: a trap or xRET at {} dropped the reservation",
@@ -200,5 +200,67 @@ fn event_text_raw(p: &Program, e: &Event) -> String {
             predicted.map_or("nothing".into(), sym),
             sym(*actual)
         ),
+    }
+}
+
+/// The kind an export and the events pane name an event by: its
+/// `EventKind` name, except that a trap taken for an interrupt is an
+/// "interrupt" (xcause's MSB set, priv spec §3.1.15).
+pub fn kind_name(e: &Event) -> &'static str {
+    match e {
+        Event::TrapEnter { cause, .. } if cause >> 63 == 1 => "interrupt",
+        e => e.kind().name(),
+    }
+}
+
+/// What the events pane shows (`f` cycles through them): everything but
+/// retired blocks, one event kind, or the traps taken for interrupts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EventFilter {
+    #[default]
+    AllButRetired,
+    Kind(EventKind),
+    Interrupt,
+}
+
+impl EventFilter {
+    /// Every filter in the order `f` visits them: all, then each kind
+    /// (interrupts right after traps), retired blocks last.
+    pub fn cycle() -> Vec<EventFilter> {
+        let mut v = vec![EventFilter::AllButRetired];
+        for k in EventKind::ALL {
+            if k == EventKind::Retired {
+                continue;
+            }
+            v.push(EventFilter::Kind(k));
+            if k == EventKind::TrapEnter {
+                v.push(EventFilter::Interrupt);
+            }
+        }
+        v.push(EventFilter::Kind(EventKind::Retired));
+        v
+    }
+
+    /// The filter after this one.
+    pub fn next(self) -> EventFilter {
+        let all = EventFilter::cycle();
+        let i = all.iter().position(|f| *f == self).unwrap_or(0);
+        all[(i + 1) % all.len()]
+    }
+
+    pub fn matches(self, e: &Event) -> bool {
+        match self {
+            EventFilter::AllButRetired => e.kind() != EventKind::Retired,
+            EventFilter::Kind(k) => e.kind() == k,
+            EventFilter::Interrupt => kind_name(e) == "interrupt",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EventFilter::AllButRetired => "all but retired",
+            EventFilter::Kind(k) => k.name(),
+            EventFilter::Interrupt => "interrupt",
+        }
     }
 }

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+pub use super::measured::Measured;
 use super::pairs;
 use crate::scenario::{Reference, Scenario};
 use crate::session::VariantRun;
@@ -56,6 +57,8 @@ pub struct Difference {
     pub ratio: Option<f64>,
     /// false: both figures come from another architecture or setup.
     pub comparable: bool,
+    /// Both figures were given with `--measured`.
+    pub given: bool,
     pub unverified: Vec<String>,
 }
 
@@ -130,13 +133,17 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                     .zip(find(&p.after))
                     .map(|(b, a)| pairs::delta(s, core, p, b, a));
                 // Comparable figures first, then those from another
-                // architecture or setup (listed, no ratio).
-                for comparable in [true, false] {
+                // architecture or setup (listed, no ratio); the scenario's,
+                // then those given with --measured (never one of each).
+                for (comparable, given) in [(true, false), (true, true), (false, false)] {
                     let measured = |v: &str, unit: &str| {
                         s.references
                             .iter()
                             .find(|r| {
-                                r.comparable == comparable && r.core == *core && r.variant == v
+                                r.comparable == comparable
+                                    && r.core == *core
+                                    && r.variant == v
+                                    && super::measured::is_given(r) == given
                             })
                             .and_then(|r| match unit {
                                 "ns" => r.ns,
@@ -168,6 +175,7 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                                 None
                             },
                             comparable,
+                            given,
                             unverified: unverified.clone(),
                         });
                     }
@@ -350,9 +358,10 @@ pub fn text(f: &Fidelity) -> String {
         }
         for d in f.differences.iter().filter(|d| &d.scenario == name) {
             let measured = format!("{} {}", as_given(d.measured, true), d.unit);
+            let whose = if d.given { "your measured" } else { "measured" };
             let _ = writeln!(
                 o,
-                "  {:<6} {} → {}: estimated difference {}, measured {measured}, ratio {}",
+                "  {:<6} {} → {}: estimated difference {}, {whose} {measured}, ratio {}",
                 d.core,
                 d.before,
                 d.after,
@@ -410,7 +419,10 @@ pub fn markdown(f: &Fidelity) -> String {
     );
     let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|");
     for d in &f.differences {
-        let measured = format!("{} {}", as_given(d.measured, true), d.unit);
+        let mut measured = format!("{} {}", as_given(d.measured, true), d.unit);
+        if d.given {
+            measured.push_str(" (yours)");
+        }
         let _ = writeln!(
             o,
             "| {} | {} | {} → {} | {} | {measured} | {} | {} |",

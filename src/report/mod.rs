@@ -4,15 +4,19 @@
 pub mod compare;
 pub mod console;
 mod escape;
+pub mod event_export;
 mod events;
 pub mod fidelity;
 pub mod functions;
+pub mod measured;
 pub mod pairs;
 pub mod pathdiff;
+pub mod perfetto;
+mod run_md;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 
-pub use events::{event_line, event_text, sc_text, vs_name};
+pub use events::{EventFilter, event_line, event_text, kind_name, sc_text, vs_name};
 
 use std::fmt::Write;
 
@@ -26,6 +30,19 @@ pub enum Format {
     Text,
     Md,
     Json,
+}
+
+/// `run`'s formats: the shared ones, and the exports only `run` writes
+/// (`--events --format csv`, the Perfetto trace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RunFormat {
+    Text,
+    Md,
+    Json,
+    /// The events as CSV (with `--events`).
+    Csv,
+    /// Chrome / Perfetto trace-event JSON.
+    Perfetto,
 }
 
 #[derive(Serialize)]
@@ -188,19 +205,7 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             + r.lrsc.get("sc_fail").copied().unwrap_or(0.0)
             > 0.0
         {
-            let g = |k: &str| r.lrsc.get(k).copied().unwrap_or(0.0);
-            let _ = writeln!(
-                o,
-                "  lr/sc         {} SCs succeeded, {} failed (longest run of failures of one SC: {}){}",
-                g("sc_success"),
-                g("sc_fail"),
-                g("max_retries"),
-                if g("livelock") > 0.0 {
-                    "; LIVELOCK"
-                } else {
-                    ""
-                }
-            );
+            let _ = writeln!(o, "  lr/sc         {}", lrsc_line(&r.lrsc));
         }
         for (k, v) in &r.results {
             let name = r
@@ -253,10 +258,38 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
     escape(&o).into_owned()
 }
 
+/// The LR/SC summary: SCs that never had a reservation say so (no LR ran
+/// at all; `sc_unreserved` in the JSON counts every failure that held
+/// none), and the longest run of failures is of
+/// any one SC, with the retries of an LR's loop beside it when they differ.
+pub fn lrsc_line(l: &std::collections::BTreeMap<String, f64>) -> String {
+    let g = |k: &str| l.get(k).copied().unwrap_or(0.0);
+    let (ok, fail, run, retries) = (
+        g("sc_success"),
+        g("sc_fail"),
+        g("max_fail_run"),
+        g("max_retries"),
+    );
+    let mut o = format!("{ok} SCs succeeded, {fail} failed");
+    if g("lr") == 0.0 && fail > 0.0 {
+        o.push_str(", all with no reservation: no LR ever ran");
+    }
+    let _ = write!(o, " (longest run of failures of one SC: {run}");
+    if retries != run && g("lr") > 0.0 {
+        let _ = write!(o, "; of one retrying its LR: {retries}");
+    }
+    o.push(')');
+    if g("livelock") > 0.0 {
+        o.push_str("; LIVELOCK");
+    }
+    o
+}
+
 pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "### {}\n", s.title);
     let _ = writeln!(o, "Patch: {}\n", s.patch);
+    run_md::outcomes(&mut o, runs);
     let _ = write!(o, "| phase (instructions/iteration) |");
     for r in runs {
         let _ = write!(o, " {} |", r.variant);
@@ -285,6 +318,15 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         let _ = write!(o, " {} |", fmt_num(r.traps_per_iteration));
     }
     let _ = writeln!(o);
+    run_md::cycles(&mut o, s, runs);
     functions::markdown_table(&mut o, runs);
+    for r in runs {
+        let l = &r.lrsc;
+        if l.get("sc_success").copied().unwrap_or(0.0) + l.get("sc_fail").copied().unwrap_or(0.0)
+            > 0.0
+        {
+            let _ = writeln!(o, "\n- LR/SC, {}: {}", r.variant, lrsc_line(l));
+        }
+    }
     escape(&o).into_owned()
 }

@@ -39,7 +39,10 @@ pub fn delta(
     after: &VariantRun,
 ) -> PairDelta {
     let both = before.estimate.as_ref().zip(after.estimate.as_ref());
-    let measured = |v: &str| s.reference(core, v).and_then(|r| r.ns);
+    // Both figures from the scenario, else both given with --measured:
+    // never one of each.
+    let measured =
+        |v: &str, given: bool| super::measured::lookup(s, core, v, given).and_then(|r| r.ns);
     PairDelta {
         core: core.to_string(),
         before: p.before.clone(),
@@ -49,9 +52,11 @@ pub fn delta(
         instructions: insns(after) - insns(before),
         cycles: both.map(|(b, a)| a.cycles_per_iteration - b.cycles_per_iteration),
         ns: both.map(|(b, a)| a.ns_per_iteration - b.ns_per_iteration),
-        measured_ns: measured(&p.before)
-            .zip(measured(&p.after))
-            .map(|(b, a)| a - b),
+        measured_ns: [false, true].into_iter().find_map(|g| {
+            measured(&p.before, g)
+                .zip(measured(&p.after, g))
+                .map(|(b, a)| a - b)
+        }),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod path;
 pub mod phases;
 pub mod source;
 pub mod stats;
+pub mod timeline;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -81,7 +82,9 @@ pub struct VariantRun {
     /// The cycle estimate, when a core was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
-    /// LR/SC: successes, failures, the longest run of failures of one SC,
+    /// LR/SC: successes, failures, the longest run of failures of one SC
+    /// retrying its LR (`max_retries`) and of any one SC (`max_fail_run`),
+    /// failures holding no reservation (`sc_unreserved`), LRs run (`lr`),
     /// and 1 if the run stopped as a livelock.
     pub lrsc: BTreeMap<String, f64>,
     /// Interrupts taken over the whole run, by kind (`s_timer`, `m_timer`,
@@ -257,6 +260,9 @@ pub fn run_variant(
         ("sc_success", t.successes as f64),
         ("sc_fail", t.fails as f64),
         ("max_retries", f64::from(t.max_retries)),
+        ("max_fail_run", f64::from(t.max_fail_run)),
+        ("sc_unreserved", t.unreserved as f64),
+        ("lr", t.lrs() as f64),
         (
             "livelock",
             f64::from(u8::from(matches!(

@@ -244,10 +244,7 @@ impl AppState {
         // The events pane's own filter (render/events.rs).
         let shown: Vec<(u64, bool)> = log
             .since(0)
-            .filter(|(_, e)| match self.filter {
-                Some(k) => e.event.kind() == k,
-                None => e.event.kind() != crate::trace::EventKind::Retired,
-            })
+            .filter(|(_, e)| self.filter.matches(&e.event))
             .map(|(i, e)| {
                 let text = crate::report::event_text(&p, &e.event);
                 (i, find_in(&text, q).is_some())

@@ -10,7 +10,7 @@ use crate::machine::{Machine, Outcome, Program};
 use crate::scenario::{Scenario, ScriptStep};
 use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
-use crate::trace::{Event, EventKind, Priv};
+use crate::trace::{Event, Priv};
 
 mod debug;
 mod diff;
@@ -331,7 +331,8 @@ pub struct AppState {
     /// Lines the source view is moved from centring the pc.
     pub source_scroll: i64,
     pub disasm: bool,
-    pub filter: Option<EventKind>,
+    /// What the events pane shows (`f`).
+    pub filter: crate::report::EventFilter,
     pub mode: Mode,
     /// A message for the status line, and whether it is an error.
     pub message: Option<(String, bool)>,
@@ -399,7 +400,7 @@ impl AppState {
             events_scroll: 0,
             source_scroll: 0,
             disasm: false,
-            filter: None,
+            filter: crate::report::EventFilter::AllButRetired,
             mode: Mode::Normal,
             message: None,
             narration: None,

@@ -115,17 +115,7 @@ impl AppState {
                 self.lower = all[(i + 1) % all.len()];
             }
             Action::CycleFilter => {
-                use EventKind::*;
-                let order = [
-                    None,
-                    Some(TrapEnter),
-                    Some(TrapReturn),
-                    Some(CsrWrite),
-                    Some(Mispredict),
-                    Some(PrivChange),
-                ];
-                let i = order.iter().position(|f| *f == self.filter).unwrap_or(0);
-                self.filter = order[(i + 1) % order.len()];
+                self.filter = self.filter.next();
                 self.events_scroll = 0;
             }
             Action::NextTab => {

@@ -1,4 +1,5 @@
-//! The event log, newest at the bottom, filtered by kind with `f`.
+//! The event log, newest at the bottom, filtered by kind with `f`
+//! (`report::EventFilter`); the title says what `#` and `@` number.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -17,10 +18,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let h = area.height.saturating_sub(2) as usize;
     let shown: Vec<(u64, &crate::trace::Stamped)> = log
         .since(0)
-        .filter(|(_, e)| match s.filter {
-            Some(k) => e.event.kind() == k,
-            None => e.event.kind() != EventKind::Retired,
-        })
+        .filter(|(_, e)| s.filter.matches(&e.event))
         .collect();
     let end = shown.len().saturating_sub(s.events_scroll);
     let start = end.saturating_sub(h);
@@ -50,10 +48,12 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Line::from(spans)
         })
         .collect();
-    let filter = s
-        .filter
-        .map_or("all but retired".to_string(), |k| k.name().to_string());
-    let title = format!(" Events [{filter}] {}  (f: filter) ", shown.len());
+    // `#` numbers the log, `@` counts the instructions executed before each.
+    let title = format!(
+        " Events [{}] {}  #index @instructions  (f: filter) ",
+        s.filter.name(),
+        shown.len()
+    );
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),
         area,

@@ -1,0 +1,216 @@
+//! `trapscope check`: each scenario's expectations on every core it names,
+//! as lines or (`--format md`) a Markdown table per scenario; exit 1 if any
+//! fails.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::guest_exit_text;
+use super::load;
+use super::runs::{per_core, run_all};
+use crate::machine::MachineConfig;
+use crate::report::{self, Format};
+use crate::scenario::{Scenario, expect};
+use crate::session::{RunOpts, VariantRun};
+
+/// One line of `check`: as text, and as a Markdown table's row (result,
+/// core, what, detail) with `--format md`.
+fn check_line(md: bool, text: String, cells: [&str; 4]) {
+    if md {
+        let c: Vec<String> = cells
+            .iter()
+            .map(|c| c.replace('|', "\\|").replace('\n', " "))
+            .collect();
+        say!("| {} |", c.join(" | "));
+    } else {
+        say!("{text}");
+    }
+}
+
+pub(super) fn check(
+    paths: &[PathBuf],
+    machine: MachineConfig,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    if format == Format::Json {
+        anyhow::bail!(
+            "check writes text or md; for the figures as JSON use 'trapscope run SCENARIO --format json'"
+        );
+    }
+    let md = format == Format::Md;
+    let opts = RunOpts {
+        machine,
+        ..RunOpts::default()
+    };
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        super::fidelity::shipped()?
+    } else {
+        paths.to_vec()
+    };
+    let mut failures = 0;
+    let mut total = 0;
+    for p in &paths {
+        let s = load(p)?;
+        if md {
+            say!(
+                "\n### {}: {}\n\n| result | core | expectation | detail |\n|---|---|---|---|",
+                p.display(),
+                s.title
+            );
+        } else {
+            say!("{}: {}", p.display(), s.title);
+        }
+        // Expectations hold on every core the scenario names (or once, with
+        // no cycle model, when it names none).
+        let runs: Vec<(String, Vec<VariantRun>)> = if s.cores.is_empty() {
+            vec![(String::new(), run_all(&s, &[], &opts)?)]
+        } else {
+            per_core(&s, &[], &opts)?
+        };
+        for (core, vruns) in &runs {
+            let values: Vec<(String, serde_json::Value)> = vruns
+                .iter()
+                .map(|r| {
+                    (
+                        r.variant.clone(),
+                        serde_json::to_value(r).unwrap_or_default(),
+                    )
+                })
+                .collect();
+            let tag = if core.is_empty() {
+                String::new()
+            } else {
+                format!("[{core}] ")
+            };
+            // A guest that exits non-zero fails the check, unless an
+            // expectation names that variant's exit code (it is expected).
+            for r in vruns {
+                if let Some(c) = r.exit_code.filter(|c| *c != 0)
+                    && !expects_exit_code(&s, &r.variant)
+                {
+                    total += 1;
+                    failures += 1;
+                    let why = guest_exit_text(c);
+                    check_line(
+                        md,
+                        format!("  FAIL  {tag}variant {}: {why}", r.variant),
+                        ["FAIL", core, &format!("variant {}", r.variant), &why],
+                    );
+                }
+            }
+            for e in &s.expect {
+                if e.core
+                    .as_ref()
+                    .is_some_and(|c| !core.is_empty() && c != core)
+                {
+                    continue;
+                }
+                total += 1;
+                let get = |o: &crate::scenario::Operand| -> Option<f64> {
+                    match o {
+                        crate::scenario::Operand::Number(n) => Some(*n),
+                        crate::scenario::Operand::Metric { variant, path } => values
+                            .iter()
+                            .find(|(v, _)| v == variant)
+                            .and_then(|(_, j)| expect::lookup(j, path)),
+                        crate::scenario::Operand::Pair {
+                            before,
+                            after,
+                            path,
+                        } => pair_metric(&s, core, vruns, before, after, path),
+                    }
+                };
+                let (text, cells) = match (get(&e.check.lhs), get(&e.check.rhs)) {
+                    (Some(a), Some(b)) if e.check.op.holds(a, b) => (
+                        format!("ok    {tag}{} ({a} vs {b})", e.name),
+                        ["ok", e.name.as_str(), &format!("{a} vs {b}")].map(String::from),
+                    ),
+                    (Some(a), Some(b)) => {
+                        failures += 1;
+                        let why = format!("{} is false ({a} vs {b}) at {}", e.check, e.loc);
+                        (
+                            format!("FAIL  {tag}{}: {why}", e.name),
+                            ["FAIL", e.name.as_str(), &why].map(String::from),
+                        )
+                    }
+                    _ => {
+                        failures += 1;
+                        let why = format!(
+                            "{} names a metric the run does not have, at {}",
+                            e.check, e.loc
+                        );
+                        (
+                            format!("FAIL  {tag}{}: {why}", e.name),
+                            ["FAIL", e.name.as_str(), &why].map(String::from),
+                        )
+                    }
+                };
+                check_line(
+                    md,
+                    format!("  {text}"),
+                    [&cells[0], core, &cells[1], &cells[2]],
+                );
+            }
+            // Each pair's difference, from the runs that finished (a report,
+            // not a check: it neither passes nor fails).
+            let done: Vec<VariantRun> = vruns
+                .iter()
+                .filter(|r| r.exit_code.is_some())
+                .cloned()
+                .collect();
+            for d in report::pairs::deltas(&s, core, &done) {
+                let (name, sum) = (report::pairs::name(&d), report::pairs::summary(&d));
+                check_line(
+                    md,
+                    format!("  pair  {tag}{name}: {sum} per iteration"),
+                    ["pair", core, &name, &format!("{sum} per iteration")],
+                );
+            }
+        }
+    }
+    say!(
+        "{}{} passed, {} failed",
+        if md { "\n" } else { "" },
+        total - failures,
+        failures
+    );
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `pair.BEFORE.AFTER.METRIC`: the pair's difference as `compare` reports
+/// it (the declared pair's label, or none), from runs that finished.
+fn pair_metric(
+    s: &Scenario,
+    core: &str,
+    runs: &[VariantRun],
+    before: &str,
+    after: &str,
+    path: &[String],
+) -> Option<f64> {
+    let find = |v: &str| {
+        runs.iter()
+            .find(|r| r.variant == v && r.exit_code.is_some())
+    };
+    let pair = crate::scenario::Pair {
+        before: before.into(),
+        after: after.into(),
+        label: String::new(),
+        implicit: false,
+    };
+    let d = report::pairs::delta(s, core, &pair, find(before)?, find(after)?);
+    expect::lookup(&serde_json::to_value(d).ok()?, path)
+}
+
+/// Whether an expectation of `s` reads `variant.exit_code`.
+fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
+    s.expect.iter().any(|e| {
+        [&e.check.lhs, &e.check.rhs].iter().any(|o| {
+            matches!(o, crate::scenario::Operand::Metric { variant: v, path }
+                if v == variant && path.len() == 1 && path[0] == "exit_code")
+        })
+    })
+}
