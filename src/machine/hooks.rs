@@ -344,6 +344,12 @@ pub(super) fn on_probe<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     if !hart.probes.contains(&pc) {
         return;
     }
+    // A stop asked for here (its hook is younger than this one): the hart
+    // arrives before the probe fires, as a single step would show it.
+    if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) {
+        on_stop_addr(uc, pc);
+        return;
+    }
     if hart.probe_resume == Some(pc) {
         hart.probe_resume = None;
         return;

@@ -1,6 +1,7 @@
 //! The `:` command line: `break LOCATION` (`SYM`, `SYM+0xOFF`, `FILE:LINE`,
 //! `0xADDR`), `delete LOCATION|all`, `run N`,
-//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`.
+//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`, and the
+//! lesson recorder's `record`, `say TEXT`, `save FILE` (`record.rs`).
 
 use std::rc::Rc;
 
@@ -33,6 +34,15 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("set KNOB=VALUE", "change a knob and restart"),
     ("goto N", "go to event #N of the events pane"),
+    (
+        "record",
+        "record a lesson: each step taken becomes a [[script]] step",
+    ),
+    ("say TEXT", "narration for the step just recorded"),
+    (
+        "save FILE",
+        "write the recorded lesson as [[script]] TOML (a new file)",
+    ),
 ];
 
 impl AppState {
@@ -149,6 +159,10 @@ impl AppState {
                 }
                 Err(_) => self.error("goto: give an event number from the events pane"),
             },
+            ("record", "") => self.start_recording(),
+            ("say", text) if !text.is_empty() => self.record_say(text),
+            ("say", _) => self.error("say: give the narration, e.g. :say the trap enters here"),
+            ("save", file) => self.record_save(file),
             _ => self.error(format!("unknown command ':{line}' (? lists the commands)")),
         }
     }

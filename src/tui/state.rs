@@ -289,6 +289,11 @@ pub struct AppState {
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
     pub machine: crate::machine::MachineConfig,
+    /// Draws a long action's progress and says whether to go on (the
+    /// terminal's; none headless).
+    pub progress: Option<super::update::long::ProgressFn>,
+    /// A lesson being recorded (`:record`).
+    pub recorder: Option<super::record::Recorder>,
 }
 
 impl AppState {
@@ -340,6 +345,8 @@ impl AppState {
             lower: Lower::Ras,
             probes: Vec::new(),
             machine,
+            progress: None,
+            recorder: None,
         };
         s.lower = s.default_lower();
         s.compute_summaries();

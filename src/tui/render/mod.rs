@@ -24,7 +24,7 @@ mod ras;
 mod regs;
 mod reservation;
 mod source;
-mod status;
+pub mod status;
 mod timeline;
 mod vector;
 mod vs;

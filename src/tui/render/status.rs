@@ -1,4 +1,5 @@
-//! The status line: where we are, the last message, and how long it took.
+//! The status line: where we are, the last message, how long the last key
+//! took (`latency::describe`), and a long action's progress line.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -27,12 +28,10 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             s.live.stats().iteration_hits
         )),
         Span::styled(
-            format!(
-                "· last key: {:.1} ms to frame (update {:.1}, draw {:.1})",
-                s.timing.shown.2 as f64 / 1000.0,
-                s.timing.shown.0 as f64 / 1000.0,
-                s.timing.shown.1 as f64 / 1000.0
-            ),
+            match crate::tui::latency::describe(s.timing.shown) {
+                t if t.is_empty() => t,
+                t => format!("· {t}"),
+            },
             dim(),
         ),
     ]);
@@ -42,10 +41,24 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Some((m, true)) => Line::styled(format!(" {m}"), Style::new().fg(Color::Red)),
             Some((m, false)) => Line::raw(format!(" {m}")),
             None => Line::styled(
-                " s step · n over · o out · c continue · t trap · b back · Tab variant · Space lesson · ? help · q quit",
+                " s step · n over · o out · c continue · t trap · b back · r start · R power-on · Tab variant · Space lesson · ? help · q quit",
                 dim(),
             ),
         },
     };
     f.render_widget(Paragraph::new(vec![first, second]), area);
+}
+
+/// The line a long action shows while it runs (drawn over the status
+/// line's last row).
+pub fn progress_line(p: &crate::tui::update::long::Progress<'_>) -> String {
+    let secs = p.started.elapsed().as_secs_f64();
+    let of = match p.total {
+        Some(t) if t > 0 => format!(" of {t} ({}%)", p.done.saturating_mul(100) / t),
+        _ => String::new(),
+    };
+    format!(
+        " {}: {} instructions{of} · {secs:.1} s · Esc stops, q quits",
+        p.what, p.done
+    )
 }
