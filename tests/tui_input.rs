@@ -371,3 +371,26 @@ fn the_latency_figures_add_up() {
     let h = feed(&mut s, &[resize(150, 44)], &mut BIG.clone());
     assert!(h.key_at.is_none(), "a resize is no key: the figures stay");
 }
+
+/// A lesson step stopped midway: Space goes on to the same step.
+#[test]
+fn a_lesson_step_stopped_midway_is_played_again() {
+    let mut s = app("zalrsc-atomics.toml");
+    // Step 6 of the lesson runs the timed loop to its end: long with 2000
+    // iterations of some 300 instructions.
+    s.command("set iterations=2000");
+    for _ in 0..5 {
+        s.update(Action::Advance);
+    }
+    assert_eq!(s.player.next, 5);
+    s.progress = Some(Box::new(|_| false));
+    s.update(Action::Advance);
+    assert_eq!(s.player.next, 5, "the step is still to come");
+    let (msg, _) = s.message.clone().unwrap();
+    assert!(msg.contains("stopped (Esc)"), "{msg}");
+    s.progress = None;
+    s.update(Action::Advance);
+    assert_eq!(s.player.next, 6);
+    let end = s.live.program().symbol("atomics_timed_done").unwrap().addr;
+    assert_eq!(s.live.m.pc(), end);
+}

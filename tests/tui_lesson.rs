@@ -411,6 +411,15 @@ fn a_stop_at_an_intercepted_instruction_that_already_ran_stops_before_it() {
         assert_eq!(stepped.step(), Outcome::Stepped);
     }
     assert_eq!(stepped.executed(), m.executed());
+    // Resuming from such a stop runs the instruction: the next stop is a
+    // later arrival, whichever hook came first.
+    for m in [&mut m, &mut session::build_machine(&sc, v, &opts).unwrap()] {
+        assert_eq!(run_to(m, a), Outcome::ReachedAddr(a));
+        let at = m.executed();
+        assert_eq!(run_to(m, a), Outcome::ReachedAddr(a));
+        assert!(m.executed() > at, "moved on from {at}");
+        assert_eq!(m.pc(), a);
+    }
 }
 
 /// A stop at a probed instruction (probe-in-lrsc's probe sits in

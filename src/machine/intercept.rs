@@ -37,7 +37,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     // starts here.
     {
         let hart = uc.get_data();
-        if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) {
+        if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) && hart.passed != Some(pc) {
             super::hooks::on_stop_addr(uc, pc);
             return;
         }

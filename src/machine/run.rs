@@ -64,6 +64,7 @@ impl<O: Observer + 'static> Machine<O> {
                 .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
             hart.until_kinds = until.kinds.clone();
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
+            hart.passed = None;
             hart.outcome = None;
             hart.stepping = single;
             hart.irq_stop = None;

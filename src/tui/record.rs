@@ -114,8 +114,13 @@ impl AppState {
         } else {
             "power-on"
         };
+        let to_here = match n {
+            0 => "no step yet".to_string(),
+            1 => "1 step to here".to_string(),
+            n => format!("{n} steps to here"),
+        };
         self.say(format!(
-            "recording from {from} ({n} step to here): move with s n o c t :run Tab; :say TEXT narrates; :save FILE writes"
+            "recording from {from} ({to_here}): move with s n o c t :run Tab; :say TEXT narrates; :save FILE writes"
         ));
     }
 

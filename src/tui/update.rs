@@ -434,15 +434,24 @@ impl AppState {
         if let Some(e) = err {
             return self.error(e);
         }
-        self.highlight = step.highlight.as_deref().and_then(Pane::parse);
-        self.narration = Some(step.say.clone());
+        if self.live.outcome != Some(Outcome::Interrupted) {
+            self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+            self.narration = Some(step.say.clone());
+        }
         let k = self.player.next;
         let reached = self
             .live
             .outcome
             .as_ref()
             .is_some_and(|o| super::script::reached(&self.live.m, &step, o));
-        if !reached {
+        if self.live.outcome == Some(Outcome::Interrupted) {
+            // Space goes on to the same step (its count starts again).
+            self.player.next -= 1;
+            self.say(format!(
+                "lesson step {k}/{n} stopped (Esc) after {} instructions; Space goes on to it",
+                self.live.executed()
+            ));
+        } else if !reached {
             let what = self.message.take().map(|m| m.0).unwrap_or_default();
             self.error(format!("lesson step {k}/{n} did not arrive: {what}"));
         } else if k == n {

@@ -28,6 +28,14 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             s.live.stats().iteration_hits
         )),
         Span::styled(
+            match &s.recorder {
+                Some(r) if r.steps.len() == 1 => "● REC 1 step ".to_string(),
+                Some(r) => format!("● REC {} steps ", r.steps.len()),
+                None => String::new(),
+            },
+            Style::new().fg(Color::Red),
+        ),
+        Span::styled(
             match crate::tui::latency::describe(s.timing.shown) {
                 t if t.is_empty() => t,
                 t => format!("· {t}"),
