@@ -189,6 +189,5 @@ fn progress_hook(shown: Rc<Cell<bool>>) -> update::long::ProgressFn {
 /// While the screen is too small to show the panes, only quitting acts: a
 /// key must not change what the user cannot see.
 pub fn acts_at(a: &Action, width: u16, height: u16) -> bool {
-    let tiny = width < render::MIN_WIDTH || height < render::MIN_HEIGHT;
-    !tiny || *a == Action::Quit
+    !input::too_small((width, height)) || *a == Action::Quit
 }

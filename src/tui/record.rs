@@ -217,7 +217,7 @@ impl AppState {
                 }
             } else if back.variant != now.variant || now.executed < back.executed {
                 self.say(format!(
-                    "recording: before where the lesson begins; {} steps kept",
+                    "recording: not on the lesson's path here (before where it begins, or another variant without Tab); {} steps kept",
                     r.steps.len()
                 ));
             }
