@@ -454,3 +454,20 @@ fn a_stop_at_a_probed_instruction_stops_before_the_probe_fires() {
     assert_eq!(m.pc(), stepped.pc());
     assert_ne!(m.pc(), site + 4, "the probe's trap, not the instruction");
 }
+
+/// A recording refuses what a lesson cannot replay, and stops.
+#[test]
+fn a_recording_refuses_settings_a_lesson_cannot_replay() {
+    let mut s = app(Scenario::load(&root().join("scenarios/ras-trap-entry.toml")).unwrap());
+    s.command("record");
+    for c in ["set iterations=5", "core u74", "probe sys_getppid"] {
+        s.command(c);
+        let (msg, err) = s.message.clone().unwrap();
+        assert!(err && msg.contains("while recording"), "{c}: {msg}");
+    }
+    assert!(s.set.is_empty() && s.probes.is_empty());
+    s.command("record off");
+    assert!(s.recorder.is_none());
+    s.command("set iterations=5");
+    assert_eq!(s.set, vec![("iterations".to_string(), 5)]);
+}

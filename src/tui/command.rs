@@ -35,7 +35,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("set KNOB=VALUE", "change a knob and restart"),
     ("goto N", "go to event #N of the events pane"),
     (
-        "record",
+        "record | record off",
         "record a lesson: each step taken becomes a [[script]] step",
     ),
     ("say TEXT", "narration for the step just recorded"),
@@ -52,6 +52,11 @@ impl AppState {
         let arg = parts.collect::<Vec<_>>().join(" ");
         match (cmd, arg.as_str()) {
             ("", _) => {}
+            // A lesson has no field for these: the steps after one would
+            // replay on other settings.
+            ("probe" | "probe!" | "set" | "core", _) if self.recorder.is_some() => self.error(
+                format!(":{cmd} while recording: a lesson cannot replay it (:record off first)"),
+            ),
             ("break" | "b", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
@@ -160,6 +165,7 @@ impl AppState {
                 Err(_) => self.error("goto: give an event number from the events pane"),
             },
             ("record", "") => self.start_recording(),
+            ("record", "off") => self.stop_recording(),
             ("say", text) if !text.is_empty() => self.record_say(text),
             ("say", _) => self.error("say: give the narration, e.g. :say the trap enters here"),
             ("save", file) => self.record_save(file),

@@ -124,6 +124,17 @@ impl AppState {
         ));
     }
 
+    /// `:record off`: the steps not saved are dropped.
+    pub fn stop_recording(&mut self) {
+        match self.recorder.take() {
+            Some(r) => self.say(format!(
+                "recording stopped ({} steps; what :save did not write is gone)",
+                r.steps.len()
+            )),
+            None => self.error("record off: not recording"),
+        }
+    }
+
     /// `:say TEXT`: narration for the step just taken.
     pub fn record_say(&mut self, text: &str) {
         let Some(r) = self.recorder.as_mut() else {
