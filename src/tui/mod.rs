@@ -94,7 +94,12 @@ pub fn run(
     loop {
         if shown_progress.replace(false) {
             // The progress line was written past ratatui: redraw it all.
-            terminal.clear().map_err(|e| e.to_string())?;
+            // (`Terminal::clear` would ask the terminal for the cursor
+            // position, whose answer the reader thread takes.)
+            let a = terminal.size().map_err(|e| e.to_string())?;
+            terminal
+                .resize(ratatui::layout::Rect::new(0, 0, a.width, a.height))
+                .map_err(|e| e.to_string())?;
         }
         let t = Instant::now();
         terminal

@@ -244,10 +244,10 @@ impl AppState {
             Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
             Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
             Outcome::Exited(_) if self.live.m.loop_ended() => {
-                self.say("the measured loop ended (r restarts, b steps back)".to_string())
+                self.say("the measured loop ended (r: back to the start, b steps back)".to_string())
             }
             Outcome::Exited(c) => self.say(format!(
-                "the guest exited with code {c} (r restarts, b steps back)"
+                "the guest exited with code {c} (r: back to the start, b steps back)"
             )),
             Outcome::Budget => self.say(format!(
                 "ran {RUN_BUDGET} instructions without stopping; c goes on"
