@@ -441,17 +441,32 @@ fn restart_starts_the_lesson_over_and_a_scenario_without_one_says_so() {
     s.update(Action::Advance);
     s.update(Action::Advance);
     assert_eq!(s.player.next, 2);
+    // r: back to the lesson's start, which is where its first step arrives.
     s.update(Action::Restart);
+    assert_eq!(s.player.next, 1);
+    assert!(s.player.active);
+    // R: power-on, the lesson not begun.
+    s.update(Action::Reset);
     assert_eq!(s.player.next, 0);
     assert!(!s.player.active);
-    let z = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/zalrsc-atomics.toml"),
+    assert_eq!(s.live.executed(), 0);
+    let dir = std::env::temp_dir().join(format!("trapscope-nolesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel.elf");
+    let p = dir.join("no-lesson.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "title = \"t\"\npatch = \"p\"\nelf = \"{}\"\n[[variants]]\nname = \"only\"\n",
+            elf.display()
+        ),
     )
     .unwrap();
-    let mut z = AppState::new(Rc::new(z), None).unwrap();
+    let mut z = AppState::new(Rc::new(Scenario::load(&p).unwrap()), None).unwrap();
     z.update(Action::Advance);
     let (msg, _) = z.message.clone().unwrap();
     assert!(msg.contains("has no lesson"), "{msg}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Two builds of one kernel put the same function at different addresses

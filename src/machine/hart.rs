@@ -59,6 +59,10 @@ pub struct Hart<O: Observer> {
     pub(super) stop_addrs: PcSet<u64>,
     /// A stop address we are resuming from, to pass once.
     pub(super) skip_once: Option<u64>,
+    /// The stop address the stop hook passed once in the current block
+    /// (the run's first instruction), so that an intercept hook on the same
+    /// instruction, run after it, acts rather than stops.
+    pub(super) passed: Option<u64>,
     /// Last value seen of each CSR, for the `old` of CSR-write events.
     pub(super) csr_shadow: HashMap<u16, u64>,
     /// Set by the memory-fault hook, read when unicorn returns its error.
@@ -143,6 +147,7 @@ impl<O: Observer> Hart<O> {
             intercepts: PcMap::default(),
             stop_addrs: PcSet::default(),
             skip_once: None,
+            passed: None,
             csr_shadow: HashMap::new(),
             mem_fault: None,
             exit: None,

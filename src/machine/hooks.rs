@@ -190,6 +190,7 @@ pub(super) fn block_at<O: Observer>(
 
 pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {
     fp::apply_pending_box(uc);
+    uc.get_data_mut().passed = None;
     if uc.get_data().stepping {
         return;
     }
@@ -336,6 +337,7 @@ pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     }
     if hart.skip_once == Some(pc) {
         hart.skip_once = None;
+        hart.passed = Some(pc);
         return;
     }
     let idx = pending_index(hart, pc);
@@ -351,6 +353,12 @@ pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
 pub(super) fn on_probe<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
     if !hart.probes.contains(&pc) {
+        return;
+    }
+    // A stop asked for here (its hook is younger than this one): the hart
+    // arrives before the probe fires, as a single step would show it.
+    if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) && hart.passed != Some(pc) {
+        on_stop_addr(uc, pc);
         return;
     }
     if hart.probe_resume == Some(pc) {

@@ -31,6 +31,17 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
         return;
     };
+    // A stop address here whose hook was added after this one (the block
+    // ran before the stop was asked for): stop before the instruction
+    // acts, as the stop hook would have (`on_stop_addr`), unless the run
+    // starts here.
+    {
+        let hart = uc.get_data();
+        if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) && hart.passed != Some(pc) {
+            super::hooks::on_stop_addr(uc, pc);
+            return;
+        }
+    }
     // The timer's one-shot stop at this instruction: its hook was added
     // after this one, so take the interrupt here, before the instruction
     // acts, as a single step would (interrupt.rs).

@@ -65,6 +65,7 @@ impl<O: Observer + 'static> Machine<O> {
             hart.until_kinds = until.kinds.clone();
             hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
             hart.watch.resume_at = hart.skip_once;
+            hart.passed = None;
             hart.outcome = None;
             hart.stepping = single;
             hart.irq_stop = None;

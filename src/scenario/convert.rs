@@ -9,7 +9,7 @@ use serde_spanned::Spanned;
 
 use super::{
     Check, DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, Reference,
-    ResultSpec, Scenario, ScenarioError, ScriptStep, StepTarget, Variant, dto,
+    ResultSpec, Scenario, ScenarioError, ScriptStep, StartAt, StepTarget, Variant, dto,
 };
 use crate::cost::Profile;
 use crate::machine::{Program, ResumeState};
@@ -197,6 +197,30 @@ pub(super) fn convert(
         }
         Ok(s.get_ref().clone())
     };
+    // A location as `:break` takes it, checked against the main guest.
+    let need_location = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
+        let at = s.get_ref().trim();
+        main_elf.resolve(at).map_err(|e| {
+            loc.span(
+                s,
+                format!(
+                    "{what} '{at}': {e} in {} (give SYMBOL, SYMBOL+0xOFF or file.S:LINE)",
+                    main_elf.path.display()
+                ),
+            )
+        })?;
+        Ok(at.to_string())
+    };
+    let need_count = |n: &Option<Spanned<u64>>, what: &str| -> Result<u64, ScenarioError> {
+        match n {
+            None => Ok(1),
+            Some(n) if *n.get_ref() == 0 => Err(loc.span(
+                n,
+                format!("{what} must be at least 1 (1 is the first arrival)"),
+            )),
+            Some(n) => Ok(*n.get_ref()),
+        }
+    };
     let mut phases = Vec::new();
     for (name, syms) in &f.phases {
         let mut list = Vec::new();
@@ -329,7 +353,7 @@ pub(super) fn convert(
     for (i, spanned) in f.script.iter().enumerate() {
         let st = spanned.get_ref();
         let target = match (&st.until, &st.event) {
-            (Some(u), None) => StepTarget::Symbol(need_symbol(u, "script `until`")?),
+            (Some(u), None) => StepTarget::Symbol(need_location(u, "script `until`")?),
             (None, Some(e)) => {
                 StepTarget::Event(crate::trace::EventKind::parse(e.get_ref()).ok_or_else(|| {
                     let kinds: Vec<&str> = crate::trace::EventKind::ALL
@@ -375,11 +399,22 @@ pub(super) fn convert(
         }
         script.push(ScriptStep {
             target,
+            count: need_count(&st.count, "count")?,
             variant: st.variant.as_ref().map(|v| v.get_ref().clone()),
             say: st.say.trim().to_string(),
             highlight: st.highlight.as_ref().map(|h| h.get_ref().clone()),
         });
     }
+    let start_at = match (&f.start_at, &f.start_count) {
+        (Some(at), n) => Some(StartAt {
+            location: need_location(at, "start_at")?,
+            count: need_count(n, "start_count")?,
+        }),
+        (None, Some(n)) => {
+            return Err(loc.span(n, "start_count goes with start_at (a location)"));
+        }
+        (None, None) => None,
+    };
     let mut probe_rejections = Vec::new();
     for p in &f.probes {
         let name = need_symbol(p, "probe")?;
@@ -430,6 +465,7 @@ pub(super) fn convert(
         probe_rejections,
         results,
         script,
+        start_at,
         cores,
         references,
         pairs,

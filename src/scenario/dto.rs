@@ -41,6 +41,11 @@ pub struct ScenarioFile {
     /// A lesson: steps the TUI plays with `--autoplay`.
     #[serde(default)]
     pub script: Vec<Spanned<ScriptDto>>,
+    /// Where the TUI opens and `r` returns: `SYMBOL`, `SYMBOL+0xOFF` or
+    /// `file.S:LINE`, reached `start_count` times from power-on.
+    pub start_at: Option<Spanned<String>>,
+    /// Which arrival at `start_at` (default 1, the first).
+    pub start_count: Option<Spanned<u64>>,
     /// LR/SC behaviour of the machine.
     #[serde(default)]
     pub lrsc: LrscDto,
@@ -92,10 +97,14 @@ pub struct ResultDto {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptDto {
-    /// Run until this symbol is about to execute...
+    /// Run until this location (`SYMBOL`, `SYMBOL+0xOFF`, `file.S:LINE`)
+    /// is about to execute...
     pub until: Option<Spanned<String>>,
     /// ...or until an event of this kind (trap, trap-return, mispredict, ...).
     pub event: Option<Spanned<String>>,
+    /// Which arrival (or event of the kind) since the step began ends it
+    /// (default 1, the next one).
+    pub count: Option<Spanned<u64>>,
     /// Switch to this variant first (same iteration and event).
     pub variant: Option<Spanned<String>>,
     /// What to say when the step arrives.

@@ -118,10 +118,21 @@ pub enum StepTarget {
     Event(crate::trace::EventKind),
 }
 
+/// The scenario's `start_at`: the `count`-th time the hart is about to
+/// execute `location` (`SYMBOL`, `SYMBOL+0xOFF`, `file.S:LINE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartAt {
+    pub location: String,
+    pub count: u64,
+}
+
 /// One step of a lesson.
 #[derive(Debug, Clone)]
 pub struct ScriptStep {
+    /// `Symbol` holds a location as `Program::resolve` reads it.
     pub target: StepTarget,
+    /// The step ends at the `count`-th arrival (or event) since it began.
+    pub count: u64,
     pub variant: Option<String>,
     pub say: String,
     pub highlight: Option<String>,
@@ -199,6 +210,8 @@ pub struct Scenario {
     /// are cores).
     pub pairs: Vec<Pair>,
     pub script: Vec<ScriptStep>,
+    /// Where the TUI opens (`start_at`), if the scenario says.
+    pub start_at: Option<StartAt>,
     pub lrsc: Lrsc,
     pub probes: Vec<String>,
     /// The probes the LR/SC checker rejects (placed anyway), and why.

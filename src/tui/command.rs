@@ -1,6 +1,7 @@
 //! The `:` command line: `break LOCATION` (`SYM`, `SYM+0xOFF`, `FILE:LINE`,
 //! `0xADDR`), `delete LOCATION|all`, `run N`,
-//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`.
+//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`, and the
+//! lesson recorder's `record`, `say TEXT`, `save FILE` (`record.rs`).
 
 use std::rc::Rc;
 
@@ -42,6 +43,15 @@ pub const HELP: &[(&str, &str)] = &[
         "stop after any load/store there (physical: aliases hit)",
     ),
     ("unwatch N|ADDR|SYM|all", "remove watchpoints"),
+    (
+        "record | record off",
+        "record a lesson: each step taken becomes a [[script]] step",
+    ),
+    ("say TEXT", "narration for the step just recorded"),
+    (
+        "save FILE",
+        "write the recorded lesson as [[script]] TOML (a new file)",
+    ),
 ];
 
 impl AppState {
@@ -51,6 +61,11 @@ impl AppState {
         let arg = parts.collect::<Vec<_>>().join(" ");
         match (cmd, arg.as_str()) {
             ("", _) => {}
+            // A lesson has no field for these: the steps after one would
+            // replay on other settings.
+            ("probe" | "probe!" | "set" | "core", _) if self.recorder.is_some() => self.error(
+                format!(":{cmd} while recording: a lesson cannot replay it (:record off first)"),
+            ),
             ("break" | "b", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
@@ -161,6 +176,11 @@ impl AppState {
             ("x", a) if !a.is_empty() => self.examine(a),
             ("watch" | "w", a) if !a.is_empty() => self.watch(a),
             ("unwatch", a) if !a.is_empty() => self.unwatch(a),
+            ("record", "") => self.start_recording(),
+            ("record", "off") => self.stop_recording(),
+            ("say", text) if !text.is_empty() => self.record_say(text),
+            ("say", _) => self.error("say: give the narration, e.g. :say the trap enters here"),
+            ("save", file) => self.record_save(file),
             _ => self.error(format!("unknown command ':{line}' (? lists the commands)")),
         }
     }

@@ -61,7 +61,13 @@ impl Default for Keymap {
                     "B",
                     "reverse-continue to the previous breakpoint",
                 ),
-                b(C('r'), Action::Restart, "r", "restart"),
+                b(
+                    C('r'),
+                    Action::Restart,
+                    "r",
+                    "back to the start (where the lesson is)",
+                ),
+                b(C('R'), Action::Reset, "R", "reset to power-on"),
                 b(
                     KeyCode::Tab,
                     Action::SwitchVariant,

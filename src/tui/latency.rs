@@ -61,3 +61,31 @@ pub fn measure(s: Scenario) -> Result<Vec<Latency>, String> {
     }
     Ok(out)
 }
+
+/// The status line's figures for the last key, in microseconds:
+/// (update, draw, to screen). All three are of one key's batch on one
+/// clock: "to screen" runs from when the key was read to when its frame
+/// was drawn, so it holds the update and the draw, and what is left is
+/// the time the key waited behind an earlier action.
+pub fn shown(key_at: Instant, update_us: u64, draw_us: u64, drawn: Instant) -> (u64, u64, u64) {
+    let total = drawn.saturating_duration_since(key_at).as_micros() as u64;
+    (update_us, draw_us, total.max(update_us + draw_us))
+}
+
+/// The figures in words: `key→screen 12.3 ms = 2.1 wait + 9.0 update + 1.2
+/// draw` (an empty string before the first key).
+pub fn describe(shown: (u64, u64, u64)) -> String {
+    let (update, draw, total) = shown;
+    if total == 0 {
+        return String::new();
+    }
+    let wait = total.saturating_sub(update + draw);
+    let ms = |us: u64| us as f64 / 1000.0;
+    format!(
+        "key→screen {:.1} ms = {:.1} wait + {:.1} update + {:.1} draw",
+        ms(total),
+        ms(wait),
+        ms(update),
+        ms(draw)
+    )
+}

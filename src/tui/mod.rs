@@ -3,22 +3,26 @@
 //! every way out, panics and Ctrl-C included.
 
 pub mod command;
+pub mod input;
 pub mod keymap;
 pub mod latency;
+pub mod record;
 pub mod render;
 pub mod script;
 pub mod search;
+pub mod start;
 pub mod state;
 pub mod update;
 
-use std::io::IsTerminal;
+use std::cell::Cell;
+use std::io::{IsTerminal, Write};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
-use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, MouseButton,
-    MouseEventKind,
-};
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode};
 use ratatui::crossterm::execute;
 
 use crate::cost::Profile;
@@ -49,6 +53,7 @@ pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Acti
             KeyCode::Char(c) => Some(Action::Input(c)),
             _ => None,
         },
+        Mode::Help if k.code == KeyCode::Char('q') => Some(Action::Quit),
         Mode::Help => Some(Action::Cancel),
         Mode::Normal => keys.action(k),
     }
@@ -64,13 +69,6 @@ pub fn run(
         return Err("the TUI needs a terminal; for output to a pipe use `trapscope run` or `trapscope compare`".into());
     }
     let mut s = AppState::with_config(Rc::new(scenario), core, machine)?;
-    if autoplay {
-        if s.player.steps.is_empty() {
-            s.error("this scenario has no [[script]]: nothing to autoplay");
-        } else {
-            s.say("lesson: press Space for the first step");
-        }
-    }
     let mut terminal = ratatui::init();
     let _guard = Guard;
     // ratatui::init restores on panic; mouse capture must go too.
@@ -81,58 +79,121 @@ pub fn run(
     }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let keys = Keymap::default();
-    let mut key_at: Option<Instant> = None;
+    let quit_now = Arc::new(AtomicBool::new(false));
+    let rx = spawn_reader(quit_now.clone());
+    let stop = crate::machine::sigint::flag();
+    let shown_progress = Rc::new(Cell::new(false));
+    s.progress = Some(progress_hook(shown_progress.clone()));
+    // Where the lesson is (issue 12): the machine runs there first.
+    s.go_to_start();
+    if autoplay && s.player.steps.is_empty() {
+        s.error("this scenario has no [[script]]: nothing to autoplay");
+    }
+    let size = terminal.size().map_err(|e| e.to_string())?;
+    let mut size = (size.width, size.height);
+    let mut key_at: Option<(Instant, u64)> = None;
     loop {
+        if shown_progress.replace(false) {
+            // The progress line was written past ratatui: redraw it all.
+            // (`Terminal::clear` would ask the terminal for the cursor
+            // position, whose answer the reader thread takes.)
+            let a = terminal.size().map_err(|e| e.to_string())?;
+            terminal
+                .resize(ratatui::layout::Rect::new(0, 0, a.width, a.height))
+                .map_err(|e| e.to_string())?;
+        }
         let t = Instant::now();
         terminal
             .draw(|f| render::draw(f, &s))
             .map_err(|e| e.to_string())?;
         s.timing.render_us = t.elapsed().as_micros() as u64;
-        if let Some(k) = key_at.take() {
-            s.timing.key_to_frame_us = k.elapsed().as_micros() as u64;
-            let t = s.timing;
-            s.timing.shown = (t.update_us, t.render_us, t.key_to_frame_us);
+        if let Some((k, update_us)) = key_at.take() {
+            s.timing.shown = latency::shown(k, update_us, s.timing.render_us, Instant::now());
+            s.timing.update_us = update_us;
+            s.timing.key_to_frame_us = s.timing.shown.2;
         }
-        if s.quit {
-            return Ok(());
+        if s.quit || quit_now.load(Ordering::Relaxed) {
+            return done(&stop);
         }
-        let ev = event::read().map_err(|e| e.to_string())?;
-        key_at = Some(Instant::now());
-        let size = terminal.size().map_err(|e| e.to_string())?;
-        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-        let action = match ev {
-            Event::Key(k) if k.kind == KeyEventKind::Press => key_action(&keys, &s.mode, k),
-            Event::Mouse(m) => {
-                let hit = render::areas(area, &s)
-                    .into_iter()
-                    .find(|(_, r)| r.contains((m.column, m.row).into()))
-                    .map(|(p, _)| p);
-                match (m.kind, hit) {
-                    (MouseEventKind::Down(MouseButton::Left), Some(p)) => Some(Action::Focus(p)),
-                    (MouseEventKind::ScrollUp, Some(p)) => {
-                        s.update(Action::Focus(p));
-                        Some(Action::ScrollUp)
-                    }
-                    (MouseEventKind::ScrollDown, Some(p)) => {
-                        s.update(Action::Focus(p));
-                        Some(Action::ScrollDown)
-                    }
-                    _ => None,
-                }
-            }
-            _ => None, // a resize just redraws
+        // Every event waiting: one batch per frame.
+        let Ok(first) = rx.recv() else {
+            return done(&stop);
         };
-        if let Some(a) = action
-            && acts_at(&a, size.width, size.height)
-        {
-            s.update(a);
+        let batch: Vec<input::Stamped> = std::iter::once(first).chain(rx.try_iter()).collect();
+        // An Esc read while nothing ran stops nothing.
+        stop.store(false, Ordering::Relaxed);
+        let h = input::handle(&mut s, &keys, &batch, &mut size, &|| {
+            quit_now.load(Ordering::Relaxed)
+        });
+        stop.store(false, Ordering::Relaxed);
+        if let Some(k) = h.key_at {
+            key_at = Some((k, h.update_us));
         }
     }
+}
+
+/// Leaving the TUI: the interrupt flag that q or Ctrl-C set is the TUI's,
+/// not a Ctrl-C of the process (which would exit 130).
+fn done(stop: &AtomicBool) -> Result<(), String> {
+    stop.store(false, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Reads terminal events into a channel, stamped; q and Ctrl-C (outside
+/// the command line) set `quit_now` and, with Esc, the machine's interrupt
+/// flag, so a long action stops at once.
+fn spawn_reader(quit_now: Arc<AtomicBool>) -> mpsc::Receiver<input::Stamped> {
+    let (tx, rx) = mpsc::channel();
+    let stop = crate::machine::sigint::flag();
+    std::thread::spawn(move || {
+        let mut typing = input::Typing::default();
+        while let Ok(ev) = event::read() {
+            if let Event::Key(k) = &ev {
+                match typing.key(k) {
+                    Some(input::Urgent::Quit) => {
+                        quit_now.store(true, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Some(input::Urgent::Stop) => stop.store(true, Ordering::Relaxed),
+                    None => {}
+                }
+            }
+            if tx.send(input::Stamped::now(ev)).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Draws a long action's progress on the bottom row (after 150 ms) and
+/// goes on unless Esc, q or Ctrl-C set the interrupt flag.
+fn progress_hook(shown: Rc<Cell<bool>>) -> update::long::ProgressFn {
+    Box::new(move |p| {
+        if p.started.elapsed() >= std::time::Duration::from_millis(150) {
+            let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
+            let line: String = render::status::progress_line(p)
+                .chars()
+                .take(w as usize)
+                .collect();
+            let mut out = std::io::stdout();
+            let _ = ratatui::crossterm::queue!(
+                out,
+                ratatui::crossterm::cursor::MoveTo(0, h.saturating_sub(1)),
+                ratatui::crossterm::terminal::Clear(
+                    ratatui::crossterm::terminal::ClearType::CurrentLine
+                ),
+                ratatui::crossterm::style::Print(line)
+            );
+            let _ = out.flush();
+            shown.set(true);
+        }
+        !crate::machine::sigint::requested()
+    })
 }
 
 /// While the screen is too small to show the panes, only quitting acts: a
 /// key must not change what the user cannot see.
 pub fn acts_at(a: &Action, width: u16, height: u16) -> bool {
-    let tiny = width < render::MIN_WIDTH || height < render::MIN_HEIGHT;
-    !tiny || *a == Action::Quit
+    !input::too_small((width, height)) || *a == Action::Quit
 }

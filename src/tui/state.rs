@@ -360,6 +360,11 @@ pub struct AppState {
     pub debug: DebugViews,
     /// The path diff view (`D`).
     pub diff: DiffView,
+    /// Draws a long action's progress and says whether to go on (the
+    /// terminal's; none headless).
+    pub progress: Option<super::update::long::ProgressFn>,
+    /// A lesson being recorded (`:record`).
+    pub recorder: Option<super::record::Recorder>,
 }
 
 impl AppState {
@@ -415,6 +420,8 @@ impl AppState {
             search: Default::default(),
             debug: DebugViews::default(),
             diff: DiffView::default(),
+            progress: None,
+            recorder: None,
         };
         s.lower = s.default_lower();
         s.compute_summaries();
@@ -479,6 +486,10 @@ impl AppState {
             Pane::Vector | Pane::Vs => Lower::Vector,
             Pane::Reservation => Lower::Reservation,
             Pane::Fp => Lower::Fp,
+            Pane::PtRegs => Lower::PtRegs,
+            Pane::Backtrace => Lower::Backtrace,
+            Pane::Memory => Lower::Memory,
+            Pane::Stack => Lower::Stack,
             _ => return None,
         };
         self.lowers().contains(&l).then_some(l)

@@ -14,6 +14,7 @@ pub const RUN_BUDGET: u64 = 20_000_000;
 /// Instructions `step out` single-steps at most.
 const STEP_OUT_LIMIT: u64 = 2_000_000;
 
+pub mod long;
 mod switch;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +26,10 @@ pub enum Action {
     RunToTrap,
     StepBack,
     ReverseContinue,
+    /// `r`: back to the start (where the lesson is).
     Restart,
+    /// `R`: back to power-on.
+    Reset,
     SwitchVariant,
     ToggleBreakpoint,
     ToggleDisasm,
@@ -66,29 +70,44 @@ impl AppState {
             self.mode = Mode::Normal;
             return;
         }
+        // Actions that move the machine (a recording keeps them as steps).
+        let moves = matches!(
+            a,
+            Action::Step
+                | Action::StepOver
+                | Action::StepOut
+                | Action::Continue
+                | Action::RunToTrap
+                | Action::StepBack
+                | Action::ReverseContinue
+                | Action::Restart
+                | Action::Reset
+                | Action::SwitchVariant
+                | Action::Advance
+                | Action::Submit
+        );
+        let variant_before = self.live.variant;
+        let a_kind = a.clone();
         match a {
             Action::Step => self.moved(|l| l.m.step()),
             Action::StepOver => self.step_over(),
             Action::StepOut => self.step_out(),
             Action::Continue => {
                 let u = self.until(vec![]);
-                self.moved(|l| l.m.run(&u));
+                self.moved_long("continue", &u);
             }
             Action::RunToTrap => {
                 let u = self.until(vec![EventKind::TrapEnter, EventKind::TrapReturn]);
-                self.moved(|l| l.m.run(&u));
+                self.moved_long("run to trap", &u);
             }
             Action::StepBack => {
                 let n = self.live.executed().saturating_sub(1);
                 self.go_to(n);
             }
             Action::ReverseContinue => self.reverse_continue(),
-            Action::Restart => {
-                self.go_to(0);
-                // A lesson starts over with the guest.
-                self.player.next = 0;
-                self.player.active = false;
-            }
+            // A lesson starts over with the guest.
+            Action::Restart => self.go_to_start(),
+            Action::Reset => self.reset_power_on(),
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
                 self.switch_variant(next);
@@ -167,7 +186,38 @@ impl AppState {
             Action::Quit => self.quit = true,
         }
         self.refresh_diff();
+        if moves {
+            let tab = matches!(a_kind, Action::SwitchVariant | Action::Submit)
+                && self.live.variant != variant_before;
+            if tab {
+                self.record_switch();
+            } else {
+                self.record_after();
+            }
+        }
         self.timing.update_us = t0.elapsed().as_micros() as u64;
+    }
+
+    /// `b` pressed `n` times in a row: one re-execution.
+    pub fn step_back_by(&mut self, n: u64) {
+        let to = self.live.executed().saturating_sub(n);
+        self.go_to(to);
+        self.record_after();
+    }
+
+    /// As `moved`, for a run that may be long: in pieces with progress,
+    /// and Esc stops it where it is.
+    fn moved_long(&mut self, what: &str, u: &Until) {
+        let mut p = self.progress.take();
+        self.moved(|l| long::run(&mut l.m, u, what, &mut p));
+        self.progress = p;
+        if self.live.outcome == Some(Outcome::Interrupted) {
+            let here = self.live.program().describe(self.live.m.pc());
+            self.say(format!(
+                "{what} stopped (Esc) at {here} after {} instructions; c goes on",
+                self.live.executed()
+            ));
+        }
     }
 
     pub fn say(&mut self, msg: impl Into<String>) {
@@ -220,10 +270,10 @@ impl AppState {
             Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
             Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
             Outcome::Exited(_) if self.live.m.loop_ended() => {
-                self.say("the measured loop ended (r restarts, b steps back)".to_string())
+                self.say("the measured loop ended (r: back to the start, b steps back)".to_string())
             }
             Outcome::Exited(c) => self.say(format!(
-                "the guest exited with code {c} (r restarts, b steps back)"
+                "the guest exited with code {c} (r: back to the start, b steps back)"
             )),
             Outcome::Budget => self.say(format!(
                 "ran {RUN_BUDGET} instructions without stopping; c goes on"
@@ -238,12 +288,25 @@ impl AppState {
     pub fn go_to(&mut self, n: u64) {
         let prev = self.live.regs;
         let prev_fp = self.live.fp.clone();
-        match session::rewind(
+        let mut p = self.progress.take();
+        let r = session::build_machine(
             &self.scenario,
             &self.scenario.variants[self.live.variant],
             &self.opts(),
-            n,
-        ) {
+        )
+        .map(|mut m| {
+            let o = long::run_to(&mut m, n, "re-executing", &mut p);
+            (m, o)
+        });
+        self.progress = p;
+        match r {
+            Ok((_, Outcome::Interrupted)) => {
+                // The machine on screen is untouched.
+                self.say(format!(
+                    "stopped (Esc) re-executing to {n} instructions; still at {}",
+                    self.live.executed()
+                ));
+            }
             Ok((m, o)) => {
                 self.live = Live::from_machine(self.live.variant, m, prev);
                 self.live.mark_fp_since(&prev_fp);
@@ -348,20 +411,28 @@ impl AppState {
         }
     }
 
-    /// Plays the next script step.
+    /// Plays the next script step; at the lesson's end, replays it from
+    /// the start.
     fn advance(&mut self) {
         if self.player.steps.is_empty() {
             self.say("this scenario has no lesson ([[script]] steps)");
             return;
         }
+        let n = self.player.steps.len();
         let Some(step) = self.player.steps.get(self.player.next).cloned() else {
-            self.say("the lesson is over (r restarts the guest and the lesson)");
+            self.go_to_start();
+            if !self.message.as_ref().is_some_and(|m| m.1) {
+                let at = self.message.take().map(|m| m.0).unwrap_or_default();
+                self.say(format!("replaying the lesson from the start · {at}"));
+            }
             return;
         };
         // Past the guest's end no step can be reached: say so rather than
         // narrate a step that did not run.
         if self.live.m.exit_code().is_some() {
-            self.say("the guest has ended, so the lesson cannot go on (r restarts the guest and the lesson)");
+            self.say(
+                "the guest has ended, so the lesson cannot go on (r: back to the lesson's start)",
+            );
             return;
         }
         self.player.active = true;
@@ -371,29 +442,57 @@ impl AppState {
             && i != self.live.variant
         {
             self.switch_variant(i);
+            self.record_switch();
         }
-        let u = match &step.target {
-            crate::scenario::StepTarget::Symbol(s) => match self.live.program().symbol(s) {
-                Some(sym) => Until {
-                    max_insns: Some(RUN_BUDGET),
-                    addrs: vec![sym.addr],
-                    kinds: vec![],
-                },
-                None => return self.error(format!("script: no symbol {s}")),
-            },
-            crate::scenario::StepTarget::Event(k) => self.until(vec![*k]),
-        };
-        self.moved(|l| l.m.run(&u));
-        self.highlight = step.highlight.as_deref().and_then(Pane::parse);
-        if let Some(l) = self.highlight.and_then(|p| self.lower_showing(p)) {
-            self.lower = l;
+        let mut p = self.progress.take();
+        let budget = RUN_BUDGET;
+        let mut err = None;
+        self.moved(|l| {
+            let mut run = |m: &mut crate::machine::Machine<_>, u: &Until| {
+                long::run(m, u, "lesson step", &mut p)
+            };
+            match super::script::play_step_with(&mut l.m, &step, budget, &mut run) {
+                Ok(o) => o,
+                Err(e) => {
+                    err = Some(e);
+                    Outcome::Stepped
+                }
+            }
+        });
+        self.progress = p;
+        if let Some(e) = err {
+            return self.error(e);
         }
-        self.narration = Some(step.say.clone());
-        let n = self.player.steps.len();
-        self.say(format!(
-            "lesson step {}/{n} (Space: next)",
-            self.player.next
-        ));
+        if self.live.outcome != Some(Outcome::Interrupted) {
+            self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+            if let Some(l) = self.highlight.and_then(|p| self.lower_showing(p)) {
+                self.lower = l;
+            }
+            self.narration = Some(step.say.clone());
+        }
+        let k = self.player.next;
+        let reached = self
+            .live
+            .outcome
+            .as_ref()
+            .is_some_and(|o| super::script::reached(&self.live.m, &step, o));
+        if self.live.outcome == Some(Outcome::Interrupted) {
+            // Space goes on to the same step (its count starts again).
+            self.player.next -= 1;
+            self.say(format!(
+                "lesson step {k}/{n} stopped (Esc) after {} instructions; Space goes on to it",
+                self.live.executed()
+            ));
+        } else if !reached {
+            let what = self.message.take().map(|m| m.0).unwrap_or_default();
+            self.error(format!("lesson step {k}/{n} did not arrive: {what}"));
+        } else if k == n {
+            self.say(format!(
+                "lesson step {k}/{n}, the last: the lesson is over (Space replays it from the start)"
+            ));
+        } else {
+            self.say(format!("lesson step {k}/{n} (Space: next)"));
+        }
     }
 
     /// The privilege the guest is in.

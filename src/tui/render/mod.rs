@@ -30,7 +30,7 @@ mod regs;
 mod reservation;
 mod source;
 pub(crate) use source::{disasm_center, disasm_rows};
-mod status;
+pub mod status;
 mod timeline;
 mod vector;
 mod vs;

@@ -1,5 +1,6 @@
 //! The scenario's narration for where the guest is (or the lesson step's),
 //! and, once the guest has written to its UART, the console's last lines.
+//! The title says which lesson step is on screen.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -17,7 +18,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .narration
         .clone()
         .unwrap_or_else(|| s.scenario.title.clone());
-    let title = format!(" {} ", s.scenario.patch);
+    let title = format!(" {}{} ", s.scenario.patch, lesson_mark(s));
     let mut lines = vec![Line::raw(text)];
     let uart = s.live.m.uart_output();
     if !uart.is_empty() {
@@ -33,4 +34,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             .block(pane_block(s, Pane::Narration, title)),
         area,
     );
+}
+
+/// Where the lesson is, for the pane's title: `· lesson 2/6`, or that it
+/// is over and Space replays it.
+pub fn lesson_mark(s: &AppState) -> String {
+    let n = s.player.steps.len();
+    match s.player.next {
+        _ if n == 0 || !s.player.active => String::new(),
+        k if k >= n => format!(" · lesson over ({n} steps): Space replays it"),
+        k => format!(" · lesson {k}/{n}"),
+    }
 }

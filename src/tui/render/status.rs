@@ -1,4 +1,5 @@
-//! The status line: where we are, the last message, and how long it took.
+//! The status line: where we are, the last message, how long the last key
+//! took (`latency::describe`), and a long action's progress line.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -49,7 +50,7 @@ pub fn rows(s: &AppState, width: u16) -> u16 {
 /// The key hint that fits `width`: items dropped from the middle, `? help`
 /// and `q quit` always kept.
 fn hint(width: u16) -> String {
-    const ITEMS: [&str; 8] = [
+    const ITEMS: [&str; 10] = [
         "s step",
         "n over",
         "o out",
@@ -58,6 +59,8 @@ fn hint(width: u16) -> String {
         "b back",
         "Tab variant",
         "Space lesson",
+        "r start",
+        "R power-on",
     ];
     let tail = "? help · q quit";
     let w = usize::from(width).saturating_sub(2);
@@ -89,25 +92,34 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     } else {
         " · no measured loop".to_string()
     };
+    let rec = match &s.recorder {
+        Some(r) if r.steps.len() == 1 => "● REC 1 step ".to_string(),
+        Some(r) => format!("● REC {} steps ", r.steps.len()),
+        None => String::new(),
+    };
+    let latency = match crate::tui::latency::describe(s.timing.shown) {
+        t if t.is_empty() => t,
+        t => format!("· {t}"),
+    };
+    // What gives way on a narrow screen: the latency, then the label.
+    let w = usize::from(area.width);
+    let len = |parts: &[&str]| parts.iter().map(|p| p.chars().count()).sum::<usize>();
+    let badge = format!(" {} ", v.name);
+    let mut label = format!(" {} ·", v.label);
+    let place = format!(" {core} · {} instructions{iteration} ", s.live.executed());
+    let mut latency = latency;
+    if len(&[&badge, &label, &place, &rec, &latency]) > w {
+        latency.clear();
+    }
+    if len(&[&badge, &label, &place, &rec]) > w {
+        label.clear();
+    }
     let first = Line::from(vec![
-        Span::styled(
-            format!(" {} ", v.name),
-            Style::new().bg(Color::Cyan).fg(Color::Black),
-        ),
-        Span::raw(format!(
-            " {} · {core} · {} instructions{iteration} ",
-            v.label,
-            s.live.executed(),
-        )),
-        Span::styled(
-            format!(
-                "· last key: {:.1} ms to frame (update {:.1}, draw {:.1})",
-                s.timing.shown.2 as f64 / 1000.0,
-                s.timing.shown.0 as f64 / 1000.0,
-                s.timing.shown.1 as f64 / 1000.0
-            ),
-            dim(),
-        ),
+        Span::styled(badge, Style::new().bg(Color::Cyan).fg(Color::Black)),
+        Span::raw(label),
+        Span::raw(place),
+        Span::styled(rec, Style::new().fg(Color::Red)),
+        Span::styled(latency, dim()),
     ]);
     let mut lines = vec![first];
     match &s.mode {
@@ -130,4 +142,18 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         },
     }
     f.render_widget(Paragraph::new(lines), area);
+}
+
+/// The line a long action shows while it runs (drawn over the status
+/// line's last row).
+pub fn progress_line(p: &crate::tui::update::long::Progress<'_>) -> String {
+    let secs = p.started.elapsed().as_secs_f64();
+    let of = match p.total {
+        Some(t) if t > 0 => format!(" of {t} ({}%)", p.done.saturating_mul(100) / t),
+        _ => String::new(),
+    };
+    format!(
+        " {}: {} instructions{of} · {secs:.1} s · Esc stops, q quits",
+        p.what, p.done
+    )
 }

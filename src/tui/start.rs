@@ -1,0 +1,223 @@
+//! Where the TUI opens and `r` returns (issue 12, "start where the lesson
+//! is"), in this order: the scenario's `start_at`; else where the lesson's
+//! first step arrives; else the first instruction of the first timed
+//! iteration; else the entry. The machine runs there from power-on, so the
+//! start is exactly what stepping would reach. `R` resets to power-on.
+
+use super::script::play_step;
+use super::state::{AppState, Live, Pane};
+use crate::machine::{Machine, Outcome, Until};
+use crate::session::{self, stats::Stats};
+
+/// Which rule chose the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    StartAt,
+    FirstStep,
+    FirstIteration,
+    Entry,
+}
+
+/// The start, found on a fresh machine that is already there.
+pub struct Start {
+    pub rule: Rule,
+    pub variant: usize,
+    pub machine: Machine<Stats>,
+    /// In words, for the status line.
+    pub what: String,
+}
+
+impl AppState {
+    /// Runs a fresh machine to the start (see the module doc).
+    pub fn find_start(&self) -> Result<Start, String> {
+        let sc = &self.scenario;
+        let budget = sc.budget;
+        let opts = self.opts();
+        if let Some(at) = &sc.start_at {
+            let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
+            let a = m.program.resolve(&at.location)?;
+            // Power-on at the location is its first arrival.
+            let mut seen = u64::from(m.pc() == a);
+            while seen < at.count {
+                let o = m.run(&Until {
+                    max_insns: Some(budget),
+                    addrs: vec![a],
+                    kinds: vec![],
+                });
+                if o != Outcome::ReachedAddr(a) {
+                    return Err(format!(
+                        "start_at {} (count {}): reached {seen} times, then {}",
+                        at.location,
+                        at.count,
+                        session::describe_outcome(&o, &m, budget).0
+                    ));
+                }
+                seen += 1;
+            }
+            let what = format!("start_at {}", at.location);
+            return Ok(Start {
+                rule: Rule::StartAt,
+                variant: 0,
+                machine: m,
+                what,
+            });
+        }
+        if let Some(step) = sc.script.first() {
+            let v = step
+                .variant
+                .as_ref()
+                .and_then(|n| sc.variants.iter().position(|x| &x.name == n))
+                .unwrap_or(0);
+            let mut m = session::build_machine(sc, &sc.variants[v], &opts)?;
+            let o = play_step(&mut m, step, super::update::RUN_BUDGET)?;
+            if !super::script::reached(&m, step, &o) {
+                return Err(format!(
+                    "the lesson's first step does not arrive ({})",
+                    session::describe_outcome(&o, &m, budget).0
+                ));
+            }
+            return Ok(Start {
+                rule: Rule::FirstStep,
+                variant: v,
+                machine: m,
+                what: "the lesson's first step".into(),
+            });
+        }
+        let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
+        if let Some(me) = &sc.measure
+            && let Some(iter) = m.program.symbol(&me.iteration).map(|s| s.addr)
+        {
+            let start = me
+                .start
+                .as_ref()
+                .and_then(|s| m.program.symbol(s))
+                .map(|s| s.addr);
+            // The first execution of the iteration marker that the window
+            // counts (`Stats::mark`): with the window open (or opening at
+            // this very instruction), or the warm-up's last + 1.
+            let timed = |m: &Machine<Stats>| {
+                let st = m.observer();
+                match me.count {
+                    Some((warmup, _)) => st.iteration_hits == warmup,
+                    None => {
+                        st.window_end.is_none()
+                            && (st.window_start.is_some() || start == Some(iter))
+                    }
+                }
+            };
+            let mut found = m.pc() == iter && timed(&m);
+            while !found {
+                let o = m.run(&Until {
+                    max_insns: Some(budget),
+                    addrs: vec![iter],
+                    kinds: vec![],
+                });
+                if o != Outcome::ReachedAddr(iter) {
+                    break;
+                }
+                found = timed(&m);
+            }
+            if found {
+                return Ok(Start {
+                    rule: Rule::FirstIteration,
+                    variant: 0,
+                    machine: m,
+                    what: format!("the first timed iteration ({})", me.iteration),
+                });
+            }
+            m = session::build_machine(sc, &sc.variants[0], &opts)?;
+        }
+        Ok(Start {
+            rule: Rule::Entry,
+            variant: 0,
+            machine: m,
+            what: "the entry".into(),
+        })
+    }
+
+    /// Goes to the start (`r`, and where the TUI opens); the lesson is
+    /// rewound to match.
+    pub fn go_to_start(&mut self) {
+        match self.find_start() {
+            Ok(st) => {
+                let prev = self.live.regs;
+                self.adopt(st.variant, st.machine, prev);
+                self.player.next = 0;
+                self.player.active = false;
+                self.highlight = None;
+                let pc = self.live.program().describe(self.live.m.pc());
+                let n = self.live.executed();
+                if st.rule == Rule::FirstStep {
+                    self.player.next = 1;
+                    self.player.active = true;
+                    let step = self.player.steps[0].clone();
+                    self.highlight = step.highlight.as_deref().and_then(Pane::parse);
+                    self.narration = Some(step.say.clone());
+                    self.say(format!(
+                        "at the lesson's start, {pc} after {n} instructions: step 1/{} (Space: next · R: power-on)",
+                        self.player.steps.len()
+                    ));
+                } else {
+                    let lesson = if self.player.steps.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (Space: lesson step 1/{})", self.player.steps.len())
+                    };
+                    self.say(format!(
+                        "at {}: {pc} after {n} instructions{lesson} · R: power-on",
+                        st.what
+                    ));
+                }
+            }
+            Err(e) => {
+                self.go_to(0);
+                self.error(format!("cannot reach the start: {e}; at power-on"));
+            }
+        }
+    }
+
+    /// `R`: back to power-on, the lesson with it.
+    pub fn reset_power_on(&mut self) {
+        let v = self.live.variant;
+        match session::build_machine(&self.scenario, &self.scenario.variants[v], &self.opts()) {
+            Ok(m) => {
+                let prev = self.live.regs;
+                self.adopt(v, m, prev);
+                self.player.next = 0;
+                self.player.active = false;
+                self.highlight = None;
+                self.say("power-on (r goes to the lesson's start)");
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// Where a replay of the lesson begins: the scenario's `start_at`, else
+    /// power-on (a lesson's first step is played from there).
+    pub fn go_to_origin(&mut self) -> Result<(), String> {
+        if self.scenario.start_at.is_some() {
+            let st = self.find_start()?;
+            let prev = self.live.regs;
+            self.adopt(st.variant, st.machine, prev);
+        } else if self.live.executed() != 0 || self.live.variant != 0 {
+            let m =
+                session::build_machine(&self.scenario, &self.scenario.variants[0], &self.opts())?;
+            let prev = self.live.regs;
+            self.adopt(0, m, prev);
+        }
+        self.player.next = 0;
+        self.player.active = false;
+        Ok(())
+    }
+
+    /// Puts `m` (of variant `v`) on screen.
+    fn adopt(&mut self, v: usize, m: Machine<Stats>, prev: [u64; 32]) {
+        self.live = Live::from_machine(v, m, prev);
+        self.sync_sources();
+        self.source_scroll = 0;
+        self.events_scroll = 0;
+        self.live.outcome = None;
+        self.message = None;
+        self.update_narration();
+    }
+}

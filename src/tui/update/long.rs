@@ -1,0 +1,104 @@
+//! Long actions in pieces (issue 12 §5, defect 12): a continue, a lesson
+//! step or a re-execution runs `CHUNK` instructions at a time, and between
+//! pieces the TUI's progress hook draws how far it got and says whether to
+//! go on. Esc or Ctrl-C also sets the machine's interrupt flag, which stops
+//! a piece at the next block. Without a hook (tests, `run --script`) the
+//! action runs whole. Pieces end at instruction boundaries the machine
+//! stops at anyway, so the end state is the one a whole run reaches.
+
+use std::time::Instant;
+
+use crate::machine::{Machine, Observer, Outcome, Until};
+
+/// Instructions per piece.
+pub const CHUNK: u64 = 100_000;
+
+/// How far a long action got.
+pub struct Progress<'a> {
+    pub what: &'a str,
+    /// Instructions run so far by this action.
+    pub done: u64,
+    /// Of how many, when known (a re-execution to a point).
+    pub total: Option<u64>,
+    pub started: Instant,
+}
+
+/// Draws progress; false stops the action.
+pub type ProgressFn = Box<dyn FnMut(&Progress<'_>) -> bool>;
+
+/// `m.run(u)`, in pieces when there is a progress hook.
+pub fn run<O: Observer + 'static>(
+    m: &mut Machine<O>,
+    u: &Until,
+    what: &str,
+    progress: &mut Option<ProgressFn>,
+) -> Outcome {
+    let Some(p) = progress.as_mut() else {
+        return m.run(u);
+    };
+    let started = Instant::now();
+    let from = m.executed();
+    let limit = u.max_insns.map_or(u64::MAX, |b| from.saturating_add(b));
+    let mut first = true;
+    loop {
+        let before = m.executed();
+        let left = limit.saturating_sub(before);
+        // Resuming at a stop address is an arrival (only the action's own
+        // starting pc is passed over, as `Machine::run` does).
+        if !first && u.addrs.contains(&m.pc()) {
+            return Outcome::ReachedAddr(m.pc());
+        }
+        first = false;
+        let o = m.run(&Until {
+            max_insns: Some(left.min(CHUNK)),
+            ..u.clone()
+        });
+        if o != Outcome::Budget || m.executed() >= limit {
+            return o;
+        }
+        if m.executed() == before {
+            // A block longer than the piece: run the rest whole.
+            return m.run(&Until {
+                max_insns: Some(left),
+                ..u.clone()
+            });
+        }
+        let total = u.max_insns.filter(|&b| b != super::RUN_BUDGET);
+        if !p(&Progress {
+            what,
+            done: m.executed() - from,
+            total,
+            started,
+        }) {
+            return Outcome::Interrupted;
+        }
+    }
+}
+
+/// `session::run_to(m, target)`, in pieces when there is a progress hook.
+pub fn run_to<O: Observer + 'static>(
+    m: &mut Machine<O>,
+    target: u64,
+    what: &str,
+    progress: &mut Option<ProgressFn>,
+) -> Outcome {
+    let Some(p) = progress.as_mut() else {
+        return crate::session::run_to(m, target);
+    };
+    let started = Instant::now();
+    loop {
+        let next = target.min(m.executed().saturating_add(CHUNK));
+        let o = crate::session::run_to(m, next);
+        if o != Outcome::Stepped || m.executed() >= target {
+            return o;
+        }
+        if !p(&Progress {
+            what,
+            done: m.executed(),
+            total: Some(target),
+            started,
+        }) {
+            return Outcome::Interrupted;
+        }
+    }
+}
