@@ -121,6 +121,35 @@ fn budget_is_124_and_a_fault_125() {
     assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
 }
 
+/// The report's outcome line says how far the run got before the error's
+/// own text, so the advice ends the line (it read "... raise it with
+/// --budget after 1000 instructions, 5 traps").
+#[test]
+fn a_run_out_of_budget_reports_how_far_it_got_then_why() {
+    let out = trapscope_within(
+        &[
+            "run",
+            "scenarios/ras-trap-entry.toml",
+            "-v",
+            "before",
+            "--budget",
+            "1000",
+        ],
+        LIMIT,
+    );
+    assert_eq!(out.status.code(), Some(124));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("outcome"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("did not finish after 1000 instructions"),
+        "{line}"
+    );
+    assert!(line.ends_with("raise it with --budget"), "{line}");
+}
+
 #[test]
 fn run_compare_and_check_exit_1_naming_the_variant_and_its_code() {
     for (cmd, needle) in [

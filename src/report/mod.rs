@@ -119,18 +119,23 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             format!("  ({})", r.label)
         };
         let _ = writeln!(o, "variant {}{label}", r.variant);
-        let end = match (r.exit_code, &r.error) {
-            (Some(_), _) if r.outcome == "loop-ended" => "the measured loop ended".to_string(),
-            (Some(c), _) => format!("exited with code {c}"),
-            (None, Some(e)) => format!("did not finish: {e}"),
-            (None, None) => r.outcome.clone(),
+        // How it ended, then how far it got; an error's own text comes
+        // last, so its advice ("raise it with --budget") ends the line.
+        let (end, why) = match (r.exit_code, &r.error) {
+            (Some(_), _) if r.outcome == "loop-ended" => {
+                ("the measured loop ended".to_string(), None)
+            }
+            (Some(c), _) => (format!("exited with code {c}"), None),
+            (None, Some(e)) => ("did not finish".to_string(), Some(e)),
+            (None, None) => (r.outcome.clone(), None),
         };
         let _ = writeln!(
             o,
-            "  outcome       {end} after {} instructions, {} trap{}",
+            "  outcome       {end} after {} instructions, {} trap{}{}",
             r.instructions,
             r.traps,
-            if r.traps == 1 { "" } else { "s" }
+            if r.traps == 1 { "" } else { "s" },
+            why.map(|e| format!(": {e}")).unwrap_or_default()
         );
         let knobs: Vec<String> = r.knobs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(o, "  knobs         {}", knobs.join(" "));
