@@ -144,7 +144,12 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         ));
     }
     let need = rows(&lines);
-    let spark_rows = if need + 3 <= room { 3 } else { 0 };
+    // A sparkline needs two iteration marks to draw one bar.
+    let spark_rows = if need + 3 <= room && st.iteration_marks.len() >= 2 {
+        3
+    } else {
+        0
+    };
     let [text, spark] =
         Layout::vertical([Constraint::Min(1), Constraint::Length(spark_rows)]).areas(inner);
     f.render_widget(

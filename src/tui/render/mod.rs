@@ -211,13 +211,14 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     for (pane, r) in &all {
         draw_pane(f, *r, s, *pane);
     }
+    if compact(area) {
+        tab_line(f, area, s);
+    }
+    // The diff view covers what it needs, the tab line included.
     if s.diff.open
         && let Some(r) = diff::place(&all)
     {
         diff::overlay(f, r, s);
-    }
-    if compact(area) {
-        tab_line(f, area, s);
     }
     let [_, st] = Layout::vertical(rows(area, s)).areas(area);
     status::render(f, st, s);
