@@ -16,7 +16,7 @@ use unicorn_engine::Unicorn;
 
 use super::hart::Hart;
 use super::observe::Observer;
-use super::{LoadError, Machine, emu, regs};
+use super::{LoadError, Machine, regs};
 use crate::isa::{AluOp, Insn, Op};
 
 /// The functions whose `mv a0, sp` is the save point.
@@ -37,6 +37,11 @@ const KEEP: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Saves {
     ring: VecDeque<(u64, u64)>,
+    /// The save functions' address ranges (inclusive), hooked only at their
+    /// save instructions, as their blocks are first decoded (`register`).
+    ranges: Vec<(u64, u64)>,
+    /// Save instructions hooked already.
+    hooked: std::collections::BTreeSet<u64>,
 }
 
 /// `mv a0, sp`: `addi a0, sp, 0`, or `c.mv a0, sp`, which expands to
@@ -50,7 +55,38 @@ pub fn is_save(i: &Insn) -> bool {
         }
 }
 
-/// The hook on the save functions' instructions: records sp at the save.
+/// Hooks the save instructions of a newly decoded block (inside a save
+/// function); returns whether it added any, so the block is translated
+/// again with them.
+pub(super) fn register<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    insns: &[super::DecodedInsn],
+) -> bool {
+    let mut any = false;
+    for d in insns {
+        let inside = {
+            let saves = &uc.get_data().saves;
+            saves
+                .ranges
+                .iter()
+                .any(|&(lo, hi)| lo <= d.pc && d.pc <= hi)
+                && !saves.hooked.contains(&d.pc)
+        };
+        if !inside || !d.insn.is_some_and(|i| is_save(&i)) {
+            continue;
+        }
+        if uc
+            .add_code_hook(d.pc, d.pc, |uc, addr, _| on_code(uc, addr))
+            .is_ok()
+        {
+            uc.get_data_mut().saves.hooked.insert(d.pc);
+            any = true;
+        }
+    }
+    any
+}
+
+/// The hook on a save instruction: records sp at the save.
 fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data();
     let found = hart.pending.as_ref().and_then(|p| {
@@ -89,16 +125,17 @@ fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
 }
 
 impl<O: Observer + 'static> Machine<O> {
+    /// Notes where the save functions are; their save instructions get a
+    /// hook of their own when their blocks are first decoded (`register`).
+    /// A hook over the whole functions would run on each of their
+    /// instructions, and make unicorn walk it at every other hooked one.
     pub(super) fn install_frame_hooks(&mut self) -> Result<(), LoadError> {
-        for name in SAVE_FUNCS {
-            let Some(s) = self.program.symbol(name).filter(|s| s.size > 0) else {
-                continue;
-            };
-            let (lo, hi) = (s.addr, s.addr + s.size - 1);
-            self.uc
-                .add_code_hook(lo, hi, |uc, addr, _| on_code(uc, addr))
-                .map_err(emu)?;
-        }
+        let ranges: Vec<(u64, u64)> = SAVE_FUNCS
+            .iter()
+            .filter_map(|name| self.program.symbol(name).filter(|s| s.size > 0))
+            .map(|s| (s.addr, s.addr + s.size - 1))
+            .collect();
+        self.uc.get_data_mut().saves.ranges = ranges;
         Ok(())
     }
 
@@ -108,12 +145,21 @@ impl<O: Observer + 'static> Machine<O> {
     /// and `mv a0, sp` does not move sp), and before `before` (the count at
     /// the next trap nested in it, whose save would be that trap's).
     pub fn trap_frame(&self, at: u64, before: Option<u64>) -> Option<u64> {
-        self.uc
-            .get_data()
+        let hart = self.uc.get_data();
+        // Stopped at a save instruction its hook has not reached (a stop
+        // hook placed before it ran first): the frame is whole here too.
+        let pc = self.pc();
+        let here = hart
             .saves
+            .hooked
+            .contains(&pc)
+            .then(|| (hart.executed, self.gpr(2)));
+        hart.saves
             .ring
             .iter()
-            .find(|&&(a, _)| a >= at && before.is_none_or(|b| a < b))
-            .map(|&(_, sp)| sp)
+            .copied()
+            .chain(here)
+            .find(|&(a, _)| a >= at && before.is_none_or(|b| a < b))
+            .map(|(_, sp)| sp)
     }
 }

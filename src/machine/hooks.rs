@@ -170,7 +170,8 @@ pub(super) fn block_at<O: Observer>(
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     if uc.get_data().account {
         super::smc::watch_code(uc, phys, phys + (end - addr));
-        if super::smc::register_block(uc, &insns) {
+        let saves = super::frames::register(uc, &insns);
+        if super::smc::register_block(uc, &insns) | saves {
             uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
         }
     }
