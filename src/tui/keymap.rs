@@ -91,7 +91,7 @@ impl Default for Keymap {
                     C('v'),
                     Action::ToggleVector,
                     "v",
-                    "RAS / vector (cores with V) / LR/SC / FP pane",
+                    "the pane under the registers: RAS, vector (with V), LR/SC, FP, pt_regs, backtrace, memory, stack",
                 ),
                 b(
                     C('w'),

@@ -311,7 +311,7 @@ fn script_toml(s: &AppState, r: &Recorder) -> String {
         "power-on"
     };
     let mut out = format!(
-        "# A lesson of {} steps recorded in `trapscope tui` with :record, for\n# {}: replace its [[script]] sections with these. They replay from\n# {from} (`trapscope run --script`, `trapscope --autoplay`).\n",
+        "# A lesson of {} steps recorded in the TUI (`trapscope SCENARIO`) with :record, for\n# {}: replace its [[script]] sections with these. They replay from\n# {from} (`trapscope run --script`, `trapscope --autoplay`).\n",
         r.steps.len(),
         s.scenario.path.display()
     );

@@ -12,7 +12,9 @@ struct JsonEvent {
 
 #[derive(Serialize)]
 struct JsonLine<'a> {
-    pc: u64,
+    /// Hex, as the exports give addresses (a kernel address is past what a
+    /// double holds exactly).
+    pc: String,
     at: &'a str,
     function: &'a str,
     source: Option<&'a str>,
@@ -61,7 +63,7 @@ pub fn json(d: &PathDiff) -> String {
     let with = d.core.is_some();
     fn line(l: &Line, with: bool) -> JsonLine<'_> {
         JsonLine {
-            pc: l.pc,
+            pc: format!("{:#x}", l.pc),
             at: &l.at,
             function: &l.function,
             source: l.source.as_deref(),
