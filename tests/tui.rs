@@ -1,6 +1,9 @@
 //! The TUI, driven through actions and drawn into a test backend: what the
 //! user sees after each key (CONVENTIONS.md 6).
 
+mod common;
+use common::tui::screen;
+
 use std::path::Path;
 use std::rc::Rc;
 
@@ -8,31 +11,11 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use trapscope::scenario::Scenario;
 use trapscope::tui::render;
-use trapscope::tui::state::{AppState, Mode, Pane, Timing};
+use trapscope::tui::state::{AppState, Mode, Pane};
 use trapscope::tui::update::Action;
 
 fn app() -> AppState {
-    let s = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"),
-    )
-    .unwrap();
-    AppState::new(Rc::new(s), None).unwrap()
-}
-
-/// The screen as text, with the timings (host time) blanked.
-fn screen(s: &mut AppState, w: u16, h: u16) -> String {
-    s.timing = Timing::default();
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render::draw(f, s)).unwrap();
-    let buf = t.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    common::tui::app_at("scenarios/ras-trap-entry.toml", None)
 }
 
 /// The rows inside the pane titled `title`, trimmed, up to its bottom.
@@ -369,8 +352,7 @@ fn tab_in_the_timed_loop_lands_in_the_same_iteration() {
 }
 
 fn app_of(scenario: &str) -> AppState {
-    let s = Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario)).unwrap();
-    AppState::new(Rc::new(s), None).unwrap()
+    common::tui::app_at(scenario, None)
 }
 
 #[test]

@@ -1,43 +1,16 @@
 //! The TUI's path diff view (`D`), driven through actions and drawn into a
 //! test backend: its rows, its cache, scrolling and Enter to the source.
 
-use std::path::Path;
-use std::rc::Rc;
+mod common;
+use common::tui::screen;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use trapscope::report::pathdiff::Op;
-use trapscope::scenario::Scenario;
 use trapscope::tui::keymap::Keymap;
-use trapscope::tui::render;
-use trapscope::tui::state::{AppState, Pane, Timing};
+use trapscope::tui::state::{AppState, Pane};
 use trapscope::tui::update::Action;
 
 fn app() -> AppState {
-    let s = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"),
-    )
-    .unwrap();
-    AppState::new(
-        Rc::new(s),
-        Some(Rc::new(trapscope::cost::Profile::find("u74").unwrap())),
-    )
-    .unwrap()
-}
-
-fn screen(s: &mut AppState, w: u16, h: u16) -> String {
-    s.timing = Timing::default();
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render::draw(f, s)).unwrap();
-    let buf = t.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    common::tui::app_at("scenarios/ras-trap-entry.toml", Some("u74"))
 }
 
 #[test]

@@ -1,19 +1,17 @@
 //! The FP pane and the glyphs that stand in for colour (issue 12 §2 "The FP
 //! register file", §5 defects 8, 9 and 10), drawn into a test backend.
 
-use std::path::Path;
-use std::rc::Rc;
+mod common;
+use common::tui::screen;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use trapscope::scenario::Scenario;
 use trapscope::tui::render;
 use trapscope::tui::state::{AppState, Lower, Pane, Timing};
 use trapscope::tui::update::Action;
 
 fn app_of(scenario: &str) -> AppState {
-    let s = Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario)).unwrap();
-    AppState::new(Rc::new(s), None).unwrap()
+    common::tui::app_at(scenario, None)
 }
 
 /// One pane drawn alone at `w`×`h`, as rows of text.
@@ -24,16 +22,6 @@ fn pane_rows(s: &mut AppState, pane: Pane, w: u16, h: u16) -> Vec<String> {
     let buf = t.backend().buffer().clone();
     (0..h)
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect()
-}
-
-fn screen(s: &mut AppState, w: u16, h: u16) -> String {
-    s.timing = Timing::default();
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render::draw(f, s)).unwrap();
-    let buf = t.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
         .collect()
 }
 

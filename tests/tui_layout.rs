@@ -2,39 +2,15 @@
 //! projector), 128×32, 160×45 and 200×55. Below 150×36 the CSRs, the call
 //! stack, the cycles and the lower pane share one place (`w`).
 
-use std::path::Path;
-use std::rc::Rc;
+mod common;
+use common::tui::screen;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use trapscope::scenario::Scenario;
 use trapscope::tui::render;
-use trapscope::tui::state::{AppState, Mode, Pane, Timing};
+use trapscope::tui::state::{AppState, Mode, Pane};
 use trapscope::tui::update::Action;
 
 fn app_of(name: &str) -> AppState {
-    let s = Scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios")
-            .join(name),
-    )
-    .unwrap();
-    AppState::new(Rc::new(s), None).unwrap()
-}
-
-fn screen(s: &mut AppState, w: u16, h: u16) -> String {
-    s.timing = Timing::default();
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render::draw(f, s)).unwrap();
-    let buf = t.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    common::tui::app_at(&format!("scenarios/{name}"), None)
 }
 
 /// The panes the layout places at `w`×`h`.
