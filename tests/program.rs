@@ -63,3 +63,23 @@ fn symbols_name_addresses_inside_functions() {
         "{starts:x?}"
     );
 }
+
+/// `sym+0xOFF` must name an instruction start. handle_exception begins with
+/// `csrrw tp, sscratch, tp` (a 32-bit CSR instruction: csrrw has no
+/// compressed form) and then `bnez tp, ...` (guest-asm/include/
+/// minikernel-entry.inc), so +0x4 is the second instruction, +0x2 is inside
+/// the first, and an odd offset is never one.
+#[test]
+fn a_location_inside_an_instruction_is_refused() {
+    let p = Program::load(&root().join("assets/guest/minikernel.elf")).unwrap();
+    let base = p.symbol("handle_exception").unwrap().addr;
+    assert_eq!(p.resolve("handle_exception+0x4"), Ok(base + 4));
+    let inside = p.resolve("handle_exception+0x2").unwrap_err();
+    assert!(
+        inside.contains("inside the 4-byte instruction at handle_exception+0x0")
+            && inside.contains("handle_exception+0x4"),
+        "{inside}"
+    );
+    let odd = p.resolve("handle_exception+0x11").unwrap_err();
+    assert!(odd.contains("2-byte aligned"), "{odd}");
+}

@@ -340,11 +340,43 @@ impl Program {
             let s = self
                 .symbol(sym)
                 .ok_or_else(|| format!("no symbol '{sym}'"))?;
+            self.instruction_start(sym, s.addr, off)?;
             return Ok(s.addr.wrapping_add(off));
         }
         self.symbol(at)
             .map(|s| s.addr)
             .ok_or_else(|| format!("no symbol or address '{at}'"))
+    }
+
+    /// Checks that `sym+off` starts an instruction: instructions are 2-byte
+    /// aligned (C extension), and walking the function from its start by
+    /// each instruction's length (unprivileged spec §1.5: low bits `11`
+    /// mean 32 bits, else 16) must land on it. Without the bytes (a
+    /// snapshot's text lives in its RAM image) only the alignment is
+    /// checked.
+    fn instruction_start(&self, sym: &str, start: u64, off: u64) -> Result<(), String> {
+        if off % 2 == 1 {
+            return Err(format!(
+                "'{sym}+{off:#x}' is not an instruction start: instructions are 2-byte aligned"
+            ));
+        }
+        let Some(bytes) = self.text_bytes(start, off as usize + 2) else {
+            return Ok(());
+        };
+        let mut at = 0u64;
+        while at < off {
+            let i = at as usize;
+            let len = if bytes.get(i).is_some_and(|b| b & 3 == 3) { 4 } else { 2 };
+            if at + len > off {
+                return Err(format!(
+                    "'{sym}+{off:#x}' is inside the {}-byte instruction at {sym}+{at:#x}; the next starts at {sym}+{:#x}",
+                    len,
+                    at + len
+                ));
+            }
+            at += len;
+        }
+        Ok(())
     }
 
     /// `file.S:line` for a pc, if the ELF carries a line table.
