@@ -60,7 +60,8 @@ fn d_shows_the_aligned_paths_with_the_mispredicts_and_computes_once() {
         .find(|l| l.contains("handle_exception+0xba") && l.contains("jr t0"))
         .unwrap_or_else(|| panic!("no jr t0 row:\n{text}"));
     assert!(row.contains("ras"), "{row}");
-    assert!(row.contains("│-"), "marked as only in A: {row}");
+    // The selected row: the ▸ glyph, then its mark, only in A.
+    assert!(row.contains("│▸-"), "marked as only in A: {row}");
     // The wrapper's `ret` mispredicts before the patch only: "ras|-".
     s.update(Action::PageDown);
     s.update(Action::PageDown);

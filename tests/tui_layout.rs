@@ -147,7 +147,7 @@ fn the_help_wraps_instead_of_cutting_at_100x30_and_160x45() {
         let mut s = app_of("ras-trap-entry.toml");
         s.mode = Mode::Help;
         let text = screen(&mut s, w, h);
-        let more = text.contains("more lines: a taller terminal shows them");
+        let more = text.contains("more lines: Down scrolls");
         let missing: Vec<String> = help_words()
             .into_iter()
             .filter(|word| !text.contains(word.as_str()))

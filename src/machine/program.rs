@@ -366,7 +366,11 @@ impl Program {
         let mut at = 0u64;
         while at < off {
             let i = at as usize;
-            let len = if bytes.get(i).is_some_and(|b| b & 3 == 3) { 4 } else { 2 };
+            let len = if bytes.get(i).is_some_and(|b| b & 3 == 3) {
+                4
+            } else {
+                2
+            };
             if at + len > off {
                 return Err(format!(
                     "'{sym}+{off:#x}' is inside the {}-byte instruction at {sym}+{at:#x}; the next starts at {sym}+{:#x}",

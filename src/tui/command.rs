@@ -44,6 +44,10 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("unwatch N|ADDR|SYM|all", "remove watchpoints"),
     (
+        "unprobe SYMBOL|0xADDR|all",
+        "remove probes (the guest reruns to here)",
+    ),
+    (
         "record | record off",
         "record a lesson: each step taken becomes a [[script]] step",
     ),
@@ -55,6 +59,15 @@ pub const HELP: &[(&str, &str)] = &[
 ];
 
 impl AppState {
+    /// The probes changed: the machine is rebuilt at the same instruction
+    /// count and the whole runs behind the cycles pane again, then `msg`.
+    fn reprobe(&mut self, msg: String) {
+        let at = self.live.executed();
+        self.go_to(at);
+        self.compute_summaries();
+        self.say(msg);
+    }
+
     pub fn command(&mut self, line: &str) {
         let mut parts = line.split_whitespace();
         let cmd = parts.next().unwrap_or_default();
@@ -63,9 +76,10 @@ impl AppState {
             ("", _) => {}
             // A lesson has no field for these: the steps after one would
             // replay on other settings.
-            ("probe" | "probe!" | "set" | "core", _) if self.recorder.is_some() => self.error(
-                format!(":{cmd} while recording: a lesson cannot replay it (:record off first)"),
-            ),
+            ("probe" | "probe!" | "unprobe" | "set" | "core", _) if self.recorder.is_some() => self
+                .error(format!(
+                    ":{cmd} while recording: a lesson cannot replay it (:record off first)"
+                )),
             ("break" | "b", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
@@ -90,11 +104,9 @@ impl AppState {
                         )),
                         (_, _) => {
                             self.probes.push(addr);
-                            let at = self.live.executed();
-                            self.go_to(at);
                             let d = self.live.program().describe(addr);
-                            self.say(format!(
-                                "probe at {d}: the guest traps there before the instruction"
+                            self.reprobe(format!(
+                                "probe at {d}: the guest traps there before the instruction (:unprobe removes it)"
                             ));
                         }
                     }
@@ -103,8 +115,29 @@ impl AppState {
             },
             ("delete" | "d", "all") => {
                 self.breakpoints.clear();
-                self.say("all breakpoints removed");
+                let probes = match self.probes.len() {
+                    0 => String::new(),
+                    n => format!(
+                        " ({n} probes stay: they change the guest; :unprobe all removes them)"
+                    ),
+                };
+                self.say(format!("all breakpoints removed{probes}"));
             }
+            ("unprobe", "all") if !self.probes.is_empty() => {
+                let n = self.probes.len();
+                self.probes.clear();
+                self.reprobe(format!(
+                    "{n} probes removed: the guest runs without them again"
+                ));
+            }
+            ("unprobe", a) if !a.is_empty() => match self.address(a) {
+                Some(addr) if self.probes.contains(&addr) => {
+                    self.probes.retain(|&p| p != addr);
+                    let d = self.live.program().describe(addr);
+                    self.reprobe(format!("probe at {d} removed"));
+                }
+                _ => self.error(format!("unprobe: no probe at '{a}'")),
+            },
             ("delete" | "d", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) if self.breakpoints.remove(&addr) => {
                     self.say(format!("breakpoint at {a} removed"))

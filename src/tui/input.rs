@@ -98,7 +98,15 @@ impl Typing {
                 _ => {}
             },
             None if k.code == KeyCode::Char('q') => return Some(Urgent::Quit),
-            None if self.help => self.help = false,
+            // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
+            None if self.help => {
+                if !matches!(
+                    k.code,
+                    KeyCode::Up | KeyCode::Down | KeyCode::PageUp | KeyCode::PageDown
+                ) {
+                    self.help = false
+                }
+            }
             None => match k.code {
                 KeyCode::Char(':' | '/') => self.line = Some(0),
                 KeyCode::Char('?') => self.help = true,

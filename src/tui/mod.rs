@@ -54,6 +54,10 @@ pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Acti
             _ => None,
         },
         Mode::Help if k.code == KeyCode::Char('q') => Some(Action::Quit),
+        Mode::Help if k.code == KeyCode::Up => Some(Action::ScrollUp),
+        Mode::Help if k.code == KeyCode::Down => Some(Action::ScrollDown),
+        Mode::Help if k.code == KeyCode::PageUp => Some(Action::PageUp),
+        Mode::Help if k.code == KeyCode::PageDown => Some(Action::PageDown),
         Mode::Help => Some(Action::Cancel),
         Mode::Normal => keys.action(k),
     }

@@ -350,6 +350,8 @@ pub struct AppState {
     pub lower: Lower,
     /// Which of the compact layout's shared panes is in front (`w`).
     pub tab: usize,
+    /// Help entries scrolled past (`?`, then Up/Down).
+    pub help_scroll: usize,
     /// Probes placed from the command line (`:probe`).
     pub probes: Vec<u64>,
     /// How machines are built (`--mem-limit`, `--strict-segments`).
@@ -415,6 +417,7 @@ impl AppState {
             timing: Timing::default(),
             lower: Lower::Ras,
             tab: 0,
+            help_scroll: 0,
             probes: Vec::new(),
             machine,
             search: Default::default(),

@@ -67,7 +67,21 @@ impl AppState {
     pub fn update(&mut self, a: Action) {
         let t0 = Instant::now();
         if self.mode == Mode::Help && a != Action::Quit {
-            self.mode = Mode::Normal;
+            // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
+            let by: i64 = match a {
+                Action::ScrollUp => -1,
+                Action::ScrollDown => 1,
+                Action::PageUp => -10,
+                Action::PageDown => 10,
+                _ => 0,
+            };
+            if by == 0 {
+                self.mode = Mode::Normal;
+                self.help_scroll = 0;
+            } else {
+                let max = crate::tui::render::help::entry_count();
+                self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
+            }
             return;
         }
         // Actions that move the machine (a recording keeps them as steps).

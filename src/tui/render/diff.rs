@@ -140,61 +140,63 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let inner_h = area.height.saturating_sub(2) as usize;
     // The total stays on the last line.
     let body_h = inner_h.saturating_sub(1);
-    let mut rows: Vec<Line> = Vec::new();
     let n = d.ops.len();
     let sel = s.diff.selected.min(n.saturating_sub(1));
-    let first = sel
-        .saturating_sub(body_h / 2)
-        .min(n.saturating_sub(body_h.min(n)));
     let with = d.core.is_some();
-    for k in first..n {
-        if rows.len() >= body_h {
-            break;
-        }
+    // The rows, then the per-function subtotals under the last one: the
+    // window follows the selection, and at the last row it shows the end of
+    // the subtotals (as far as the selected row stays on screen).
+    let mut all: Vec<Line> = Vec::with_capacity(n + d.functions.len() + 1);
+    for k in 0..n {
         let (_, style) = mark_style(&d.ops[k]);
-        let style = if k == sel {
-            style.add_modifier(Modifier::REVERSED)
+        let (glyph, style) = if k == sel {
+            ("▸", style.add_modifier(Modifier::REVERSED))
         } else {
-            style
+            (" ", style)
         };
-        rows.push(Line::from(Span::styled(row_text(&d, k), style)));
+        all.push(Line::from(vec![
+            Span::raw(glyph),
+            Span::styled(row_text(&d, k), style),
+        ]));
     }
-    // Under the last row: the per-function subtotals.
-    if rows.len() < body_h {
-        rows.push(Line::from(Span::styled(
-            if with {
-                "per function    A insns  A cyc  B insns  B cyc  B-A"
-            } else {
-                "per function    A insns  B insns  B-A"
-            },
-            dim(),
-        )));
-        for fun in &d.functions {
-            if rows.len() >= body_h {
-                break;
-            }
-            let t = if with {
-                format!(
-                    "  {:<26} {:>5} {:>6} {:>6} {:>6} {:>6}",
-                    fun.function,
-                    fun.a_insns,
-                    cycles(fun.a_milli),
-                    fun.b_insns,
-                    cycles(fun.b_milli),
-                    signed(fun.b_milli as i64 - fun.a_milli as i64)
-                )
-            } else {
-                format!(
-                    "  {:<26} {:>5} {:>6} {:>+6}",
-                    fun.function,
-                    fun.a_insns,
-                    fun.b_insns,
-                    fun.b_insns as i64 - fun.a_insns as i64
-                )
-            };
-            rows.push(Line::from(t));
-        }
+    all.push(Line::from(Span::styled(
+        if with {
+            "per function    A insns  A cyc  B insns  B cyc  B-A"
+        } else {
+            "per function    A insns  B insns  B-A"
+        },
+        dim(),
+    )));
+    for fun in &d.functions {
+        let t = if with {
+            format!(
+                "  {:<26} {:>5} {:>6} {:>6} {:>6} {:>6}",
+                fun.function,
+                fun.a_insns,
+                cycles(fun.a_milli),
+                fun.b_insns,
+                cycles(fun.b_milli),
+                signed(fun.b_milli as i64 - fun.a_milli as i64)
+            )
+        } else {
+            format!(
+                "  {:<26} {:>5} {:>6} {:>+6}",
+                fun.function,
+                fun.a_insns,
+                fun.b_insns,
+                fun.b_insns as i64 - fun.a_insns as i64
+            )
+        };
+        all.push(Line::from(t));
     }
+    let len = all.len();
+    let first = if sel + 1 == n {
+        len.saturating_sub(body_h).min(sel)
+    } else {
+        sel.saturating_sub(body_h / 2)
+            .min(len.saturating_sub(body_h.min(len)))
+    };
+    let mut rows: Vec<Line> = all.into_iter().skip(first).take(body_h).collect();
     while rows.len() < body_h {
         rows.push(Line::from(""));
     }

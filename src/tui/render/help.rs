@@ -121,24 +121,35 @@ fn flow(entries: Vec<Vec<Line<'static>>>, room: usize, ncols: usize) -> Vec<Vec<
             hidden += 1;
         }
         c.push(Line::styled(
-            format!("… {hidden} more lines: a taller terminal shows them"),
+            format!("… {hidden} more lines: Down scrolls (or a taller terminal)"),
             dim(),
         ));
     }
     cols
 }
 
-pub fn render(f: &mut Frame<'_>, area: Rect) {
+/// How many entries the help has (the most it can scroll).
+pub fn entry_count() -> usize {
+    entries(80).len()
+}
+
+/// The help, `scroll` entries scrolled past.
+pub fn render(f: &mut Frame<'_>, area: Rect, scroll: usize) {
     let w = area.width.saturating_sub(2).min(MAX_WIDTH);
     let room = usize::from(area.height.saturating_sub(2));
-    let one: Vec<Vec<Line<'static>>> = entries(usize::from(w.saturating_sub(2)));
+    let skip = |mut e: Vec<Vec<Line<'static>>>| {
+        let n = scroll.min(e.len().saturating_sub(1));
+        e.drain(..n);
+        e
+    };
+    let one: Vec<Vec<Line<'static>>> = skip(entries(usize::from(w.saturating_sub(2))));
     let tall = one.iter().map(Vec::len).sum::<usize>();
     let ncols = if tall <= room { 1 } else { 2 };
     let col_w = (usize::from(w.saturating_sub(2)) - (ncols - 1)) / ncols;
     let cols = if ncols == 1 {
         flow(one, room, 1)
     } else {
-        flow(entries(col_w), room, 2)
+        flow(skip(entries(col_w)), room, 2)
     };
     let height = cols.iter().map(Vec::len).max().unwrap_or(0);
     let h = (height as u16 + 2).min(area.height);
@@ -155,7 +166,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect) {
     ])
     .areas(mid);
     f.render_widget(Clear, r);
-    let block = Block::bordered().title(" trapscope keys · any key closes this help ");
+    let block = Block::bordered().title(" trapscope keys · Up/Down scroll · any other key closes ");
     let inner = block.inner(r);
     f.render_widget(block, r);
     let places =

@@ -223,7 +223,7 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     let [_, st] = Layout::vertical(rows(area, s)).areas(area);
     status::render(f, st, s);
     if s.mode == Mode::Help {
-        help::render(f, area);
+        help::render(f, area, s.help_scroll);
     }
 }
 

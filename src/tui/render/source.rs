@@ -50,9 +50,10 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         let is_pc = Some(here) == pc_loc;
         // The line Enter in the diff view pointed the pane at.
         let is_target = s.diff.source_at == Some(here);
-        let mark = if bp_lines.contains(&here) {
-            "●"
-        } else if is_pc {
+        // A breakpoint and the pc each keep their glyph when they meet
+        // (stopped at a breakpoint), so a text capture shows both.
+        let bp = if bp_lines.contains(&here) { "●" } else { " " };
+        let cur = if is_pc {
             "▶"
         } else if is_target {
             "→"
@@ -61,6 +62,7 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         } else {
             " "
         };
+        let mark = format!("{bp}{cur}");
         let style = if is_pc || is_target {
             current()
         } else {

@@ -106,7 +106,14 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let len = |parts: &[&str]| parts.iter().map(|p| p.chars().count()).sum::<usize>();
     let badge = format!(" {} ", v.name);
     let mut label = format!(" {} ·", v.label);
-    let place = format!(" {core} · {} instructions{iteration} ", s.live.executed());
+    let probes = match s.probes.len() {
+        0 => String::new(),
+        n => format!(" · {n} probe{}", if n == 1 { "" } else { "s" }),
+    };
+    let place = format!(
+        " {core} · {} instructions{iteration}{probes} ",
+        s.live.executed()
+    );
     let mut latency = latency;
     if len(&[&badge, &label, &place, &rec, &latency]) > w {
         latency.clear();

@@ -143,15 +143,21 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
                 _ => String::new(),
             };
             last = loc;
-            let mark = if s.breakpoints.contains(&r.pc) {
+            // A breakpoint and the pc each keep their glyph when they meet
+            // (stopped at a breakpoint), so a text capture shows both.
+            let bp = if s.breakpoints.contains(&r.pc) {
                 "●"
-            } else if r.pc == pc {
+            } else {
+                " "
+            };
+            let cur = if r.pc == pc {
                 "▶"
             } else if search::is_hit(s, Hit::Insn(r.pc)) {
                 search::GLYPH
             } else {
                 " "
             };
+            let mark = format!("{bp}{cur}");
             let style = if r.pc == pc {
                 current()
             } else {
