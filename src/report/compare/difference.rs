@@ -121,8 +121,10 @@ pub(super) fn difference_lines(
             )),
             // Vector occupancy has no single unit: it follows LMUL and vl.
             None => out.push(row(
+                // The counts and the cycles they cost, each with its own
+                // difference (out of order, bubbles overlap other work).
                 format!(
-                    "{:<36} {} → {} ({dc:+.2} cycles)",
+                    "{:<36} {} → {} ({delta}; {dc:+.2} cycles)",
                     c.label(),
                     fmt(n0),
                     fmt(n1)
@@ -130,7 +132,7 @@ pub(super) fn difference_lines(
                 c.label(),
                 fmt(n0),
                 fmt(n1),
-                format!("{dc:+.2}"),
+                format!("{delta}; {dc:+.2}"),
             )),
         }
         // The RAS line's own share in user code, right under it.
