@@ -165,8 +165,40 @@ fn the_three_ras_mispredicts_of_seed_003_and_where_they_go() {
         assert_eq!((b.function.as_str(), b.text.as_str()), (f, "ret"));
         assert!(b.events.is_empty(), "{f}'s ret after the patch: {b:?}");
     }
+    // Where each went, and what the RAS said: main's `jal syscall` pushed
+    // its return address, the only entry; `jr t0` popped it (so it
+    // predicted that address) and went to the handler t0 held; the two
+    // `ret`s after it found the RAS empty.
+    let p = &s.variants[0].program;
+    let main_ret = p.describe(
+        d.a.lines
+            .iter()
+            .find(|l| l.function == "main" && l.text == "jal syscall")
+            .map(|l| l.pc + 4)
+            .unwrap(),
+    );
+    let jr = find("handle_exception", "jr t0").0.unwrap();
+    assert_eq!(
+        jr.mispredict.as_deref(),
+        Some(format!("predicted {main_ret}, went to do_trap_ecall_u").as_str())
+    );
+    for (f, to) in [
+        ("do_trap_ecall_u", "ret_from_exception".to_string()),
+        ("syscall", main_ret.clone()),
+    ] {
+        let a = find(f, "ret").0.unwrap();
+        assert_eq!(
+            a.mispredict.as_deref(),
+            Some(format!("no prediction, went to {to}").as_str()),
+            "{f}"
+        );
+    }
     // The Markdown says so in its events table.
     let md = pathdiff::markdown(&d, false);
+    assert!(
+        md.contains(&format!("predicted {main_ret}, went to do_trap_ecall_u")),
+        "{md}"
+    );
     for (at, instead) in [
         ("| `do_trap_ecall_u+0x", "| none |"),
         ("| `syscall+0x", "| none |"),

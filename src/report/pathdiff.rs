@@ -46,6 +46,8 @@ pub struct Line {
     pub milli: u64,
     /// Its events: category and cycles (milli).
     pub events: Vec<(Cat, u64)>,
+    /// A mispredict's "predicted X, went to Y" (`sym+0xOFF`).
+    pub mispredict: Option<String>,
 }
 
 /// The categories listed as a line's events.
@@ -101,6 +103,13 @@ impl Line {
             text,
             milli: s.milli(),
             events,
+            mispredict: s.mispredict.map(|(p, a)| {
+                let went = program.describe(a);
+                match p {
+                    Some(p) => format!("predicted {}, went to {went}", program.describe(p)),
+                    None => format!("no prediction, went to {went}"),
+                }
+            }),
         };
         l.text = local_text(&l);
         l
@@ -422,6 +431,16 @@ pub fn signed(milli: i64) -> String {
     }
 }
 
+/// A line's events with a mispredict's targets, for the events table:
+/// `ras 6 (predicted main+0x32, went to do_trap_ecall_u)`.
+pub fn events_detail(l: &Line, with_cycles: bool) -> String {
+    let e = events_text(l, with_cycles);
+    match &l.mispredict {
+        Some(m) => format!("{e} ({m})"),
+        None => e,
+    }
+}
+
 /// A line's events as `ras 5, trap 20`.
 pub fn events_text(l: &Line, with_cycles: bool) -> String {
     l.events
@@ -451,6 +470,7 @@ mod tests {
             text: text.into(),
             milli: 1000,
             events: Vec::new(),
+            mispredict: None,
         }
     }
 

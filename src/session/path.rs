@@ -27,6 +27,8 @@ pub struct Step {
     /// Each charge: category, milli-cycles, and whether it is an event of
     /// its own (a mispredict, a flush) rather than cycles of a wait.
     pub charges: Vec<(Cat, u64, bool)>,
+    /// A mispredict's (predicted, actual) next pc, when it had one.
+    pub mispredict: Option<(Option<u64>, u64)>,
 }
 
 impl Step {
@@ -98,6 +100,7 @@ impl PathRecorder {
             raw: d.raw,
             len: d.len,
             charges: Vec::new(),
+            mispredict: None,
         };
         if !self.pending.is_empty() {
             self.pending.retain(|&(pc, cat, v, ev)| {
@@ -117,6 +120,18 @@ impl PathRecorder {
     pub fn charge(&mut self, cat: Cat, milli: u64, event: bool) {
         if let Some(s) = self.cur.as_mut().and_then(|c| c.steps.last_mut()) {
             s.charges.push((cat, milli, event));
+        }
+    }
+
+    /// The predictors mispredicted the instruction at `pc` (recorded in
+    /// the range just retired): where they said it went, and where it did.
+    pub fn mispredict(&mut self, pc: u64, predicted: Option<u64>, actual: u64) {
+        if let Some(s) = self
+            .cur
+            .as_mut()
+            .and_then(|c| c.steps.iter_mut().rev().find(|s| s.pc == pc))
+        {
+            s.mispredict = Some((predicted, actual));
         }
     }
 

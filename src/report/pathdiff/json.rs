@@ -22,6 +22,8 @@ struct JsonLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     milli: Option<u64>,
     events: Vec<JsonEvent>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mispredict: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -77,6 +79,7 @@ pub fn json(d: &PathDiff) -> String {
                     milli: *v,
                 })
                 .collect(),
+            mispredict: l.mispredict.as_deref(),
         }
     }
     fn side(s: &super::Side, with: bool) -> JsonSide<'_> {

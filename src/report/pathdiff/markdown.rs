@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::render::{NO_CORE, event_rows, instead_text, mark};
-use super::{Line, PathDiff, cycles, events_text, signed};
+use super::{Line, PathDiff, cycles, events_detail, events_text, signed};
 
 /// A table cell: `|` escaped, no line breaks.
 fn cell(s: &str) -> String {
@@ -183,7 +183,7 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
                     if l.events.is_empty() {
                         "none".into()
                     } else {
-                        events_text(l, with)
+                        events_detail(l, with)
                     },
                 ),
             };

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Line, Op, PathDiff, cycles, events_text, signed};
+use super::{Line, Op, PathDiff, cycles, events_detail, events_text, signed};
 
 /// Text lines are shorter than this (a mail's 80 columns).
 pub const TEXT_WIDTH: usize = 80;
@@ -314,7 +314,7 @@ fn side_text(l: Option<&Line>, with: bool, instead: &[&Line]) -> String {
     match l {
         None => instead_text(instead, false),
         Some(l) if l.events.is_empty() => format!("{} {}: none", l.at, l.text),
-        Some(l) => format!("{} {}: {}", l.at, l.text, events_text(l, with)),
+        Some(l) => format!("{} {}: {}", l.at, l.text, events_detail(l, with)),
     }
 }
 

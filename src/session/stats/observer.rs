@@ -168,6 +168,9 @@ impl Observer for Stats {
             1 << EventKind::Mispredict as u32
         };
         for mp in found {
+            if let Some(rec) = self.path.as_mut() {
+                rec.mispredict(mp.pc, mp.predicted, mp.actual);
+            }
             let ev = Event::Mispredict {
                 what: mp.kind,
                 pc: mp.pc,
