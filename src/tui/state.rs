@@ -6,17 +6,16 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::cost::Profile;
-use crate::machine::{Machine, Outcome, Program};
 use crate::scenario::{Scenario, ScriptStep};
-use crate::session::stats::Stats;
 use crate::session::{self, RunOpts, VariantRun};
-use crate::trace::{Event, Priv};
 
 mod debug;
 mod diff;
+mod live;
 mod sources;
 pub use debug::{DebugViews, WatchEntry};
 pub use diff::{DiffKey, DiffView, diff_page};
+pub use live::{CsrView, LOG_CAP, Live, TrapFrame};
 pub use sources::SourceFiles;
 
 /// The panes, by the names scripts use.
@@ -83,204 +82,6 @@ impl Pane {
     }
     pub fn parse(s: &str) -> Option<Pane> {
         Pane::ALL.into_iter().find(|p| p.name() == s)
-    }
-}
-
-/// CSRs as the guest sees them, read after each action.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CsrView {
-    pub sstatus: u64,
-    pub sepc: u64,
-    pub scause: u64,
-    pub stval: u64,
-    pub stvec: u64,
-    pub sscratch: u64,
-    pub mstatus: u64,
-    pub mepc: u64,
-    pub mcause: u64,
-    pub mtval: u64,
-    pub medeleg: u64,
-}
-
-/// A trap that has been entered and not yet returned from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrapFrame {
-    pub cause: u64,
-    pub from: Priv,
-    pub to: Priv,
-    pub epc: u64,
-    pub handler: u64,
-    pub at: u64,
-    /// Its index in the event log.
-    pub index: u64,
-}
-
-/// The machine of the variant on screen.
-pub struct Live {
-    pub variant: usize,
-    pub m: Machine<Stats>,
-    pub regs: [u64; 32],
-    /// Registers the last action wrote (bit i = x_i).
-    pub changed: u32,
-    /// Vector registers the last action wrote (bit i = v_i).
-    pub vchanged: u32,
-    vregs: Vec<u8>,
-    /// f0..f31, fcsr and FS, read after each action (`Machine::fp_state`).
-    pub fp: crate::machine::fstate::FpState,
-    /// What the last action wrote of it: bit i = f_i, bit 32 = fcsr.
-    pub fchanged: u64,
-    pub csrs: CsrView,
-    /// Traps entered and not yet returned from, oldest first.
-    pub traps: Vec<TrapFrame>,
-    /// The last completed trap: its frame and how it returned.
-    pub last_return: Option<(TrapFrame, u64)>,
-    /// Events of the log already folded into `traps`.
-    cursor: u64,
-    /// Whether a trap has been taken into S / into M since reset, as far as
-    /// the log tells (`trap_history` false: events fell off it unseen).
-    pub trapped_to: (bool, bool),
-    pub trap_history: bool,
-    pub outcome: Option<Outcome>,
-}
-
-/// Events kept for the TUI's log (retired blocks are not).
-pub const LOG_CAP: usize = 200_000;
-
-impl Live {
-    pub fn new(s: &Scenario, variant: usize, opts: &RunOpts) -> Result<Live, String> {
-        let m = session::build_machine(s, &s.variants[variant], opts)?;
-        let regs = m.gprs();
-        Ok(Live::from_machine(variant, m, regs))
-    }
-
-    /// Wraps a machine that may already have run (after stepping back);
-    /// `regs` are the registers shown before, to mark what changed.
-    pub fn from_machine(variant: usize, mut m: Machine<Stats>, regs: [u64; 32]) -> Live {
-        let fp = m.fp_state();
-        let mut l = Live {
-            fp,
-            fchanged: 0,
-            variant,
-            regs,
-            vregs: m.vunit().map(|u| u.regs.clone()).unwrap_or_default(),
-            m,
-            changed: 0,
-            vchanged: 0,
-            csrs: CsrView::default(),
-            traps: Vec::new(),
-            last_return: None,
-            cursor: 0,
-            trapped_to: (false, false),
-            trap_history: true,
-            outcome: None,
-        };
-        l.refresh(0);
-        l
-    }
-
-    pub fn program(&self) -> &Rc<Program> {
-        &self.m.program
-    }
-
-    /// Marks what differs from `before` as written (after stepping back,
-    /// which rebuilds the machine, as `regs` does for the GPRs).
-    pub fn mark_fp_since(&mut self, before: &crate::machine::fstate::FpState) {
-        self.fchanged = (0..32)
-            .filter(|&i| self.fp.f[i] != before.f[i])
-            .fold(u64::from(self.fp.fcsr != before.fcsr) << 32, |acc, i| {
-                acc | 1 << i
-            });
-    }
-
-    /// Reads what the panes show after the machine moved.
-    pub fn refresh(&mut self, changed_before: u32) {
-        let now = self.m.gprs();
-        let changed = (1..32)
-            .filter(|&i| now[i] != self.regs[i])
-            .fold(0u32, |acc, i| acc | 1 << i);
-        self.changed = if changed == 0 {
-            changed_before
-        } else {
-            changed
-        };
-        self.regs = now;
-        if let Some(u) = self.m.vunit() {
-            let n = u.vlen as usize / 8;
-            self.vchanged = (0..32)
-                .filter(|&i| self.vregs.get(i * n..(i + 1) * n) != Some(u.reg(i)))
-                .fold(0u32, |acc, i| acc | 1 << i);
-            self.vregs = u.regs.clone();
-        }
-        let before = std::mem::replace(&mut self.fp, self.m.fp_state());
-        self.mark_fp_since(&before);
-        let mut c = |n| self.m.csr(n).unwrap_or(0);
-        self.csrs = CsrView {
-            sstatus: c(0x100),
-            sepc: c(0x141),
-            scause: c(0x142),
-            stval: c(0x143),
-            stvec: c(0x105),
-            sscratch: c(0x140),
-            mstatus: c(0x300),
-            mepc: c(0x341),
-            mcause: c(0x342),
-            mtval: c(0x343),
-            medeleg: c(0x302),
-        };
-        let log = &self.m.observer().log;
-        let mut traps = std::mem::take(&mut self.traps);
-        if log.dropped() > self.cursor {
-            self.trap_history = false;
-        }
-        for (_, e) in log.since(self.cursor) {
-            match &e.event {
-                Event::TrapEnter { to: Priv::S, .. } => self.trapped_to.0 = true,
-                Event::TrapEnter { .. } => self.trapped_to.1 = true,
-                _ => {}
-            }
-        }
-        for (index, e) in log.since(self.cursor) {
-            match &e.event {
-                Event::TrapEnter {
-                    cause,
-                    from,
-                    to,
-                    epc,
-                    handler,
-                    ..
-                } => traps.push(TrapFrame {
-                    cause: *cause,
-                    from: *from,
-                    to: *to,
-                    epc: *epc,
-                    handler: *handler,
-                    at: e.at,
-                    index,
-                }),
-                Event::TrapReturn { target, .. } => {
-                    if let Some(f) = traps.pop() {
-                        self.last_return = Some((f, *target));
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.traps = traps;
-        self.cursor = log.total();
-    }
-
-    pub fn executed(&self) -> u64 {
-        self.m.executed()
-    }
-
-    pub fn stats(&self) -> &Stats {
-        self.m.observer()
-    }
-
-    /// The call stack the live machine's observer keeps (innermost first
-    /// through `frames`), which the Privilege & traps pane shows.
-    pub fn call_stack(&self) -> &crate::session::callstack::CallStack {
-        &self.m.observer().stack
     }
 }
 
