@@ -200,6 +200,16 @@ impl PathDiff {
         out
     }
 
+    /// What a folded run of identical rows cost, for its note:
+    /// ", N cycles each side" with a core, nothing without.
+    pub fn fold_cycles(&self, range: (usize, usize)) -> String {
+        if self.core.is_none() {
+            return String::new();
+        }
+        let (ma, _) = self.milli_in(range);
+        format!(", {} cycles each side", cycles(ma))
+    }
+
     /// Milli-cycles of A's and B's lines in rows `r`.
     pub fn milli_in(&self, r: (usize, usize)) -> (u64, u64) {
         let mut m = (0, 0);

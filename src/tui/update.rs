@@ -85,21 +85,8 @@ impl AppState {
             return;
         }
         // Actions that move the machine (a recording keeps them as steps).
-        let moves = matches!(
-            a,
-            Action::Step
-                | Action::StepOver
-                | Action::StepOut
-                | Action::Continue
-                | Action::RunToTrap
-                | Action::StepBack
-                | Action::ReverseContinue
-                | Action::Restart
-                | Action::Reset
-                | Action::SwitchVariant
-                | Action::Advance
-                | Action::Submit
-        );
+        // A command (`:run`, `:goto`) may move it too.
+        let moves = crate::tui::input::moves_machine(&a) || a == Action::Submit;
         let variant_before = self.live.variant;
         let a_kind = a.clone();
         match a {

@@ -78,12 +78,7 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
         {
             fold.next();
             skip_to = to;
-            let (ma, _) = d.milli_in((from, to));
-            let cyc = if with {
-                format!(", {} cycles each side", cycles(ma))
-            } else {
-                String::new()
-            };
+            let cyc = d.fold_cycles((from, to));
             let _ = writeln!(
                 s,
                 "| … | | | | {} rows the same on both paths{cyc} (`--full` shows them) |{} |",

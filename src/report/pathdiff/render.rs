@@ -118,12 +118,7 @@ pub fn text(d: &PathDiff, full: bool) -> String {
         {
             fold.next();
             skip_to = to;
-            let (ma, _) = d.milli_in((from, to));
-            let cyc = if with {
-                format!(", {} cycles each side", cycles(ma))
-            } else {
-                String::new()
-            };
+            let cyc = d.fold_cycles((from, to));
             out.push(format!(
                 "  ... {} identical rows{cyc} (--full shows them)",
                 to - from
