@@ -60,18 +60,7 @@ fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
         let mut row = Vec::with_capacity((2 * d + 1) as usize);
         let mut k = -d;
         while k <= d {
-            let down = k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]);
-            let mut x = if down {
-                v[(off + k + 1) as usize]
-            } else {
-                v[(off + k - 1) as usize] + 1
-            };
-            let mut y = x - k;
-            while x < n && y < m && a[x as usize] == b[y as usize] {
-                x += 1;
-                y += 1;
-            }
-            v[(off + k) as usize] = x;
+            let (x, y) = furthest(a, b, &mut v, off, d, k);
             row.push(x);
             if x >= n && y >= m {
                 trace.push(row);
@@ -123,6 +112,33 @@ fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
     out
 }
 
+/// One step of Myers' forward pass: the furthest point on diagonal `k`
+/// after `d` edits (from the neighbour diagonal that reaches further, then
+/// along the run of equal elements), stored in `v` and returned as (x, y).
+fn furthest<K: PartialEq>(
+    a: &[K],
+    b: &[K],
+    v: &mut [isize],
+    off: isize,
+    d: isize,
+    k: isize,
+) -> (isize, isize) {
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    let down = k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]);
+    let mut x = if down {
+        v[(off + k + 1) as usize]
+    } else {
+        v[(off + k - 1) as usize] + 1
+    };
+    let mut y = x - k;
+    while x < n && y < m && a[x as usize] == b[y as usize] {
+        x += 1;
+        y += 1;
+    }
+    v[(off + k) as usize] = x;
+    (x, y)
+}
+
 /// Whether a and b are at most `limit` edits apart (the forward pass of
 /// Myers' search alone, in linear space).
 fn within<K: PartialEq>(a: &[K], b: &[K], limit: usize) -> bool {
@@ -133,18 +149,7 @@ fn within<K: PartialEq>(a: &[K], b: &[K], limit: usize) -> bool {
     for d in 0..=lim {
         let mut k = -d;
         while k <= d {
-            let down = k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]);
-            let mut x = if down {
-                v[(off + k + 1) as usize]
-            } else {
-                v[(off + k - 1) as usize] + 1
-            };
-            let mut y = x - k;
-            while x < n && y < m && a[x as usize] == b[y as usize] {
-                x += 1;
-                y += 1;
-            }
-            v[(off + k) as usize] = x;
+            let (x, y) = furthest(a, b, &mut v, off, d, k);
             if x >= n && y >= m {
                 return true;
             }
