@@ -39,19 +39,20 @@ fn per_call_instruction_counts_match_the_hand_count() {
 
 #[test]
 fn syscall_work_knob_takes_the_slow_paths() {
-    // kernel.S: with knob_syscall_work != 0, syscall 73 and exit 77 per call.
+    // kernel.S: with knob_syscall_work = SYSCALL_WORK_SYSCALL_TRACE (4),
+    // syscall 102 and exit 101 per call.
     let s = scenario();
     let r = run(
         &s,
         "before",
         RunOpts {
-            set: vec![("syscall_work".into(), 1)],
+            set: vec![("syscall_work".into(), 4)],
             ..RunOpts::default()
         },
     );
     assert_eq!(r.exit_code, Some(0));
-    assert_eq!(r.insns_per_iteration["syscall"], 73.0);
-    assert_eq!(r.insns_per_iteration["exit"], 77.0);
+    assert_eq!(r.insns_per_iteration["syscall"], 102.0);
+    assert_eq!(r.insns_per_iteration["exit"], 101.0);
 }
 
 #[test]

@@ -79,7 +79,7 @@ fn run_to_the_first_trap_shows_the_ecall_and_the_entry_code() {
     // from `riscv64-linux-gnu-objdump -d assets/guest/minikernel.elf`): the
     // pc at stvec = handle_exception; the trap, taken at the `ecall` at
     // syscall+0xe (after its seven 2-byte `mv`s); then the user's frames:
-    // `jal syscall` at main+0x2e returns to main+0x32, and `jal main` at
+    // `jal syscall` at main+0x3c returns to main+0x40, and `jal main` at
     // user_start+0x8 returns to user_start+0xc. The pane is 41 columns
     // inside, so the trap's place goes on a line of its own.
     assert_eq!(
@@ -88,7 +88,7 @@ fn run_to_the_first_trap_shows_the_ecall_and_the_entry_code() {
             "S-mode   handle_exception",
             "── trap: ecall from U (scause 8) ──",
             "at syscall+0xe",
-            "main+0x32",
+            "main+0x40",
             "user_start+0xc",
         ],
         "{text}"
@@ -152,7 +152,7 @@ fn the_privilege_pane_shows_the_call_stack_split_at_the_trap() {
             "do_trap_ecall_u+0x48",
             "── trap: ecall from U (scause 8) ──",
             "at syscall+0xe",
-            "main+0x32",
+            "main+0x40",
             "user_start+0xc",
             // Only live frames: the count of mismatched returns, no name.
             "mismatched returns so far: 1",
@@ -170,7 +170,7 @@ fn the_privilege_pane_shows_the_call_stack_split_at_the_trap() {
             "handle_exception_ras+0xb8",
             "── trap: ecall from U (scause 8) ──",
             "at syscall+0xe",
-            "main+0x32",
+            "main+0x40",
             "user_start+0xc",
         ],
         "{text}"

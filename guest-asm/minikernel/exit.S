@@ -13,6 +13,7 @@
 # benchmark (zalrsc-atomics.S), not the flag updates on this path.
 
 	.include "minikernel-defs.inc"
+	.include "minikernel-abi.inc"
 
 .if TASK_TI_FLAGS != 0
 	.error "the AMOs below address thread_info.flags as 0(tp)"
@@ -63,21 +64,66 @@ syscall_exit_to_user_mode:
 	j	2b
 	.size syscall_exit_to_user_mode, .-syscall_exit_to_user_mode
 
-# syscall_exit_work(regs, work): the exit half of tracing/auditing. Counts.
+# syscall_exit_work(regs, work): the exit half of the syscall work, in
+# kernel/entry/common.c's order. A call that syscall user dispatch turned
+# into SIGSYS reports nothing (sud.S's on_dispatch). Then audit
+# (audit_syscall_exit, inline in Linux: tests current->audit_context), the
+# sys_exit tracepoint and the ptrace report (trace.S); report_single_step()
+# is work & EXIT_TRAP unless EMU.
+#   s1 = regs, s2 = work
 	.globl syscall_exit_work
 	.type syscall_exit_work, @function
 syscall_exit_work:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
+	addi	sp, sp, -32
+	sd	ra, 24(sp)
+	sd	s0, 16(sp)
+	sd	s1, 8(sp)
+	sd	s2, 0(sp)
+	addi	s0, sp, 32
+	mv	s1, a0
+	mv	s2, a1
 	la	a5, stat_syscall_trace_exit
 	ld	a4, 0(a5)
 	addi	a4, a4, 1
 	sd	a4, 0(a5)
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_USER_DISPATCH
+	beqz	a5, 1f
+	lbu	a5, TASK_SUD_ON_DISPATCH(tp)
+	beqz	a5, 1f
+	sb	zero, TASK_SUD_ON_DISPATCH(tp)	# on_dispatch = false; no reports
+	j	9f
+1:
+	ld	a5, TASK_AUDIT_CONTEXT(tp)	# audit_syscall_exit(regs)
+	beqz	a5, 2f
+	ld	a1, PT_A0(s1)			# return_code = regs->a0
+	li	a5, -MAX_ERRNO
+	sltu	a0, a1, a5			# success = !IS_ERR_VALUE(ret)
+	call	__audit_syscall_exit		# (success, return_code)
+2:
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_TRACEPOINT
+	beqz	a5, 3f
+	mv	a0, s1
+	ld	a1, PT_A0(s1)			# syscall_get_return_value()
+	call	trace_sys_exit			# (regs, ret)
+3:
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_EMU	# report_single_step()
+	li	a1, 0
+	bnez	a5, 4f
+	andi	a1, s2, SYSCALL_WORK_SYSCALL_EXIT_TRAP
+	snez	a1, a1
+4:
+	bnez	a1, 5f
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_TRACE
+	beqz	a5, 9f
+5:
+	mv	a0, s1
+	call	ptrace_report_syscall_exit	# (regs, step)
+9:
+	ld	ra, 24(sp)
+	ld	s0, 16(sp)
+	ld	s1, 8(sp)
+	ld	s2, 0(sp)
+	addi	sp, sp, 32
 	ret
 	.size syscall_exit_work, .-syscall_exit_work
 
@@ -172,44 +218,3 @@ schedule:
 	ret
 	.size schedule, .-schedule
 
-# arch_do_signal_or_restart(regs): would build a signal frame on the user
-# stack and point regs->epc at the handler; here it acknowledges the signal.
-	.globl arch_do_signal_or_restart
-	.type arch_do_signal_or_restart, @function
-arch_do_signal_or_restart:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
-	li	a5, ~_TIF_SIGPENDING
-	amoand.d zero, a5, (tp)			# clear_thread_flag()
-	la	a5, stat_signal
-	ld	a4, 0(a5)
-	addi	a4, a4, 1
-	sd	a4, 0(a5)
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
-	ret
-	.size arch_do_signal_or_restart, .-arch_do_signal_or_restart
-
-# resume_user_mode_work(regs): clears notify-resume first, then would run
-# queued task_work (rseq fixups, deferred accounting, ...).
-	.globl resume_user_mode_work
-	.type resume_user_mode_work, @function
-resume_user_mode_work:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
-	li	a5, ~_TIF_NOTIFY_RESUME
-	amoand.d zero, a5, (tp)			# clear_thread_flag()
-	la	a5, stat_notify_resume
-	ld	a4, 0(a5)
-	addi	a4, a4, 1
-	sd	a4, 0(a5)
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
-	ret
-	.size resume_user_mode_work, .-resume_user_mode_work

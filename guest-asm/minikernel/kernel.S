@@ -38,10 +38,14 @@
 #                            first syscall's exit run exit_to_user_mode_loop.
 #                            One-shot, as in Linux: each helper clears its flag.
 #   knob_syscall_work        kernel, default 0. Copied into thread_info.
-#                            syscall_work: SYSCALL_WORK_SYSCALL_TRACE (1) or
-#                            _AUDIT (2) send *every* syscall through
+#                            syscall_work (Linux's bits, minikernel-defs.inc):
+#                            e.g. SYSCALL_WORK_SYSCALL_TRACE (4) or _AUDIT
+#                            (16) send *every* syscall through
 #                            syscall_trace_enter and syscall_exit_work, as a
 #                            ptrace'd or audited task would.
+#   knob_arch_entry          kernel, default 0. 1: stvec = handle_exception_arch,
+#                            RISC-V's own syscall entry before its 2022
+#                            conversion to generic entry (entry-arch.S).
 #   knob_has_vector          kernel, default 0. 0: built without vector
 #                            support; the code is exactly what it was before
 #                            vector support existed. 1: the hart has V; boot
@@ -200,9 +204,15 @@
 #       30 x ld (x1, x3..x31); ld sp; sret                            32
 #   total per call                                       199 / 198
 #
-# With knob_syscall_work != 0 every call also takes the slow paths:
-# syscall 73 (+15: jal, j, and syscall_trace_enter's 14 instead of one mv)
-# and exit 77 (+16: mv, jal, j and syscall_exit_work's 13).
+# With knob_syscall_work != 0 every call also takes the slow paths. With
+# SYSCALL_WORK_SYSCALL_TRACE (4) alone and no tracer attached:
+# syscall 102 (+44: jal, j instead of one mv, and syscall_trace_enter's 43:
+# prologue 7, 3 mv/li, counter 5, SUD test 2, ptrace test 2 + mv, jal,
+# ptrace_report_syscall_entry 2, mv, bnez, andi, bnez, ld work 7, seccomp,
+# tracepoint and audit tests 2 each, ld nr, beqz 2, epilogue 7) and exit
+# 101 (+40: mv, jal, j and syscall_exit_work's 37: prologue 6, 2 mv,
+# counter 5, SUD test 2, audit 2, tracepoint 2, single-step 6, trace test 2
+# + mv, jal, ptrace_report_syscall_exit 2, epilogue 6).
 # These figures were checked by tracing every executed pc of this ELF under
 # QEMU (then with the user region relinked higher, as QEMU has no RAM at
 # 0x10000; the minikernel now links it at 0x8040_0000 and boots in QEMU
@@ -400,6 +410,10 @@ kernel_start:
 	sd	t0, TASK_TI_FLAGS(tp)
 	ld	t0, knob_syscall_work
 	sd	t0, TASK_TI_SYSCALL_WORK(tp)
+	# Work the kernel side sets up for every task (audit.S, trace.S):
+	# an audit context when auditing is on, the sys_enter/sys_exit
+	# tracepoints' probes when tracing is.
+	call	syscall_work_boot
 
 	# While U-mode runs, sscratch holds current (see handle_exception).
 	csrw	sscratch, tp
@@ -413,6 +427,10 @@ kernel_start:
 	beqz	t0, 1f
 	la	t1, handle_exception_ras
 1:
+	ld	t0, knob_arch_entry		# RISC-V's entry before generic
+	beqz	t0, 4f				# entry (entry-arch.S)
+	la	t1, handle_exception_arch
+4:
 	csrw	stvec, t1			# direct mode
 
 	# A kernel built with vector support finds out at boot whether the
@@ -480,6 +498,7 @@ kernel_gp:
 	KNOB knob_ras_friendly_entry, 0
 	KNOB knob_thread_work_flags, 0
 	KNOB knob_syscall_work, 0
+	KNOB knob_arch_entry, 0
 	# The vector knobs (vector.S and vector-syscall.S say what each one changes).
 	KNOB knob_has_vector, 0
 	KNOB knob_riscv_v_vstate_discard_ctl, 1

@@ -89,23 +89,83 @@ syscall_enter_from_user_mode:
 	j	2b
 	.size syscall_enter_from_user_mode, .-syscall_enter_from_user_mode
 
-# syscall_trace_enter(regs, nr, work) -> nr: the slow path. A tracer would be
-# told about the syscall here; the minikernel counts it and keeps nr.
+# syscall_trace_enter(regs, nr, work) -> nr, or -1 to skip the call: the
+# slow path, in kernel/entry/common.c's order. Each piece of work has its
+# own file: syscall user dispatch first (sud.S; its ABI may not be Linux's),
+# then the ptrace report (trace.S), seccomp after ptrace so that it sees a
+# tracer's changes (seccomp.S), then the number is read again, the
+# sys_enter tracepoint (trace.S), and audit (audit.S; syscall_enter_audit,
+# inline in Linux, tests current->audit_context here).
+#   s1 = regs, s2 = work, s3 = ret
 	.globl syscall_trace_enter
 	.type syscall_trace_enter, @function
 syscall_trace_enter:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
+	addi	sp, sp, -48
+	sd	ra, 40(sp)
+	sd	s0, 32(sp)
+	sd	s1, 24(sp)
+	sd	s2, 16(sp)
+	sd	s3, 8(sp)
+	addi	s0, sp, 48
+	mv	s1, a0
+	mv	s2, a2
+	li	s3, 0
 	la	a5, stat_syscall_trace_enter
 	ld	a4, 0(a5)
 	addi	a4, a4, 1
 	sd	a4, 0(a5)
-	mv	a0, a1
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_USER_DISPATCH
+	beqz	a5, 1f
+	mv	a0, s1
+	call	syscall_user_dispatch		# -> true: SIGSYS is on its way
+	bnez	a0, 8f
+1:
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_TRACE | SYSCALL_WORK_SYSCALL_EMU
+	beqz	a5, 2f
+	mv	a0, s1
+	call	ptrace_report_syscall_entry	# -> nonzero: the tracer said skip
+	mv	s3, a0
+	bnez	a0, 8f
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_EMU
+	bnez	a5, 8f
+	ld	s2, TASK_TI_SYSCALL_WORK(tp)	# the tracer may have changed it
+2:
+	andi	a5, s2, SYSCALL_WORK_SECCOMP
+	beqz	a5, 3f
+	li	a0, 0				# __secure_computing(NULL)
+	call	__secure_computing		# -> 0 run it, -1 skip it
+	mv	s3, a0
+	li	a5, -1
+	beq	a0, a5, 8f
+3:
+	andi	a5, s2, SYSCALL_WORK_SYSCALL_TRACEPOINT
+	beqz	a5, 4f
+	ld	a1, PT_A7(s1)			# syscall_get_nr()
+	mv	a0, s1
+	call	trace_sys_enter			# (regs, nr)
+4:
+	ld	a0, TASK_AUDIT_CONTEXT(tp)	# syscall_enter_audit():
+	beqz	a0, 5f				#   audit_context() != NULL
+	ld	a0, PT_A7(s1)			# major = syscall_get_nr()
+	ld	a1, PT_ORIG_A0(s1)		# syscall_get_arguments(): a0 is
+	ld	a2, PT_A1(s1)			#   orig_a0, a1..a3 as they are
+	ld	a3, PT_A2(s1)
+	ld	a4, PT_A3(s1)
+	call	__audit_syscall_entry		# (major, a1, a2, a3, a4)
+5:
+	ld	a0, PT_A7(s1)			# syscall_get_nr()
+	beqz	s3, 9f				# return ret ? : syscall
+	mv	a0, s3
+	j	9f
+8:
+	li	a0, -1
+9:
+	ld	ra, 40(sp)
+	ld	s0, 32(sp)
+	ld	s1, 24(sp)
+	ld	s2, 16(sp)
+	ld	s3, 8(sp)
+	addi	sp, sp, 48
 	ret
 	.size syscall_trace_enter, .-syscall_trace_enter
 
@@ -255,7 +315,19 @@ sys_call_table:
 	.dword sys_ni_syscall
 	.endr
 	.dword sys_sched_yield			# 124
-	.rept SYS_getppid - SYS_sched_yield - 1
+	.rept SYS_rt_sigaction - SYS_sched_yield - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_rt_sigaction			# 134 (signal.S)
+	.rept SYS_rt_sigreturn - SYS_rt_sigaction - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_rt_sigreturn			# 139 (signal.S)
+	.rept SYS_prctl - SYS_rt_sigreturn - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_prctl			# 167 (sud.S)
+	.rept SYS_getppid - SYS_prctl - 1
 	.dword sys_ni_syscall
 	.endr
 	.dword sys_getppid			# 173
@@ -271,7 +343,15 @@ sys_call_table:
 	.dword sys_atomics_wake			# 244
 	.dword sys_futex_cmpxchg		# 245
 	.dword sys_cmpxchg_loop			# 246
-	.rept NR_syscalls - SYS_cmpxchg_loop - 1
+	.rept SYS_seccomp - SYS_cmpxchg_loop - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_seccomp			# 277 (seccomp.S)
+	.rept SYS_rseq - SYS_seccomp - 1
+	.dword sys_ni_syscall
+	.endr
+	.dword sys_rseq				# 293 (rseq.S)
+	.rept NR_syscalls - SYS_rseq - 1
 	.dword sys_ni_syscall
 	.endr
 	.size sys_call_table, .-sys_call_table

@@ -6,19 +6,23 @@
 # the wrapper a separate function, as in libc):
 #
 #   long main(void) {
-#       long ppid = 0;
+#       long ppid = 0, err;
+#       if ((err = work_setup())) goto failed;           (user_work.S)
 #       for (long i = 0; i < knob_warmup; i++)
-#           if (syscall(SYS_getppid) != EXPECTED_PPID) goto wrong;
+#           if (syscall(SYS_getppid) != bench_expected) goto wrong;
+#       if ((err = work_setup_timed())) goto failed;
 #       bench_start_instret = rdinstret(); bench_start_cycle = rdcycle();
 #       for (long i = 0; i < knob_iterations; i++) {
 #           ppid = syscall(SYS_getppid);
-#           if (ppid != EXPECTED_PPID) goto wrong;
+#           if (ppid != bench_expected) goto wrong;
 #       }
 #       bench_end_cycle = rdcycle(); bench_end_instret = rdinstret();
 #       bench_last_ppid = ppid;
 #       syscall(SYS_exit, 0);
 #   wrong:
 #       bench_last_ppid = ppid; syscall(SYS_exit, 1);
+#   failed:
+#       bench_last_ppid = err; syscall(SYS_exit, 2);
 #   }
 #
 # The per-call check is the one addition to the benchmark loop (one
@@ -62,6 +66,9 @@ main:
 	ld	a5, knob_ctx_switches
 	bnez	a5, 6f				# the lat_ctx-like benchmark instead
 	call	vector_touch			# per knob_use_vector / knob_vsetvli
+	call	work_setup			# rseq, seccomp, SUD (user_work.S)
+	bnez	a0, 7f
+	ld	s3, bench_expected		# what getppid() must return now
 
 	# Warm-up: untimed calls, so the timed loop starts warm.
 	ld	s0, knob_warmup
@@ -74,6 +81,9 @@ main:
 	addi	s1, s1, 1
 	blt	s1, s0, 1b
 2:
+	call	work_setup_timed		# e.g. a filter that kills
+	bnez	a0, 7f
+	ld	s3, bench_expected
 	ld	s0, knob_iterations
 	li	s2, 0				# ppid
 	rdinstret a5
@@ -106,6 +116,10 @@ bench_timed_done:
 6:
 	call	lat_ctx_main			# -> exit status
 	mv	s1, a0
+	j	9f
+7:
+	sd	a0, bench_last_ppid, t0		# the setup's errno
+	li	s1, 2
 	j	9f
 8:
 	sd	a0, bench_last_ppid, t0		# the unexpected ppid
