@@ -195,6 +195,8 @@ schedule:
 	ld	a4, 0(a5)
 	addi	a4, a4, 1
 	sd	a4, 0(a5)
+	mv	a0, tp				# prepare_task_switch(): rseq_preempt(prev)
+	call	rseq_preempt			#   (rseq.S)
 	mv	a0, tp				# Linux's has_fpu() half: the lazy
 	mv	a1, s1				# FP save/restore (zz-fpu.S)
 	call	__switch_to_fpu

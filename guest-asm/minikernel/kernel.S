@@ -204,16 +204,47 @@
 #       30 x ld (x1, x3..x31); ld sp; sret                            32
 #   total per call                                       199 / 198
 #
-# With knob_syscall_work != 0 every call also takes the slow paths. With
-# SYSCALL_WORK_SYSCALL_TRACE (4) alone and no tracer attached:
-# syscall 102 (+44: jal, j instead of one mv, and syscall_trace_enter's 43:
-# prologue 7, 3 mv/li, counter 5, SUD test 2, ptrace test 2 + mv, jal,
-# ptrace_report_syscall_entry 2, mv, bnez, andi, bnez, ld work 7, seccomp,
-# tracepoint and audit tests 2 each, ld nr, beqz 2, epilogue 7) and exit
-# 101 (+40: mv, jal, j and syscall_exit_work's 37: prologue 6, 2 mv,
-# counter 5, SUD test 2, audit 2, tracepoint 2, single-step 6, trace test 2
-# + mv, jal, ptrace_report_syscall_exit 2, epilogue 6).
-# These figures were checked by tracing every executed pc of this ELF under
+# With knob_syscall_work != 0 every call also takes the slow paths
+# (issue 13; trace.S, tracepoint.S, audit.S, rseq.S). Per getppid call, by
+# phase ("syscall" holds the entry-side work, "exit" the exit side):
+#                                   syscall          exit        total
+#   fast path (all 0)                  58              61          199
+#   slow paths, no work in them       +35             +36
+#   SYSCALL_TRACEPOINT (2)           +283            +266
+#   SYSCALL_TRACE (4)                +393            +389
+#   SYSCALL_AUDIT (16)                +65             +30
+# Each flag alone: fast + slow-path overhead + its own path (trace: 486 /
+# 486, tracepoint: 376 / 363, audit: 158 / 127); flags together add their
+# paths to one overhead (e.g. 2 | 4 | 16: 834 / 782).
+#   slow-path overhead: entry: syscall_enter_from_user_mode +1 (jal, j
+#     instead of one mv) and syscall_trace_enter 34 (prologue 7, 3 mv/li,
+#     counter 5, SUD, ptrace, seccomp, tracepoint tests 2 each, audit_context
+#     test 2, ld nr, beqz, epilogue 7); exit: syscall_exit_to_user_mode +3
+#     (mv, jal, j) and syscall_exit_work 33 (prologue 6, 2 mv, counter 5,
+#     SUD, audit, tracepoint tests 2 each, single-step 6, trace test 2,
+#     epilogue 6).
+#   trace (the task traced by init; entry-side cost only: up to the stop,
+#     without the switch to the tracer and back): one report is 384
+#     (ptrace_report_syscall 21, ptrace_notify 41, ptrace_stop 93,
+#     do_notify_parent_cldstop 63, __wake_up_parent 20, ten lock calls 138,
+#     the minikernel's tracer 8); entry 7 in syscall_trace_enter + 2
+#     (ptrace_report_syscall_entry) + 384, exit 2 + 3 + 384.
+#   tracepoints (one ftrace probe each, writing to the ring buffer): one
+#     event's shared part is 168 (__traceiter 29, trace_event_buffer_reserve
+#     48, ring_buffer_lock_reserve 48, ring_buffer_event_data 2 x 14,
+#     trace_event_buffer_commit 35, ring_buffer_unlock_commit 28); entry 3 +
+#     trace_sys_enter 5 + ftrace_syscall_enter 59 + 168, exit 3 + 5 +
+#     ftrace_syscall_exit 42 + 168.
+#   audit (audit=1, no rules: a dummy context): entry 6 +
+#     __audit_syscall_entry 36 + ktime_get_coarse_real_ts64 23; exit 5 +
+#     __audit_syscall_exit 13 + audit_reset_context 12.
+# Each function's instruction list is in tests/work_trace.rs beside the
+# constant it makes up. rseq (knob_rseq, user_rseq.S) adds nothing to a
+# getppid: its work runs only on TIF_NOTIFY_RESUME (155 instructions per
+# context switch of a registered task, userctx.S, counted there too).
+# Every context switch now also runs rseq_preempt (schedule: mv, jal,
+# rseq_preempt 4, rseq_set_notify_resume 3 without rseq: +9).
+# The fast-path figures were checked by tracing every executed pc of this ELF under
 # QEMU (then with the user region relinked higher, as QEMU has no RAM at
 # 0x10000; the minikernel now links it at 0x8040_0000 and boots in QEMU
 # virt as it is: guest-asm/README.md).

@@ -99,6 +99,8 @@ ctx_task:
 	mv	s2, a0				# parent?
 	li	s3, 0				# what sched_yield() returns
 	call	vector_touch
+	mv	a0, s2				# per knob_rseq (user_rseq.S)
+	call	rseq_setup_task
 
 	ld	s0, knob_warmup
 	li	s1, 0
