@@ -255,7 +255,10 @@ handle_exception_arch:
 	tail	do_irq
 2:
 	# Exceptions run with interrupts on if the trapped context had them
-	# (sstatus.SPIE), except a breakpoint (kprobes want them off).
+	# (sstatus.SPIE), except a breakpoint (kprobes want them off). The
+	# breakpoint test is in the last trees before the conversion; a
+	# 5.11-era entry.S lacks it (2 instructions fewer), and I could not
+	# confirm the release that added it.
 	andi	t0, s1, SR_SPIE
 	beqz	t0, 3f
 	li	t0, CAUSE_BREAKPOINT
