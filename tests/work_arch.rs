@@ -303,3 +303,21 @@ fn block_mode_and_single_step_agree_on_the_arch_entry() {
         assert_eq!(semantic(&block), semantic(&step));
     }
 }
+
+#[test]
+fn the_arch_syscall_path_pairs_every_call_with_its_return() {
+    // 5.x's handle_exception reaches handle_syscall by a branch and calls
+    // the syscall with `jalr s0` (a push), whose `ret` pops it; the slow
+    // paths' `call`s return where they were made, and the `tail`s are
+    // plain jumps. So no return goes anywhere but to its call. Generic
+    // entry's pre-seed-003 dispatch has two per iteration (kernel.S): `jr
+    // t0` (x5, a link register: a return), and the handler's `ret` into
+    // ret_from_exception, which no call pushed.
+    let s = scenario();
+    for work in [0, 4] {
+        let a = run(&s, "arch", &[("syscall_work", work)]);
+        assert_eq!(a.call_stack.mismatched_returns, 0, "syscall_work {work}");
+    }
+    let g = run(&s, "generic", &[]);
+    assert_eq!(g.call_stack.mismatched_returns_per_iteration, 2.0);
+}
