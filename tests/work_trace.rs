@@ -226,6 +226,24 @@ fn the_tracepoints_write_two_events_per_syscall() {
     assert_eq!(r.results["rb_entries"], 0.0);
 }
 
+#[test]
+fn a_full_ring_buffer_wraps_and_keeps_recording() {
+    // 1510 getppid calls write 1510 x (20 + 28) = 72480 bytes of events
+    // (header + trace_entry + nr: 20; + ret: 28) into the 64 KiB area
+    // (minikernel-work.inc's RB_DATA_SIZE): it wraps once (overwrite mode)
+    // and every event is still committed.
+    let s = scenario("work-trace.toml");
+    let r = run_with(
+        &s,
+        "getppid",
+        &[("syscall_work", 2), ("iterations", 1500)],
+        false,
+    );
+    assert_eq!(r.exit_code, Some(0), "{:?}", r.error);
+    assert_eq!(r.iterations, 1500);
+    assert_eq!(r.results["rb_entries"], 2.0 * 1510.0 + 1.0);
+}
+
 /// The JAL encoding (unprivileged spec, "Unconditional Jumps"): imm[20],
 /// imm[10:1], imm[11], imm[19:12] in bits 31..12, rd = x0.
 fn jal_x0(from: u64, to: u64) -> u32 {
