@@ -54,13 +54,14 @@ const FAST_EXIT: f64 = 61.0;
 const SLOW_ENTRY: f64 = 35.0;
 const SLOW_EXIT: f64 = 36.0;
 
-// ptrace (SYSCALL_WORK_SYSCALL_TRACE): one report costs 384 after its
+// ptrace (SYSCALL_WORK_SYSCALL_TRACE): one report costs 389 after its
 // wrapper, entry-side cost only (up to the stop, without the switch to the
 // tracer and back):
 //   ptrace_report_syscall 21: prologue 4; lw ptrace, andi, beqz; andi,
 //     snez, slli, ori (exit_code 0x85); jal; bnez signr; ld flags, andi,
 //     bnez; li a0; epilogue 4.
-//   ptrace_notify 41: prologue 6; mv, mv; ld ext, ld task_works, bnez;
+//   ptrace_notify 46: prologue 6; mv, mv; BUG_ON's li 2, and, li, bne;
+//     ld ext, ld task_works, bnez;
 //     addi, jal (lock); clear_siginfo 6 sd; li, sw signo, sw code, lw pid,
 //     sw pid, sw uid; mv, li, mv, mv, jal ptrace_stop; mv; ld, addi, jal
 //     (unlock); mv; epilogue 6.
@@ -87,7 +88,7 @@ const SLOW_EXIT: f64 = 36.0;
 //     _raw_spin_lock_irqsave 14 x 3; _raw_spin_unlock_irqrestore 10 x 3;
 //     _raw_read_lock 12; _raw_read_unlock 10.
 //   ptrace_tracer_resume_now 8: sw, lw, li (2), and, sw, sw, ret.
-const PTRACE_REPORT: f64 = 21.0 + 41.0 + 93.0 + 63.0 + 20.0 + 138.0 + 8.0;
+const PTRACE_REPORT: f64 = 21.0 + 46.0 + 93.0 + 63.0 + 20.0 + 138.0 + 8.0;
 //   entry: syscall_trace_enter's mv, jal, mv, bnez, andi, bnez, ld work (7)
 //     and ptrace_report_syscall_entry 2 (li, j); exit: syscall_exit_work's
 //     mv, jal (2) and ptrace_report_syscall_exit 3 (bnez, li, j).
@@ -224,6 +225,24 @@ fn the_tracepoints_write_two_events_per_syscall() {
     assert_eq!(r.results["rb_entries"], 221.0);
     let r = getppid(&[]);
     assert_eq!(r.results["rb_entries"], 0.0);
+}
+
+#[test]
+fn a_full_ring_buffer_wraps_and_keeps_recording() {
+    // 1510 getppid calls write 1510 x (20 + 28) = 72480 bytes of events
+    // (header + trace_entry + nr: 20; + ret: 28) into the 64 KiB area
+    // (minikernel-work.inc's RB_DATA_SIZE): it wraps once (overwrite mode)
+    // and every event is still committed.
+    let s = scenario("work-trace.toml");
+    let r = run_with(
+        &s,
+        "getppid",
+        &[("syscall_work", 2), ("iterations", 1500)],
+        false,
+    );
+    assert_eq!(r.exit_code, Some(0), "{:?}", r.error);
+    assert_eq!(r.iterations, 1500);
+    assert_eq!(r.results["rb_entries"], 2.0 * 1510.0 + 1.0);
 }
 
 /// The JAL encoding (unprivileged spec, "Unconditional Jumps"): imm[20],

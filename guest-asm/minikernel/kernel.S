@@ -211,11 +211,11 @@
 #   fast path (all 0)                  58              61          199
 #   slow paths, no work in them       +35             +36
 #   SYSCALL_TRACEPOINT (2)           +283            +266
-#   SYSCALL_TRACE (4)                +393            +389
+#   SYSCALL_TRACE (4)                +398            +394
 #   SYSCALL_AUDIT (16)                +65             +30
-# Each flag alone: fast + slow-path overhead + its own path (trace: 486 /
-# 486, tracepoint: 376 / 363, audit: 158 / 127); flags together add their
-# paths to one overhead (e.g. 2 | 4 | 16: 834 / 782).
+# Each flag alone: fast + slow-path overhead + its own path (trace: 491 /
+# 491, tracepoint: 376 / 363, audit: 158 / 127); flags together add their
+# paths to one overhead (e.g. 2 | 4 | 16: 839 / 787).
 #   slow-path overhead: entry: syscall_enter_from_user_mode +1 (jal, j
 #     instead of one mv) and syscall_trace_enter 34 (prologue 7, 3 mv/li,
 #     counter 5, SUD, ptrace, seccomp, tracepoint tests 2 each, audit_context
@@ -224,11 +224,11 @@
 #     SUD, audit, tracepoint tests 2 each, single-step 6, trace test 2,
 #     epilogue 6).
 #   trace (the task traced by init; entry-side cost only: up to the stop,
-#     without the switch to the tracer and back): one report is 384
-#     (ptrace_report_syscall 21, ptrace_notify 41, ptrace_stop 93,
+#     without the switch to the tracer and back): one report is 389
+#     (ptrace_report_syscall 21, ptrace_notify 46, ptrace_stop 93,
 #     do_notify_parent_cldstop 63, __wake_up_parent 20, ten lock calls 138,
 #     the minikernel's tracer 8); entry 7 in syscall_trace_enter + 2
-#     (ptrace_report_syscall_entry) + 384, exit 2 + 3 + 384.
+#     (ptrace_report_syscall_entry) + 389, exit 2 + 3 + 389.
 #   tracepoints (one ftrace probe each, writing to the ring buffer): one
 #     event's shared part is 168 (__traceiter 29, trace_event_buffer_reserve
 #     48, ring_buffer_lock_reserve 48, ring_buffer_event_data 2 x 14,
@@ -244,6 +244,10 @@
 # context switch of a registered task, userctx.S, counted there too).
 # Every context switch now also runs rseq_preempt (schedule: mv, jal,
 # rseq_preempt 4, rseq_set_notify_resume 3 without rseq: +9).
+# Checked under QEMU 7.2 as well (-singlestep -d exec, knobs patched into
+# the ELF): 2 | 4 | 16 with knob_rseq = 2 runs 1706 instructions from one
+# bench_timed_loop to the next; the context-switch benchmark 360.05 per
+# iteration, 515.05 with knob_rseq = 1 (+155).
 # The fast-path figures were checked by tracing every executed pc of this ELF under
 # QEMU (then with the user region relinked higher, as QEMU has no RAM at
 # 0x10000; the minikernel now links it at 0x8040_0000 and boots in QEMU

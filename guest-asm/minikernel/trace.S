@@ -107,6 +107,10 @@ ptrace_notify:
 	addi	s0, sp, 80
 	mv	s1, a0
 	mv	s2, a1
+	li	a5, 0x7f | ~0xffff		# BUG_ON((exit_code & (0x7f |
+	and	a5, a0, a5			#   ~0xffff)) != SIGTRAP)
+	li	a4, SIGTRAP
+	bne	a5, a4, 7f
 	ld	a5, TASK_TRACE_EXT(tp)		# task_work_pending(current)
 	ld	a4, EXT_TASK_WORKS(a5)
 	bnez	a4, 7f
@@ -141,7 +145,7 @@ ptrace_notify:
 	ld	s2, 48(sp)
 	addi	sp, sp, 80
 	ret
-7:	NOT_MODELLED				# task_work_run(): none queued
+7:	NOT_MODELLED				# task_work_run() (none is ever queued), or the BUG
 	.size ptrace_notify, .-ptrace_notify
 
 # ptrace_stop(exit_code, why, message, info) -> exit_code, called with

@@ -10,8 +10,9 @@
 #   - the ring buffer is one CPU's, one flat data area instead of a list of
 #     pages: rb_reserve_next_event's cmpxchg-free fast path (an AMO on the
 #     tail), without the before/after write-stamp validation; an event that
-#     would not fit the area is NOT_MODELLED (16 KiB: 300 or so getppid
-#     calls' events);
+#     would run past the end of the area (64 KiB: about 1300 getppid calls'
+#     events) starts again at its beginning, overwriting the oldest, where
+#     Linux would move to the next page (rb_move_tail);
 #   - the clock is one rdtime (Linux: the buffer's clock, trace_clock_local
 #     -> sched_clock, an indirect call and a seqcount-protected read);
 #   - a delta that does not fit the 27-bit time_delta adds a TIME_EXTEND
@@ -384,7 +385,8 @@ ring_buffer_lock_reserve:
 	amoadd.d a3, s2, (a4)			# local_add_return(length) - length
 	add	a2, a3, s2
 	li	a4, RB_DATA_SIZE
-	bgtu	a2, a4, 7f			# past the end: rb_move_tail()
+	bgtu	a2, a4, 6f			# past the end: rb_move_tail()
+4:
 	add	a0, s1, a3
 	addi	a0, a0, RB_DATA			# the event
 	srli	a4, s2, 2			# rb_update_event(): type_len =
@@ -415,10 +417,16 @@ ring_buffer_lock_reserve:
 	sw	a4, 4(a0)
 	li	a5, 0
 	j	3b
+6:
+	# rb_move_tail(), simplified: the buffer is in overwrite mode and has
+	# one flat area, so a reservation that would run past its end starts
+	# again at its beginning (the oldest events are overwritten).
+	sd	s2, RB_TAIL(s1)
+	li	a3, 0
+	j	4b
 8:
 	li	a0, 0
 	j	9b
-7:	NOT_MODELLED				# a full buffer: page switching
 	.size ring_buffer_lock_reserve, .-ring_buffer_lock_reserve
 
 # ring_buffer_unlock_commit(buffer): rb_commit (entries++, and with the
