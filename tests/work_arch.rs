@@ -133,13 +133,12 @@ fn trace_work_takes_the_arch_slow_path() {
     assert_eq!(insns(&r, "do_syscall_trace_exit"), Some(22.0));
     assert_eq!(insns(&r, "ret_from_syscall_rejected_arch"), Some(3.0));
     assert_eq!(insns(&r, "ret_from_exception_arch"), Some(47.0));
-    // The work helpers are the generic path's own (trace.S's hand count):
-    // one report is ptrace_report_syscall and what it calls, 384 (21 + 41
-    // + 93 + 63 + 20 + 138 for the lock calls + 8 for the tracer), behind
+    // The work helpers are the generic path's own (kernel.S's hand count):
+    // one report is ptrace_report_syscall and what it calls, 389, behind
     // the entry wrapper's li + tail (2) or the exit wrapper's bnez, li,
     // tail (3).
-    let enter_helper = 2.0 + 384.0;
-    let exit_helper = 3.0 + 384.0;
+    let enter_helper = 2.0 + 389.0;
+    let exit_helper = 3.0 + 389.0;
     let p = &r.insns_per_iteration;
     assert_eq!(p["syscall"], 27.0 + 13.0 + 25.0 + enter_helper);
     assert_eq!(p["exit"], 50.0 + 3.0 + 22.0 + exit_helper);
