@@ -10,10 +10,12 @@
 //! basic's (0.120872 − 0.123997) / 0.123997 is −2.52%, the mail says
 //! −2.57; so the plain formula it is.)
 //!
-//! Beside each estimated row on a core stand the file's `[[reference]]`s
-//! marked `comparable = false` for that core: a reference row is a
+//! Beside each estimated row, on every core, stand the file's
+//! `[[reference]]`s marked `comparable = false`: a reference row is a
 //! before figure on the row's before variant and an after figure on its
-//! after variant with the same `what`, labelled with it. They come from
+//! after variant with the same `what` (on any core; the first such pair of
+//! each `what`), labelled with it. A figure without its other half makes
+//! no row. They come from
 //! another architecture or setup: their change % reads against the
 //! estimate's, their absolute figures never do, and they never enter the
 //! estimated rows.
@@ -98,29 +100,34 @@ fn figures(before_ns: f64, after_ns: f64) -> (Figures, Figures) {
     )
 }
 
-/// The not-comparable reference pairs of a row on a core: (what, source,
-/// before ns, after ns), in file order of their before figure.
-fn reference_pairs<'a>(
-    s: &'a Scenario,
-    core: &str,
-    row: &SeedRow,
-) -> Vec<(&'a Reference, f64, f64)> {
-    let eligible = |r: &&Reference| {
-        !r.comparable && !measured::is_given(r) && r.core == core && r.ns.is_some()
-    };
-    s.references
+/// The not-comparable reference pairs of a row: (the before reference,
+/// before ns, after ns), in file order of their before figure, one per
+/// `what`. Such a figure belongs to no RISC-V core (issue 9 files it under
+/// one all the same), so it stands beside the row on every core.
+fn reference_pairs<'a>(s: &'a Scenario, row: &SeedRow) -> Vec<(&'a Reference, f64, f64)> {
+    let eligible = |r: &&Reference| !r.comparable && !measured::is_given(r) && r.ns.is_some();
+    let mut out: Vec<(&Reference, f64, f64)> = Vec::new();
+    for b in s
+        .references
         .iter()
         .filter(eligible)
         .filter(|r| r.variant == row.before)
-        .filter_map(|b| {
-            let a = s
-                .references
-                .iter()
-                .filter(eligible)
-                .find(|r| r.variant == row.after && r.what == b.what)?;
-            Some((b, b.ns?, a.ns?))
-        })
-        .collect()
+    {
+        if out.iter().any(|(x, ..)| x.what == b.what) {
+            continue;
+        }
+        let after = s
+            .references
+            .iter()
+            .filter(eligible)
+            .find(|r| r.variant == row.after && r.what == b.what);
+        if let (Some(a), Some(nb)) = (after, b.ns)
+            && let Some(na) = a.ns
+        {
+            out.push((b, nb, na));
+        }
+    }
+    out
 }
 
 /// Every printed row, per core in the order the rows came.
@@ -157,7 +164,7 @@ pub fn table_rows(s: &Scenario, t: &SeedTable, rows: &[Row]) -> Vec<TableRow> {
                 }
             };
             out.push(make("estimate", None, b, a));
-            for (r, rb, ra) in reference_pairs(s, core, row) {
+            for (r, rb, ra) in reference_pairs(s, row) {
                 out.push(make("reference", Some(r), rb, ra));
             }
         }
@@ -287,7 +294,7 @@ pub fn section(o: &mut String, s: &Scenario, rows: &[Row], md: bool) {
     for (w, src) in seen {
         let _ = writeln!(
             o,
-            "{}reference \"{w}\": {src}; another architecture or setup, not comparable in absolute",
+            "{}reference \"{w}\": {src} (comparable = false)",
             if md { "- " } else { "" }
         );
     }
