@@ -106,37 +106,43 @@ pub(super) fn check(
                     continue;
                 }
                 total += 1;
-                let get = |o: &crate::scenario::Operand| -> Option<f64> {
+                let get = |o: &crate::scenario::Operand| -> Result<f64, String> {
                     match o {
-                        crate::scenario::Operand::Number(n) => Some(*n),
+                        crate::scenario::Operand::Number(n) => Ok(*n),
                         crate::scenario::Operand::Metric { variant, path } => values
                             .iter()
                             .find(|(v, _)| v == variant)
-                            .and_then(|(_, j)| expect::lookup(j, path)),
+                            .ok_or_else(|| format!("variant {variant} did not run"))
+                            .and_then(|(_, j)| expect::lookup_path(j, path)),
                         crate::scenario::Operand::Pair {
                             before,
                             after,
                             path,
-                        } => pair_metric(&s, core, vruns, before, after, path),
+                        } => pair_metric(&s, core, vruns, before, after, path).ok_or_else(|| {
+                            format!(
+                                "pair {before} → {after} has no {} (did both finish?)",
+                                path.join(".")
+                            )
+                        }),
                     }
                 };
-                let (text, cells) = match (get(&e.check.lhs), get(&e.check.rhs)) {
-                    (Some(a), Some(b)) if e.check.op.holds(a, b) => (
-                        format!("ok    {tag}{} ({a} vs {b})", e.name),
-                        ["ok", e.name.as_str(), &format!("{a} vs {b}")].map(String::from),
+                let (text, cells) = match e.check.evaluate(&get) {
+                    Ok(out) if out.holds => (
+                        format!("ok    {tag}{} ({})", e.name, out.shown),
+                        ["ok", e.name.as_str(), &out.shown].map(String::from),
                     ),
-                    (Some(a), Some(b)) => {
+                    Ok(out) => {
                         failures += 1;
-                        let why = format!("{} is false ({a} vs {b}) at {}", e.check, e.loc);
+                        let why = format!("{} is false ({}) at {}", e.check, out.shown, e.loc);
                         (
                             format!("FAIL  {tag}{}: {why}", e.name),
                             ["FAIL", e.name.as_str(), &why].map(String::from),
                         )
                     }
-                    _ => {
+                    Err(m) => {
                         failures += 1;
                         let why = format!(
-                            "{} names a metric the run does not have, at {}",
+                            "{} names a metric the run does not have ({m}), at {}",
                             e.check, e.loc
                         );
                         (
@@ -208,7 +214,7 @@ fn pair_metric(
 /// Whether an expectation of `s` reads `variant.exit_code`.
 fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
     s.expect.iter().any(|e| {
-        [&e.check.lhs, &e.check.rhs].iter().any(|o| {
+        e.check.operands().iter().any(|o| {
             matches!(o, crate::scenario::Operand::Metric { variant: v, path }
                 if v == variant && path.len() == 1 && path[0] == "exit_code")
         })

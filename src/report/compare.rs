@@ -49,6 +49,9 @@ struct CompareJson<'a> {
     rows: &'a [Row],
     /// after − before of each pair on each core.
     pairs: &'a [PairDelta],
+    /// `[seed_table]`'s rows, when the scenario has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed_table: Option<super::seed_table::SeedTableJson>,
 }
 
 /// Rows from each core's runs.
@@ -91,6 +94,7 @@ pub fn json(s: &Scenario, rows: &[Row], pairs: &[PairDelta]) -> String {
         patch: &s.patch,
         rows,
         pairs,
+        seed_table: super::seed_table::json(s, rows),
     };
     serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
@@ -187,6 +191,7 @@ pub fn text(
         }
     }
     pair_table(&mut o, s, per_core, md);
+    super::seed_table::section(&mut o, s, rows, md);
     for (core, runs) in per_core {
         // Variants that are cores are not a before/after pair: list each
         // core's unverified values, and no difference.

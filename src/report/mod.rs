@@ -13,6 +13,7 @@ pub mod pairs;
 pub mod pathdiff;
 pub mod perfetto;
 mod run_md;
+pub mod seed_table;
 
 pub use escape::{escape, escape_control, escape_json, escape_line};
 

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use serde_spanned::Spanned;
 
 use super::{
-    Check, DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, Reference,
-    ResultSpec, Scenario, ScenarioError, ScriptStep, StartAt, StepTarget, Variant, dto,
+    DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, Reference, ResultSpec,
+    Scenario, ScenarioError, ScriptStep, StartAt, StepTarget, Variant, dto,
 };
 use crate::cost::Profile;
 use crate::machine::{Program, ResumeState};
@@ -251,10 +251,9 @@ pub(super) fn convert(
             text: n.text.trim().to_string(),
         });
     }
-    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let mut expect = Vec::new();
     for e in &f.expect {
-        let check = Check::parse(e.check.get_ref(), &names).map_err(|m| loc.span(&e.check, m))?;
+        let check = super::expect::parse_located(loc, &e.check, &variants)?;
         let at = loc.span(&e.check, "");
         expect.push(Expect {
             core: e.core.as_ref().map(|c| c.get_ref().clone()),
@@ -454,7 +453,9 @@ pub(super) fn convert(
             .first()
             .map_or_else(|| loc.span(&f.variants, ""), |v| loc.span(&v.name, "")),
     };
+    let seed_table = super::seed_table::convert(loc, f.seed_table.as_ref(), &variants)?;
     Ok(Scenario {
+        seed_table,
         cores_loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
         lrsc: Lrsc {
             xret_clears: f.lrsc.xret_clears,

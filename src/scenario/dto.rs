@@ -58,6 +58,37 @@ pub struct ScenarioFile {
     /// Guest values to read at the end of a run, by name.
     #[serde(default)]
     pub results: BTreeMap<String, ResultDto>,
+    /// `[seed_table]`: a table in a seed's own form (usec/op and ops/sec
+    /// with change %), printed by `compare`.
+    pub seed_table: Option<Spanned<SeedTableDto>>,
+}
+
+/// `[seed_table]`: rows of before/after variants, printed per core as
+/// usec/op and ops/sec with change %, the seed's own figures beside them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedTableDto {
+    /// What the table is, e.g. "perf bench syscall (seed 002's form)".
+    #[serde(default)]
+    pub title: String,
+    /// The first column's heading (default "row"), e.g. "Syscall".
+    pub row_heading: Option<String>,
+    /// The before and after columns' headings (default "before", "after"),
+    /// e.g. ["Base", "Generic Entry"].
+    pub columns: Option<Spanned<Vec<String>>>,
+    /// `[[seed_table.row]]`: at least one.
+    #[serde(default)]
+    pub row: Vec<Spanned<SeedRowDto>>,
+}
+
+/// `[[seed_table.row]]`: one row, two variants.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedRowDto {
+    /// The row's name, e.g. "basic (getppid)".
+    pub name: Spanned<String>,
+    pub before: Spanned<String>,
+    pub after: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

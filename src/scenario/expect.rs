@@ -1,12 +1,24 @@
-//! Expectations: `VARIANT.METRIC OP (VARIANT.METRIC | NUMBER)`.
+//! Expectations: `EXPR OP EXPR`, where an expression is a metric, a
+//! number, or a small sum of products of them.
 //!
 //! A metric is a dotted path into a variant's JSON result (the same names
 //! `trapscope run --format json` prints), so every number a report shows can
-//! be checked. `pair.BEFORE.AFTER.METRIC` reads a pair's difference (after −
-//! before per iteration: `instructions`, `cycles`, `ns`), as `compare` prints
-//! it in its `pairs`.
+//! be checked. A path step into a list of named objects picks the entry by
+//! its `name` (`fast.functions_per_iteration.sys_getppid.instructions`).
+//! `pair.BEFORE.AFTER.METRIC` reads a pair's difference (after − before per
+//! iteration: `instructions`, `cycles`, `ns`), as `compare` prints it in its
+//! `pairs`. Operands combine with `+`, `-` and `*` (usual precedence,
+//! parentheses allowed), e.g.
+//! `pair.a8.a64.instructions == 8 * pair.a1.a8.instructions`.
+//! The grammar is in `expect/parse.rs`, the look-ups in `expect/lookup.rs`.
 
 use std::fmt;
+
+mod lookup;
+mod parse;
+
+pub use lookup::{lookup, lookup_path};
+pub use parse::{Names, ParseError};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
@@ -23,6 +35,21 @@ pub enum Operand {
     Number(f64),
 }
 
+/// An arithmetic operator of an expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// One side of a check: an operand, or two sides combined.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Leaf(Operand),
+    Op(Arith, Box<Expr>, Box<Expr>),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cmp {
     Lt,
@@ -35,13 +62,23 @@ pub enum Cmp {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
-    pub lhs: Operand,
+    pub lhs: Expr,
     pub op: Cmp,
-    pub rhs: Operand,
+    pub rhs: Expr,
+}
+
+/// A check evaluated: both sides, whether it holds, and the two sides as
+/// `check` prints them (`-1 vs -1`, `48 vs 8 * 6 = 48`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub lhs: f64,
+    pub rhs: f64,
+    pub holds: bool,
+    pub shown: String,
 }
 
 impl Cmp {
-    fn symbol(self) -> &'static str {
+    pub(super) fn symbol(self) -> &'static str {
         match self {
             Cmp::Lt => "<",
             Cmp::Le => "<=",
@@ -63,17 +100,123 @@ impl Cmp {
     }
 }
 
+impl Arith {
+    fn symbol(self) -> &'static str {
+        match self {
+            Arith::Add => "+",
+            Arith::Sub => "-",
+            Arith::Mul => "*",
+        }
+    }
+    fn apply(self, a: f64, b: f64) -> f64 {
+        match self {
+            Arith::Add => a + b,
+            Arith::Sub => a - b,
+            Arith::Mul => a * b,
+        }
+    }
+    /// Binding strength: `*` over `+` and `-`.
+    fn rank(self) -> u8 {
+        match self {
+            Arith::Add | Arith::Sub => 1,
+            Arith::Mul => 2,
+        }
+    }
+}
+
+/// A path step as written: bare when it is a plain name, else quoted.
+fn step(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(parse::name_char) {
+        s.to_string()
+    } else {
+        format!("\"{s}\"")
+    }
+}
+
+fn path_text(path: &[String]) -> String {
+    path.iter().map(|p| step(p)).collect::<Vec<_>>().join(".")
+}
+
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Operand::Metric { variant, path } => write!(f, "{variant}.{}", path.join(".")),
+            Operand::Metric { variant, path } => write!(f, "{variant}.{}", path_text(path)),
             Operand::Pair {
                 before,
                 after,
                 path,
-            } => write!(f, "pair.{before}.{after}.{}", path.join(".")),
+            } => write!(f, "pair.{before}.{after}.{}", path_text(path)),
             Operand::Number(n) => write!(f, "{n}"),
         }
+    }
+}
+
+impl Expr {
+    /// The leaves, left to right.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Expr::Leaf(o) => vec![o],
+            Expr::Op(_, a, b) => {
+                let mut v = a.operands();
+                v.extend(b.operands());
+                v
+            }
+        }
+    }
+
+    /// Its value, each metric read by `leaf` (whose error says which metric
+    /// the run lacks).
+    pub fn eval(&self, leaf: &dyn Fn(&Operand) -> Result<f64, String>) -> Result<f64, String> {
+        match self {
+            Expr::Leaf(o) => leaf(o),
+            Expr::Op(op, a, b) => Ok(op.apply(a.eval(leaf)?, b.eval(leaf)?)),
+        }
+    }
+
+    /// The expression written with `show` for each leaf, parenthesised where
+    /// precedence needs it.
+    fn render(&self, show: &mut dyn FnMut(&Operand) -> String) -> String {
+        match self {
+            Expr::Leaf(o) => show(o),
+            Expr::Op(op, a, b) => {
+                let side = |e: &Expr, right: bool, show: &mut dyn FnMut(&Operand) -> String| {
+                    let t = e.render(show);
+                    let wrap = match e {
+                        Expr::Op(inner, ..) => {
+                            inner.rank() < op.rank()
+                                || (right && inner.rank() == op.rank() && *op == Arith::Sub)
+                        }
+                        Expr::Leaf(_) => false,
+                    };
+                    if wrap { format!("({t})") } else { t }
+                };
+                let l = side(a, false, show);
+                let r = side(b, true, show);
+                format!("{l} {} {r}", op.symbol())
+            }
+        }
+    }
+
+    /// The value as `check` prints it: the number alone for one operand,
+    /// else the expression with each metric's value and ` = ` its result.
+    fn shown(
+        &self,
+        leaf: &dyn Fn(&Operand) -> Result<f64, String>,
+    ) -> Result<(f64, String), String> {
+        let v = self.eval(leaf)?;
+        Ok(match self {
+            Expr::Leaf(_) => (v, format!("{v}")),
+            Expr::Op(..) => {
+                let t = self.render(&mut |o| leaf(o).map_or_else(|e| e, |x| format!("{x}")));
+                (v, format!("{t} = {v}"))
+            }
+        })
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.render(&mut |o| o.to_string()))
     }
 }
 
@@ -84,28 +227,21 @@ impl fmt::Display for Check {
 }
 
 impl Check {
+    /// Parses a check against the scenario's variant names (no symbol
+    /// checks); the error is the message alone.
     pub fn parse(s: &str, variants: &[&str]) -> Result<Check, String> {
-        let ops = [
-            ("<=", Cmp::Le),
-            (">=", Cmp::Ge),
-            ("==", Cmp::Eq),
-            ("!=", Cmp::Ne),
-            ("<", Cmp::Lt),
-            (">", Cmp::Gt),
-        ];
-        let (pos, len, op) = ops
-            .iter()
-            .filter_map(|(t, c)| s.find(t).map(|p| (p, t.len(), *c)))
-            .min_by_key(|(p, l, _)| (*p, usize::MAX - l))
-            .ok_or_else(|| format!("expectation '{s}' has no comparison (<, <=, >, >=, ==, !=)"))?;
-        let lhs = operand(s[..pos].trim(), variants)?;
-        let rhs = operand(s[pos + len..].trim(), variants)?;
-        Ok(Check { lhs, op, rhs })
+        Check::parse_in(s, &Names::variants(variants)).map_err(|e| e.msg)
+    }
+
+    /// Parses a check, names checked against `names`; the error carries
+    /// the byte offset in `s` it is about.
+    pub fn parse_in(s: &str, names: &Names<'_>) -> Result<Check, ParseError> {
+        parse::check(s, names)
     }
 
     /// The variants this check reads.
     pub fn variants(&self) -> Vec<&str> {
-        [&self.lhs, &self.rhs]
+        self.operands()
             .into_iter()
             .flat_map(|o| match o {
                 Operand::Metric { variant, .. } => vec![variant.as_str()],
@@ -114,132 +250,91 @@ impl Check {
             })
             .collect()
     }
+
+    /// Every operand of both sides, left to right.
+    pub fn operands(&self) -> Vec<&Operand> {
+        let mut v = self.lhs.operands();
+        v.extend(self.rhs.operands());
+        v
+    }
+
+    /// Both sides evaluated with `leaf`, or the first metric the run lacks.
+    pub fn evaluate(
+        &self,
+        leaf: &dyn Fn(&Operand) -> Result<f64, String>,
+    ) -> Result<Outcome, String> {
+        let (a, sa) = self.lhs.shown(leaf)?;
+        let (b, sb) = self.rhs.shown(leaf)?;
+        Ok(Outcome {
+            lhs: a,
+            rhs: b,
+            holds: self.op.holds(a, b),
+            shown: format!("{sa} vs {sb}"),
+        })
+    }
 }
 
-fn operand(s: &str, variants: &[&str]) -> Result<Operand, String> {
-    if s.is_empty() {
-        return Err("expectation is missing an operand".into());
-    }
-    if let Ok(n) = s.replace('_', "").parse::<f64>() {
-        return Ok(Operand::Number(n));
-    }
-    let mut parts = s.split('.');
-    let variant = parts.next().unwrap_or_default().to_string();
-    // `pair.BEFORE.AFTER.METRIC`, unless a variant is called "pair".
-    if variant == "pair" && !variants.contains(&"pair") {
-        return pair_operand(s, parts.collect(), variants);
-    }
-    if !variants.contains(&variant.as_str()) {
-        return Err(format!(
-            "'{s}': unknown variant '{variant}' (variants: {})",
-            variants.join(", ")
-        ));
-    }
-    let path: Vec<String> = parts.map(str::to_string).collect();
-    if path.is_empty() || path.iter().any(String::is_empty) {
-        return Err(format!(
-            "'{s}': write VARIANT.METRIC, e.g. before.exit_code"
-        ));
-    }
-    Ok(Operand::Metric { variant, path })
-}
-
-/// `pair.BEFORE.AFTER.METRIC`: two different variants and a metric.
-fn pair_operand(s: &str, parts: Vec<&str>, variants: &[&str]) -> Result<Operand, String> {
-    let [before, after, path @ ..] = &parts[..] else {
-        return Err(format!(
-            "'{s}': write pair.BEFORE.AFTER.METRIC, e.g. pair.before.after.cycles"
-        ));
+/// Where byte `at` of a TOML string's value sits in the file: `span` is the
+/// string's span in `src` (quotes included). Exact when the value is the
+/// text between the quotes (no escapes); else the string's start.
+pub fn source_offset(src: &str, span: std::ops::Range<usize>, value: &str, at: usize) -> usize {
+    let Some(raw) = src.get(span.clone()) else {
+        return span.start;
     };
-    for v in [before, after] {
-        if !variants.contains(v) {
-            return Err(format!(
-                "'{s}': unknown variant '{v}' (variants: {})",
-                variants.join(", ")
-            ));
+    for q in ["\"\"\"", "'''", "\"", "'"] {
+        if raw.len() >= 2 * q.len() && raw.starts_with(q) && raw.ends_with(q) {
+            let mut body_start = q.len();
+            if q.len() == 3 {
+                // TOML drops a newline right after the opening quotes.
+                if raw[3..].starts_with("\r\n") {
+                    body_start += 2;
+                } else if raw[3..].starts_with('\n') {
+                    body_start += 1;
+                }
+            }
+            let body = &raw[body_start..raw.len() - q.len()];
+            if body == value && at <= value.len() {
+                return span.start + body_start + at;
+            }
+            break;
         }
     }
-    if before == after {
-        return Err(format!("'{s}': a pair needs two different variants"));
-    }
-    const METRICS: [&str; 3] = ["instructions", "cycles", "ns"];
-    if path.len() != 1 || !METRICS.contains(&path[0]) {
-        return Err(format!(
-            "'{s}': a pair's metric is one of {}",
-            METRICS.join(", ")
-        ));
-    }
-    Ok(Operand::Pair {
-        before: before.to_string(),
-        after: after.to_string(),
-        path: vec![path[0].to_string()],
+    span.start
+}
+
+/// A page name as `functions_per_iteration` gives code under no symbol:
+/// `0x80001000`, 4 KiB aligned.
+fn is_page(name: &str) -> bool {
+    name.strip_prefix("0x")
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .is_some_and(|a| a & 0xfff == 0)
+}
+
+/// Parses an `[[expect]]` check of the file: names checked against the
+/// variants and each variant's guest, an error at the `file:line:col` of
+/// the token it is about.
+pub(super) fn parse_located(
+    loc: &super::Locator<'_>,
+    check: &serde_spanned::Spanned<String>,
+    variants: &[super::Variant],
+) -> Result<Check, super::ScenarioError> {
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let function = |variant: &str, f: &str| {
+        is_page(f)
+            || variants
+                .iter()
+                .find(|v| v.name == variant)
+                .is_some_and(|v| v.program.symbol(f).is_some())
+    };
+    let n = Names {
+        variants: &names,
+        function: Some(&function),
+    };
+    Check::parse_in(check.get_ref(), &n).map_err(|e| {
+        let at = source_offset(loc.src, check.span(), check.get_ref(), e.at);
+        loc.at(at, e.msg)
     })
 }
 
-/// Looks a metric path up in a JSON value.
-pub fn lookup(v: &serde_json::Value, path: &[String]) -> Option<f64> {
-    let mut cur = v;
-    for p in path {
-        cur = cur.get(p)?;
-    }
-    cur.as_f64()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_comparisons_between_variants_and_numbers() {
-        let c = Check::parse("after.x.y < before.x.y", &["before", "after"]).unwrap();
-        assert_eq!(c.op, Cmp::Lt);
-        assert_eq!(c.to_string(), "after.x.y < before.x.y");
-        let c = Check::parse("before.exit_code == 0", &["before"]).unwrap();
-        assert_eq!(c.rhs, Operand::Number(0.0));
-        let c = Check::parse("before.a <= 3", &["before"]).unwrap();
-        assert_eq!(c.op, Cmp::Le);
-    }
-
-    #[test]
-    fn parses_pair_operands() {
-        let c = Check::parse("pair.a.b.cycles <= 0", &["a", "b"]).unwrap();
-        assert_eq!(
-            c.lhs,
-            Operand::Pair {
-                before: "a".into(),
-                after: "b".into(),
-                path: vec!["cycles".into()]
-            }
-        );
-        assert_eq!(c.to_string(), "pair.a.b.cycles <= 0");
-        assert_eq!(c.variants(), vec!["a", "b"]);
-        let err = |s: &str| Check::parse(s, &["a", "b"]).unwrap_err();
-        assert!(err("pair.a.c.ns < 0").contains("unknown variant 'c'"));
-        assert!(err("pair.a.a.ns < 0").contains("two different variants"));
-        assert!(err("pair.a.b.exit_code < 0").contains("one of instructions, cycles, ns"));
-        assert!(err("pair.a.b < 0").contains("one of instructions, cycles, ns"));
-        assert!(err("pair.a < 0").contains("pair.BEFORE.AFTER.METRIC"));
-        // A variant called "pair" keeps its name.
-        let c = Check::parse("pair.exit_code == 0", &["pair"]).unwrap();
-        assert!(matches!(c.lhs, Operand::Metric { .. }));
-    }
-
-    #[test]
-    fn rejects_unknown_variants_and_missing_ops() {
-        assert!(
-            Check::parse("nope.x < 1", &["before"])
-                .unwrap_err()
-                .contains("unknown variant")
-        );
-        assert!(
-            Check::parse("before.x", &["before"])
-                .unwrap_err()
-                .contains("no comparison")
-        );
-        assert!(
-            Check::parse("before < 1", &["before"])
-                .unwrap_err()
-                .contains("VARIANT.METRIC")
-        );
-    }
-}
+mod tests;

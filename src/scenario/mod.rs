@@ -5,6 +5,7 @@
 mod convert;
 mod dto;
 pub mod expect;
+mod seed_table;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,7 +14,8 @@ use std::rc::Rc;
 
 use serde_spanned::Spanned;
 
-pub use expect::{Check, Operand};
+pub use expect::{Check, Expr, Operand};
+pub use seed_table::{SeedRow, SeedTable};
 
 use crate::cost::Profile;
 use crate::machine::Program;
@@ -217,6 +219,8 @@ pub struct Scenario {
     /// The probes the LR/SC checker rejects (placed anyway), and why.
     pub probe_rejections: Vec<(String, String)>,
     pub results: Vec<ResultSpec>,
+    /// `[seed_table]`: rows `compare` prints in a seed's own form.
+    pub seed_table: Option<SeedTable>,
 }
 
 /// Default instruction budget per run.
