@@ -142,21 +142,21 @@ fn the_block_selector_answers_getppid_from_the_sigsys_handler() {
 
 #[test]
 fn fp_state_survives_a_handler_that_clobbers_it() {
-    // knob_sud_fp = 1: the handler fails the benchmark unless fs0 is 1.0
-    // live and in its frame, then sets it to 0.0; only rt_sigreturn's
+    // knob_sud_handler = 1: the handler fails the benchmark unless fs0 is
+    // 1.0 live and in its frame, then sets it to 0.0; only rt_sigreturn's
     // restore_fp_state brings 1.0 back for the next call. sud.S: the
-    // handler is 7 longer (22), the kernel's figures unchanged.
+    // handler is 10 longer (25), the kernel's figures unchanged.
     let s = scenario();
-    let r = run(&s, "before", &[("sud", 2), ("sud_fp", 1)]);
+    let r = run(&s, "before", &[("sud", 2), ("sud_handler", 1)]);
     assert_eq!(r.exit_code, Some(0), "{:?}", r.error);
     let p = &r.insns_per_iteration;
-    assert_eq!((p["user"], p["syscall"], p["exit"]), (40.0, 794.0, 973.0));
-    assert_eq!(function(&r, "sud_sigsys_handler"), 22.0);
+    assert_eq!((p["user"], p["syscall"], p["exit"]), (43.0, 794.0, 973.0));
+    assert_eq!(function(&r, "sud_sigsys_handler"), 25.0);
     assert_eq!(function(&r, "__fstate_restore"), 38.0);
     // The Dirty state is saved once, at the first delivery (warm-up, after
     // sud_setup's fcvt.d.l); every later one finds FS Clean.
     let v = s.variant("before").unwrap();
-    let mut m = session::build_machine(&s, v, &with(&[("sud", 2), ("sud_fp", 1)])).unwrap();
+    let mut m = session::build_machine(&s, v, &with(&[("sud", 2), ("sud_handler", 1)])).unwrap();
     let save = v.program.symbol("__fstate_save").unwrap().addr;
     let timed = v.program.symbol("bench_timed_loop").unwrap().addr;
     let until = |addrs| Until {
@@ -326,6 +326,18 @@ fn an_invalid_selector_kills_the_process_with_sigsys() {
         assert_eq!(r.traps, 4, "{v}");
         assert_eq!(r.iterations, 0, "{v}: died before the timed loop");
     }
+}
+
+#[test]
+fn rt_sigreturn_refuses_a_spoilt_frame_with_sigsegv() {
+    // knob_sud_handler = 2: a nonzero reserved word; restore_sigcontext
+    // says -EINVAL, badframe forces SIGSEGV, which has no handler: 128 + 11
+    // after five traps (rt_sigaction, prctl, getppid, rt_sigreturn, the
+    // SBI reset).
+    let s = scenario();
+    let r = run(&s, "before", &[("sud", 2), ("sud_handler", 2)]);
+    assert_eq!(r.exit_code, Some(128 + 11));
+    assert_eq!(r.traps, 5);
 }
 
 #[test]

@@ -166,7 +166,7 @@
 #
 # knob_sud = 2 (selector BLOCK, the handler emulates getppid): two traps
 # per iteration, the dispatched getppid and the handler's rt_sigreturn
-#   user     16 + sud_sigsys_handler 15 (ld knob_sud_fp (auipc, ld),
+#   user     16 + sud_sigsys_handler 15 (ld knob_sud_handler (auipc, ld),
 #            beqz; ld, ld, bne, lw, li, bne, lw, li, bne, li, sd, ret)
 #            + __vdso_rt_sigreturn 2 (li, ecall)                       =  33
 #   entry    64 x 2                                                 = 128
@@ -182,22 +182,28 @@
 #                                                                   = 973
 #   total                                                           = 1928
 # (handle_exception_ras: entry 63 x 2 = 126, total 1926.)
-# With knob_sud_fp = 1 the handler also checks and clobbers fs0: 7 more
-# (fcvt.d.l, feq.d, beqz, fld, feq.d, beqz, fmv.d.x), 22 in all, user 40.
-# The kernel's figures do not change: the handler leaves FS Dirty, but
-# rt_sigreturn loads the frame's state whatever FS was (not Off) and sets
-# it Clean, so every delivery still finds FS Clean and saves nothing
-# (fstate_save runs __fstate_save once, at the first, warm-up, delivery,
+# With knob_sud_handler = 1 the handler also checks and clobbers fs0: 10
+# more (li, beq; fcvt.d.l, feq.d, beqz, fld, feq.d, beqz, fmv.d.x; j), 25
+# in all, user 43. The kernel's figures do not change: the handler leaves
+# FS Dirty, but rt_sigreturn loads the frame's state whatever FS was (not
+# Off) and sets it Clean, so every delivery still finds FS Clean and saves
+# nothing (fstate_save runs __fstate_save once, at the first, warm-up,
+# delivery,
 # after sud_setup's fcvt.d.l made FS Dirty).
 #
 # Checked by tracing every executed pc under QEMU 7.2 (-singlestep -d
 # exec,nochain; minikernel-sv39.elf with knob_sud = 2 written into the
 # ELF): 1928 per timed iteration, each function as listed above; knob_sud
-# = 2 with knob_sud_fp = 1 exits 0 there too, and knob_sud = 3 with 159.
+# = 2 with knob_sud_handler = 1 exits 0 there too (1938 per iteration),
+# with knob_sud_handler = 2 with 139, and knob_sud = 3 with 159.
 #
 # knob_sud = 3 (selector 2: neither ALLOW nor BLOCK): the first warm-up
 # getppid ends the run with exit code 128 + SIGSYS = 159, after four traps
 # (rt_sigaction, prctl, that getppid, the firmware's SBI reset call).
+# knob_sud_handler = 2 (a nonzero reserved word in the frame): the first
+# rt_sigreturn refuses the frame (badframe: force_sig(SIGSEGV)), and the
+# SIGSEGV, with no handler, ends the run with 128 + 11 = 139 after five
+# traps (rt_sigaction, prctl, getppid, rt_sigreturn, the SBI reset).
 # knob_sud = 0: none of this runs; a getppid call is kernel.S's 199 / 198.
 
 	.include "minikernel-defs.inc"
