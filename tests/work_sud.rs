@@ -48,6 +48,8 @@ const SYS_RT_SIGRETURN: u64 = 139;
 const FRAME_SIZE: u64 = 1088;
 const UC: u64 = 128;
 const MC: u64 = UC + 176;
+// task_struct's blocked mask (TASK_SIG_BLOCKED, minikernel-signal.inc).
+const TASK_SIG_BLOCKED: u64 = 648;
 
 #[test]
 fn with_every_knob_off_the_fast_path_is_kernel_s_hand_count() {
@@ -275,7 +277,7 @@ fn the_handler_sees_the_frame_linux_builds_and_sigreturn_restores_every_register
         assert_eq!(w(frame + MC + 772), 0);
         assert_eq!((w(frame + MC + 776), w(frame + MC + 780)), (0, 0));
         // While the handler runs SIGSYS is blocked (no SA_NODEFER).
-        let blocked = m.read_u64(addr("task_bench") + 648).unwrap();
+        let blocked = m.read_u64(addr("task_bench") + TASK_SIG_BLOCKED).unwrap();
         assert_eq!(blocked, 1 << (SIGSYS - 1));
         // Back in the wrapper after rt_sigreturn: every register as before
         // the ecall but a0, the emulated answer.
@@ -306,7 +308,7 @@ fn the_handler_sees_the_frame_linux_builds_and_sigreturn_restores_every_register
         }
         assert_eq!(after[10], 1, "the emulated getppid: init");
         assert_eq!(
-            m.read_u64(addr("task_bench") + 648).unwrap(),
+            m.read_u64(addr("task_bench") + TASK_SIG_BLOCKED).unwrap(),
             0,
             "mask restored"
         );

@@ -25,7 +25,7 @@
 #   2  the handler writes 2 into the frame's reserved word
 #      (sc_extdesc.reserved): rt_sigreturn must refuse the frame, which is
 #      a SIGSEGV with no handler: exit code 128 + 11 = 139
-
+#
 # The dispatcher range [sud_dispatcher_start, sud_dispatcher_end) holds the
 # rt_sigreturn trampoline (Linux's is the vdso's __vdso_rt_sigreturn; the
 # kernel points the handler's ra at this one) and sud_do_syscall. It must
