@@ -5,8 +5,9 @@
 //! comment block; kernel.S's for the fast path.
 
 use std::path::Path;
+use std::rc::Rc;
 
-use trapscope::machine::{Outcome, Until};
+use trapscope::machine::{Outcome, Program, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::{self, RunOpts};
 use trapscope::trace::{Event, EventKind, Priv};
@@ -340,6 +341,40 @@ fn rt_sigreturn_refuses_a_spoilt_frame_with_sigsegv() {
     let r = run(&s, "before", &[("sud", 2), ("sud_handler", 2)]);
     assert_eq!(r.exit_code, Some(128 + 11));
     assert_eq!(r.traps, 5);
+}
+
+#[test]
+fn with_sv39_on_the_kernel_reaches_user_memory_only_with_sum() {
+    // minikernel-sv39.elf: the user program's pages are U pages, so every
+    // kernel access to them (the selector byte, the frame, the sigaction)
+    // faults unless sstatus.SUM is set around it, as the entry leaves it
+    // clear. The loop's figures are the identity build's (sv39.S's set-up
+    // runs at boot only).
+    let mut s = scenario();
+    let p = Rc::new(
+        Program::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf"),
+        )
+        .unwrap(),
+    );
+    for v in &mut s.variants {
+        v.program = p.clone();
+    }
+    // (sud, sud_handler, exit code, total per iteration: sud.S's counts)
+    for (k, handler, code, total) in [
+        (1, 0, 0, Some(299.0)),
+        (2, 0, 0, Some(1928.0)),
+        (2, 1, 0, Some(1938.0)),
+        (2, 2, 139, None),
+        (3, 0, 159, None),
+    ] {
+        let r = run(&s, "before", &[("sud", k), ("sud_handler", handler)]);
+        let what = format!("sud={k} handler={handler}");
+        assert_eq!(r.exit_code, Some(code), "{what}: {:?}", r.error);
+        if let Some(t) = total {
+            assert_eq!(r.insns_per_iteration["total"], t, "{what}");
+        }
+    }
 }
 
 #[test]
