@@ -5,8 +5,9 @@
 //! comment block; kernel.S's for the fast path.
 
 use std::path::Path;
+use std::rc::Rc;
 
-use trapscope::machine::{Outcome, Until};
+use trapscope::machine::{Outcome, Program, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::{self, RunOpts};
 use trapscope::trace::{Event, EventKind, Priv};
@@ -48,6 +49,8 @@ const SYS_RT_SIGRETURN: u64 = 139;
 const FRAME_SIZE: u64 = 1088;
 const UC: u64 = 128;
 const MC: u64 = UC + 176;
+// task_struct's blocked mask (TASK_SIG_BLOCKED, minikernel-signal.inc).
+const TASK_SIG_BLOCKED: u64 = 648;
 
 #[test]
 fn with_every_knob_off_the_fast_path_is_kernel_s_hand_count() {
@@ -93,7 +96,7 @@ fn the_allow_selector_costs_the_slow_paths_and_the_selector_read() {
 #[test]
 fn the_block_selector_answers_getppid_from_the_sigsys_handler() {
     // sud.S, knob_sud = 2: two traps per iteration (the blocked getppid,
-    // the handler's rt_sigreturn); user 30, entry 2 x 64 (2 x 63), syscall
+    // the handler's rt_sigreturn); user 33, entry 2 x 64 (2 x 63), syscall
     // 186 + 608, exit 874 + 99. Exit 0: every getppid() answered
     // bench_expected (the parent, 1).
     let s = scenario();
@@ -105,10 +108,10 @@ fn the_block_selector_answers_getppid_from_the_sigsys_handler() {
         let p = &r.insns_per_iteration;
         assert_eq!(
             (p["user"], p["entry"], p["syscall"], p["exit"]),
-            (30.0, entry, 794.0, 973.0),
+            (33.0, entry, 794.0, 973.0),
             "{v}"
         );
-        assert_eq!(p["total"], 1925.0 - (128.0 - entry));
+        assert_eq!(p["total"], 1928.0 - (128.0 - entry));
         // Pieces of it (sud.S's list).
         for (f, n) in [
             ("syscall_user_dispatch", 50.0 + 17.0),
@@ -123,7 +126,7 @@ fn the_block_selector_answers_getppid_from_the_sigsys_handler() {
                 36.0 + 11.0 + 166.0 + 171.0 + 11.0 + 166.0 + 171.0,
             ),
             ("recalc_sigpending", 3.0 * 15.0),
-            ("sud_sigsys_handler", 12.0),
+            ("sud_sigsys_handler", 15.0),
             ("__vdso_rt_sigreturn", 2.0),
             ("sys_rt_sigreturn", 38.0),
             ("restore_sigcontext", 48.0),
@@ -138,6 +141,34 @@ fn the_block_selector_answers_getppid_from_the_sigsys_handler() {
             assert_eq!(got, n, "{v}: {f}");
         }
     }
+}
+
+#[test]
+fn fp_state_survives_a_handler_that_clobbers_it() {
+    // knob_sud_handler = 1: the handler fails the benchmark unless fs0 is
+    // 1.0 live and in its frame, then sets it to 0.0; only rt_sigreturn's
+    // restore_fp_state brings 1.0 back for the next call. sud.S: the
+    // handler is 10 longer (25), the kernel's figures unchanged.
+    let s = scenario();
+    let r = run(&s, "before", &[("sud", 2), ("sud_handler", 1)]);
+    assert_eq!(r.exit_code, Some(0), "{:?}", r.error);
+    let p = &r.insns_per_iteration;
+    assert_eq!((p["user"], p["syscall"], p["exit"]), (43.0, 794.0, 973.0));
+    assert_eq!(function(&r, "sud_sigsys_handler"), 25.0);
+    assert_eq!(function(&r, "__fstate_restore"), 38.0);
+    // The Dirty state is saved once, at the first delivery (warm-up, after
+    // sud_setup's fcvt.d.l); every later one finds FS Clean.
+    let v = s.variant("before").unwrap();
+    let mut m = session::build_machine(&s, v, &with(&[("sud", 2), ("sud_handler", 1)])).unwrap();
+    let save = v.program.symbol("__fstate_save").unwrap().addr;
+    let timed = v.program.symbol("bench_timed_loop").unwrap().addr;
+    let until = |addrs| Until {
+        addrs,
+        max_insns: Some(5_000_000),
+        ..Until::default()
+    };
+    assert_eq!(m.run(&until(vec![save, timed])), Outcome::ReachedAddr(save));
+    assert_eq!(m.run(&until(vec![save])), Outcome::Exited(0));
 }
 
 #[test]
@@ -247,7 +278,7 @@ fn the_handler_sees_the_frame_linux_builds_and_sigreturn_restores_every_register
         assert_eq!(w(frame + MC + 772), 0);
         assert_eq!((w(frame + MC + 776), w(frame + MC + 780)), (0, 0));
         // While the handler runs SIGSYS is blocked (no SA_NODEFER).
-        let blocked = m.read_u64(addr("task_bench") + 648).unwrap();
+        let blocked = m.read_u64(addr("task_bench") + TASK_SIG_BLOCKED).unwrap();
         assert_eq!(blocked, 1 << (SIGSYS - 1));
         // Back in the wrapper after rt_sigreturn: every register as before
         // the ecall but a0, the emulated answer.
@@ -278,7 +309,7 @@ fn the_handler_sees_the_frame_linux_builds_and_sigreturn_restores_every_register
         }
         assert_eq!(after[10], 1, "the emulated getppid: init");
         assert_eq!(
-            m.read_u64(addr("task_bench") + 648).unwrap(),
+            m.read_u64(addr("task_bench") + TASK_SIG_BLOCKED).unwrap(),
             0,
             "mask restored"
         );
@@ -297,6 +328,52 @@ fn an_invalid_selector_kills_the_process_with_sigsys() {
         assert_eq!(r.exit_code, Some(128 + SIGSYS), "{v}");
         assert_eq!(r.traps, 4, "{v}");
         assert_eq!(r.iterations, 0, "{v}: died before the timed loop");
+    }
+}
+
+#[test]
+fn rt_sigreturn_refuses_a_spoilt_frame_with_sigsegv() {
+    // knob_sud_handler = 2: a nonzero reserved word; restore_sigcontext
+    // says -EINVAL, badframe forces SIGSEGV, which has no handler: 128 + 11
+    // after five traps (rt_sigaction, prctl, getppid, rt_sigreturn, the
+    // SBI reset).
+    let s = scenario();
+    let r = run(&s, "before", &[("sud", 2), ("sud_handler", 2)]);
+    assert_eq!(r.exit_code, Some(128 + 11));
+    assert_eq!(r.traps, 5);
+}
+
+#[test]
+fn with_sv39_on_the_kernel_reaches_user_memory_only_with_sum() {
+    // minikernel-sv39.elf: the user program's pages are U pages, so every
+    // kernel access to them (the selector byte, the frame, the sigaction)
+    // faults unless sstatus.SUM is set around it, as the entry leaves it
+    // clear. The loop's figures are the identity build's (sv39.S's set-up
+    // runs at boot only).
+    let mut s = scenario();
+    let p = Rc::new(
+        Program::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf"),
+        )
+        .unwrap(),
+    );
+    for v in &mut s.variants {
+        v.program = p.clone();
+    }
+    // (sud, sud_handler, exit code, total per iteration: sud.S's counts)
+    for (k, handler, code, total) in [
+        (1, 0, 0, Some(299.0)),
+        (2, 0, 0, Some(1928.0)),
+        (2, 1, 0, Some(1938.0)),
+        (2, 2, 139, None),
+        (3, 0, 159, None),
+    ] {
+        let r = run(&s, "before", &[("sud", k), ("sud_handler", handler)]);
+        let what = format!("sud={k} handler={handler}");
+        assert_eq!(r.exit_code, Some(code), "{what}: {:?}", r.error);
+        if let Some(t) = total {
+            assert_eq!(r.insns_per_iteration["total"], t, "{what}");
+        }
     }
 }
 

@@ -87,7 +87,7 @@
 #                                  csrci, ld, andi, bnez 4; mv 1;
 #                                  epilogue 6
 #   ret_from_exception             43 (kernel.S)
-#   Delivery (signal.S; all of it phase exit):
+#   Delivery (signal-riscv.S and signal.S; all of it phase exit):
 #     arch_do_signal_or_restart    45: prologue 8; mv 1; counter 5; li x 3
 #                                  3; ld, li, bne 3; ld, addi, lw, li, sd
 #                                  5; addiw, li, bgtu (taken: the retval is
@@ -137,7 +137,7 @@
 #     set_current_blocked          18 when the mask changes: prologue 4;
 #                                  ld, li (lui, addi), and, ld, beq 6;
 #                                  csrci, sd, jal, csrsi 4; epilogue 4
-#   Return (signal.S; phase syscall, under do_trap_ecall_u):
+#   Return (signal-riscv.S; phase syscall, under do_trap_ecall_u):
 #     sys_rt_sigreturn             38: prologue 6; mv 1; ld, li (3), bgtu
 #                                  5; addi, addi, li, jal 4; addi, jal 2;
 #                                  mv, addi, jal 3; bnez 1; li, csrs, lw,
@@ -166,8 +166,9 @@
 #
 # knob_sud = 2 (selector BLOCK, the handler emulates getppid): two traps
 # per iteration, the dispatched getppid and the handler's rt_sigreturn
-#   user     16 + sud_sigsys_handler 12 (ld, ld, bne, lw, li, bne, lw, li,
-#            bne, li, sd, ret) + __vdso_rt_sigreturn 2 (li, ecall)    =  30
+#   user     16 + sud_sigsys_handler 15 (ld knob_sud_handler (auipc, ld),
+#            beqz; ld, ld, bne, lw, li, bne, lw, li, bne, li, sd, ret)
+#            + __vdso_rt_sigreturn 2 (li, ecall)                       =  33
 #   entry    64 x 2                                                 = 128
 #   syscall  the getppid: 27 + 14 + 28 + 50 + 3 + 64                 = 186
 #            rt_sigreturn: 35 + 14 + 37 + 17 (in the range) + 38
@@ -179,12 +180,30 @@
 #            + 43                                                   = 874
 #            rt_sigreturn: 21 + 35 + 43                             =  99
 #                                                                   = 973
-#   total                                                           = 1925
-# (handle_exception_ras: entry 63 x 2 = 126, total 1923.)
+#   total                                                           = 1928
+# (handle_exception_ras: entry 63 x 2 = 126, total 1926.)
+# With knob_sud_handler = 1 the handler also checks and clobbers fs0: 10
+# more (li, beq; fcvt.d.l, feq.d, beqz, fld, feq.d, beqz, fmv.d.x; j), 25
+# in all, user 43. The kernel's figures do not change: the handler leaves
+# FS Dirty, but rt_sigreturn loads the frame's state whatever FS was (not
+# Off) and sets it Clean, so every delivery still finds FS Clean and saves
+# nothing (fstate_save runs __fstate_save once, at the first, warm-up,
+# delivery,
+# after sud_setup's fcvt.d.l made FS Dirty).
+#
+# Checked by tracing every executed pc under QEMU 7.2 (-singlestep -d
+# exec,nochain; minikernel-sv39.elf with knob_sud = 2 written into the
+# ELF): 1928 per timed iteration, each function as listed above; knob_sud
+# = 2 with knob_sud_handler = 1 exits 0 there too (1938 per iteration),
+# with knob_sud_handler = 2 with 139, and knob_sud = 3 with 159.
 #
 # knob_sud = 3 (selector 2: neither ALLOW nor BLOCK): the first warm-up
 # getppid ends the run with exit code 128 + SIGSYS = 159, after four traps
 # (rt_sigaction, prctl, that getppid, the firmware's SBI reset call).
+# knob_sud_handler = 2 (a nonzero reserved word in the frame): the first
+# rt_sigreturn refuses the frame (badframe: force_sig(SIGSEGV)), and the
+# SIGSEGV, with no handler, ends the run with 128 + 11 = 139 after five
+# traps (rt_sigaction, prctl, getppid, rt_sigreturn, the SBI reset).
 # knob_sud = 0: none of this runs; a getppid call is kernel.S's 199 / 198.
 
 	.include "minikernel-defs.inc"

@@ -16,6 +16,16 @@
 #      the process with SIGSYS, whatever the handler (exit code 159)
 #   other values: sud_setup returns -EINVAL (main exits with status 2)
 #
+# knob_sud_handler (user data, default 0), with knob_sud = 2:
+#   1  sud_setup puts 1.0 in fs0 (FS Dirty); the handler checks that the
+#      interrupted context's fs0 is 1.0 both live and in the frame's FP
+#      state, then clobbers it (fs0 = 0.0): rt_sigreturn must bring 1.0
+#      back, or the next signal's check fails the benchmark (answer
+#      -EFAULT, exit status 1)
+#   2  the handler writes 2 into the frame's reserved word
+#      (sc_extdesc.reserved): rt_sigreturn must refuse the frame, which is
+#      a SIGSEGV with no handler: exit code 128 + 11 = 139
+#
 # The dispatcher range [sud_dispatcher_start, sud_dispatcher_end) holds the
 # rt_sigreturn trampoline (Linux's is the vdso's __vdso_rt_sigreturn; the
 # kernel points the handler's ra at this one) and sud_do_syscall. It must
@@ -49,6 +59,10 @@ sud_setup:
 	li	a4, SIGSET_SIZE
 	call	syscall
 	bnez	a0, 7f
+	ld	a5, knob_sud_handler
+	li	a4, 1
+	bne	a5, a4, 1f
+	fcvt.d.l fs0, a5			# 1.0: FP state the handler must not lose
 1:
 	li	a0, SYS_prctl			# prctl(PR_SET_SYSCALL_USER_DISPATCH,
 	li	a1, PR_SET_SYSCALL_USER_DISPATCH #  ON, start, len, &selector)
@@ -89,6 +103,21 @@ sud_setup:
 	.globl sud_sigsys_handler
 	.type sud_sigsys_handler, @function
 sud_sigsys_handler:
+	ld	a5, knob_sud_handler
+	beqz	a5, 3f
+	li	a4, 2
+	beq	a5, a4, 4f
+	fcvt.d.l ft0, a5			# 1.0
+	feq.d	a4, fs0, ft0			# live: delivery left it alone
+	beqz	a4, 2f
+	fld	ft1, UC_MCONTEXT + SC_FPREGS + 8 * 8(a2)
+	feq.d	a4, ft1, ft0			# saved in the frame
+	beqz	a4, 2f
+	fmv.d.x	fs0, zero			# clobbered: rt_sigreturn restores it
+	j	3f
+4:
+	sw	a4, UC_MCONTEXT + SC_RESERVED(a2)	# a frame rt_sigreturn refuses
+3:
 	ld	a5, UC_PC(a2)
 	ld	a4, SIGINFO_CALL_ADDR(a1)
 	bne	a5, a4, 2f
@@ -154,6 +183,11 @@ sud_dispatcher_end:
 knob_sud:
 	.dword 0
 	.size knob_sud, .-knob_sud
+	.globl knob_sud_handler
+	.type knob_sud_handler, @object
+knob_sud_handler:
+	.dword 0
+	.size knob_sud_handler, .-knob_sud_handler
 # struct sigaction for SIGSYS: the handler, SA_SIGINFO, nothing else
 # blocked while it runs (SIGSYS itself is, as SA_NODEFER is not set).
 	.type sud_sigsys_action, @object
