@@ -13,6 +13,13 @@
 #   6  KILL_PROCESS for getppid, installed after the warm-up by
 #      seccomp_setup_timed, so the first timed call kills the process (run
 #      it with knob_iterations = 1)
+#   7  a filter seccomp_check_filter refuses (a 16-bit load of
+#      seccomp_data, BPF_LD|BPF_H|BPF_ABS)  } seccomp() fails with EINVAL:
+#   8  a filter bpf_check_classic refuses    } seccomp_setup returns it and
+#      (a jump past its end)                 } main exits with status 2
+#   9  a filter that runs every opcode seccomp allows on getppid and
+#      allows it only if each result is right (a check of bpf-filter.S's
+#      converter and bpf.S's interpreter; see seccomp-filters.inc)
 #   other values: seccomp_setup returns -EINVAL (main exits with status 2)
 #
 # The filters are in include/seccomp-filters.inc. A real program must first
@@ -34,9 +41,10 @@
 	.type seccomp_setup, @function
 seccomp_setup:
 	ld	a5, knob_seccomp
-	li	a4, 6
+	li	a4, 9
 	bgtu	a5, a4, 2f			# not a knob value
 	beqz	a5, 1f				# 0: no filter
+	li	a4, 6
 	beq	a5, a4, 1f			# 6: installed after the warm-up
 	li	a4, 5
 	bne	a5, a4, 3f
@@ -114,4 +122,7 @@ seccomp_fprog_table:				# by knob value (0 and 6: none here)
 	.dword seccomp_fprog_args64
 	.dword seccomp_fprog_errno
 	.dword 0
+	.dword seccomp_fprog_bad_load
+	.dword seccomp_fprog_bad_jump
+	.dword seccomp_fprog_exerciser
 	.size seccomp_fprog_table, .-seccomp_fprog_table
