@@ -57,7 +57,7 @@ fn d_shows_the_aligned_paths_with_the_mispredicts_and_computes_once() {
     );
     let row = text
         .lines()
-        .find(|l| l.contains("handle_exception+0xba") && l.contains("jr t0"))
+        .find(|l| l.contains("handle_exception+0x") && l.contains("jr t0"))
         .unwrap_or_else(|| panic!("no jr t0 row:\n{text}"));
     assert!(row.contains("ras"), "{row}");
     // The selected row: the ▸ glyph, then its mark, only in A.
