@@ -76,6 +76,7 @@ const AUDIT_ARCH_RISCV64: u32 = 0xc000_00f3;
 const RET_ALLOW: u32 = 0x7fff_0000;
 const RET_ERRNO: u32 = 0x0005_0000;
 const RET_KILL_PROCESS: u32 = 0x8000_0000;
+const RET_TRAP: u32 = 0x0003_0000;
 
 #[test]
 fn knob_zero_leaves_the_fast_path_as_kernel_s_counts_it() {
@@ -218,6 +219,48 @@ fn kill_skips_the_call_and_hands_a_sigsys_siginfo_to_force_sig_info() {
         <= 8;
     let want = if stub { 137 } else { 159 };
     assert_eq!(o, Outcome::Exited(want));
+}
+
+#[test]
+fn trap_skips_the_call_with_a_sigsys_carrying_the_filters_data() {
+    // knob 10: SECCOMP_RET_TRAP | 42 for getppid, installed after the
+    // warm-up. seccomp.S: __seccomp_filter 108 for the trapping call, then
+    // 75 for the exit call (cached), both inside the window; force_sig_seccomp 33.
+    let s = scenario();
+    let set = [("seccomp", 10), ("iterations", 1)];
+    let r = run_opts(
+        &s,
+        "none",
+        RunOpts {
+            set: set.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            ..RunOpts::default()
+        },
+    );
+    assert_eq!(function(&r, "sys_getppid"), 0.0, "the call is skipped");
+    assert_eq!(function(&r, "__seccomp_filter"), 108.0 + 75.0);
+    assert_eq!(function(&r, "force_sig_seccomp"), 33.0);
+    let (m, o) = run_to_end_with(&s, "none", &set);
+    let info = m.read_mem(sym(&s, "seccomp_sigsys_info"), 48).unwrap();
+    let w = |o: usize| u32::from_le_bytes(info[o..o + 4].try_into().unwrap());
+    assert_eq!((w(0), w(4), w(8), w(24)), (31, 42, 1, SYS_GETPPID));
+    let task = sym(&s, "task_bench");
+    let mode = m.read_mem(task + TASK_SECCOMP_MODE, 4).unwrap();
+    assert_eq!(
+        u32::from_le_bytes(mode.try_into().unwrap()),
+        SECCOMP_MODE_FILTER
+    );
+    // TRAP leaves the process alive: with the stub force_sig_info the call
+    // returns its rolled-back a0, the loop exits with 1; with signal.S's,
+    // SIGSYS's default action ends it (128 + 31).
+    let stub = s
+        .variant("none")
+        .unwrap()
+        .program
+        .symbol("force_sig_info")
+        .unwrap()
+        .size
+        <= 8;
+    assert_eq!(o, Outcome::Exited(if stub { 1 } else { 159 }));
 }
 
 #[test]
@@ -395,10 +438,12 @@ fn the_kernels_cache_and_verdicts_agree_with_an_independent_evaluator() {
         ("errno", 5, "seccomp_fprog_errno", RET_ERRNO),
         ("kill", 6, "seccomp_fprog_kill", RET_KILL_PROCESS),
         ("exerciser", 9, "seccomp_fprog_exerciser", RET_ALLOW),
+        ("trap", 10, "seccomp_fprog_trap", RET_TRAP),
     ] {
+        let timed = knob == 6 || knob == 10;
         let set = [
             ("seccomp", knob),
-            ("iterations", if knob == 6 { 1 } else { 20 }),
+            ("iterations", if timed { 1 } else { 20 }),
         ];
         let (m, o) = run_to_end_with(&s, "none", &set);
         let prog = decode(&m, sym(&s, fprog));

@@ -86,7 +86,9 @@
 #   knob 6, KILL_PROCESS: C + F + 2 + D + 6 tests 12 (ALLOW ERRNO TRAP
 #     TRACE USER_NOTIF LOG) + li, sw mode, bnez, ld stack, li (2), add,
 #     ld orig_a0, sd a0, mv, mv, li, jal 13; li a0 -1, j 2; E =          117
-#   force_sig_seccomp (knob 6): prologue 4; la info 2; 6 sd zero; li,
+#   knob 10, TRAP: C + F + 2 + D + 3 tests 6 + ld stack, li (2), add,
+#     ld orig_a0, sd a0, mv, mv, li, jal, j 11; li a0 -1; E =             108
+#   force_sig_seccomp (knobs 6, 10): prologue 4; la info 2; 6 sd zero; li,
 #     sw signo; li, sw code; ld stack, li (2), add, ld epc, sd call_addr;
 #     sw errno; li arch (2), sw; sw syscall; mv a0; jal; epilogue 4      33
 #     (then signal.S's force_sig_info, "kernel")

@@ -20,6 +20,9 @@
 #   9  a filter that runs every opcode seccomp allows on getppid and
 #      allows it only if each result is right (a check of bpf-filter.S's
 #      converter and bpf.S's interpreter; see seccomp-filters.inc)
+#   10 TRAP for getppid (SIGSYS, si_errno 42), installed after the warm-up
+#      as 6 is: without a SIGSYS handler the signal's default action ends
+#      the process (run it with knob_iterations = 1)
 #   other values: seccomp_setup returns -EINVAL (main exits with status 2)
 #
 # The filters are in include/seccomp-filters.inc. A real program must first
@@ -41,9 +44,10 @@
 	.type seccomp_setup, @function
 seccomp_setup:
 	ld	a5, knob_seccomp
-	li	a4, 9
-	bgtu	a5, a4, 2f			# not a knob value
 	beqz	a5, 1f				# 0: no filter
+	li	a4, 10
+	bgtu	a5, a4, 2f			# not a knob value
+	beq	a5, a4, 1f			# 10: installed after the warm-up
 	li	a4, 6
 	beq	a5, a4, 1f			# 6: installed after the warm-up
 	li	a4, 5
@@ -69,9 +73,12 @@ seccomp_setup:
 seccomp_setup_timed:
 	ld	a5, knob_seccomp
 	li	a4, 6
-	bne	a5, a4, 1f
 	la	a0, seccomp_fprog_kill
-	tail	seccomp_install
+	beq	a5, a4, 2f
+	li	a4, 10
+	la	a0, seccomp_fprog_trap
+	bne	a5, a4, 1f
+2:	tail	seccomp_install
 1:
 	li	a0, 0
 	ret
