@@ -102,9 +102,10 @@
 #   nr load: LDX_MEM_W                                                  18
 #   knobs 2-4: JEQ getppid taken 16, LDX args[0] 18, N x JEQ imm not
 #     taken 13 each, MOV32 R0 12, EXIT 8                       54 + 13 N
-#   knobs 5, 6: JNE getppid not taken 13, MOV32 R0 12, EXIT 8          33
+#   knobs 5, 6, 10: JNE getppid not taken 13, MOV32 R0 12, EXIT 8      33
 # ___bpf_prog_run = 16 + 55 + 49 + 18 + 54 + 13 N = 192 + 13 N (knobs
-# 2-4: 11 + N eBPF instructions) and 171 (knobs 5, 6: 10 instructions).
+# 2-4: 11 + N eBPF instructions) and 171 (knobs 5, 6, 10: 10
+# instructions).
 #
 # Per call:                         syscall seccomp    bpf  user total
 #   0  no filter                         58       0      0   16   199
@@ -115,13 +116,15 @@
 #   5  ERRNO(EPERM)                      75     125    197   20   542
 #   6  KILL_PROCESS                      75     170    197    -     -
 #      (one call, which does not return: seccomp = 20 + 117 + 33)
+#  10  TRAP                              75     161    197    -     -
+#      (one call, then the signal: seccomp = 20 + 108 + 33)
 # (totals with entry 64 and exit 61; handle_exception_ras is one less.)
 #
 # Argument-testing filters: seccomp + bpf = cost(N) = a + b N with
 # a = 112 + 218 = 330 and b = 13 (one not-taken JEQ imm in the
 # interpreter: DST_ADDR 4, ld, lw, bne, CONT 6); N = 1, 8, 64 give 343,
-# 434, 1162. The allow-list costs the cache look-up only: 95 - 0 in the
-# interpreter.
+# 434, 1162. The allow-list costs the cache look-up only: 95 in seccomp,
+# nothing in the interpreter.
 
 	.include "minikernel-defs.inc"
 	.include "minikernel-abi.inc"
