@@ -112,8 +112,9 @@
 #     handle_signal                22: prologue 6; mv, mv 2; jal 1; mv,
 #                                  addi, mv, jal 4; mv, li, jal 3;
 #                                  epilogue 6
-#     rseq_signal_deliver          1 (rseq.S's stub, a ret; its owner's
-#                                  version replaces this figure)
+#     rseq_signal_deliver          6 with no rseq registered (rseq.S: ld,
+#                                  ori, sd the event bit; ld rseq, beqz,
+#                                  ret)
 #     setup_rt_frame               70: prologue 8; mv x 3 3; ld, addi, andi
 #                                  3; li (3: li, slli, addi), bgtu 4; addi,
 #                                  li, jal 3; addi, addi, li, jal 4; li
@@ -177,11 +178,11 @@
 #                                                                   = 794
 #   exit     the getppid: 24 + 25 + 28 + 45 + 39 + 47 + 15 + 22 + 1
 #            + 70 + 36 + 36 + 38 + 166 + 171 + 11 + 24 + 18 + 15
-#            + 43                                                   = 874
+#            + 43, and rseq_signal_deliver 6 for the 1 above         = 879
 #            rt_sigreturn: 21 + 35 + 43                             =  99
-#                                                                   = 973
-#   total                                                           = 1928
-# (handle_exception_ras: entry 63 x 2 = 126, total 1926.)
+#                                                                   = 978
+#   total                                                           = 1933
+# (handle_exception_ras: entry 63 x 2 = 126, total 1931.)
 # With knob_sud_handler = 1 the handler also checks and clobbers fs0: 10
 # more (li, beq; fcvt.d.l, feq.d, beqz, fld, feq.d, beqz, fmv.d.x; j), 25
 # in all, user 43. The kernel's figures do not change: the handler leaves
@@ -193,8 +194,9 @@
 #
 # Checked by tracing every executed pc under QEMU 7.2 (-singlestep -d
 # exec,nochain; minikernel-sv39.elf with knob_sud = 2 written into the
-# ELF): 1928 per timed iteration, each function as listed above; knob_sud
-# = 2 with knob_sud_handler = 1 exits 0 there too (1938 per iteration),
+# ELF): 1928 per timed iteration with rseq.S's stub rseq_signal_deliver
+# (a ret), each function as listed above; knob_sud = 2 with
+# knob_sud_handler = 1 exits 0 there too (1938 per iteration),
 # with knob_sud_handler = 2 with 139, and knob_sud = 3 with 159.
 #
 # knob_sud = 3 (selector 2: neither ALLOW nor BLOCK): the first warm-up
