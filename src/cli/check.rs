@@ -211,8 +211,9 @@ fn pair_metric(
     expect::lookup(&serde_json::to_value(d).ok()?, path)
 }
 
-/// Whether an expectation of `s` reads `variant.exit_code`.
-fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
+/// Whether an expectation names `variant`'s exit code: then a non-zero
+/// one is what the variant is for, not a failed guest.
+pub(super) fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
     s.expect.iter().any(|e| {
         e.check.operands().iter().any(|o| {
             matches!(o, crate::scenario::Operand::Metric { variant: v, path }

@@ -119,6 +119,13 @@ pub fn text(
     md: bool,
 ) -> String {
     let mut o = String::new();
+    // The variant column fits the longest name (at least the 10 it had).
+    let vw = rows
+        .iter()
+        .map(|r| r.variant.len())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     if md {
         let _ = writeln!(o, "### {}\n\n{}\n", s.title, s.patch);
         let _ = writeln!(
@@ -143,7 +150,7 @@ pub fn text(
         );
         let _ = writeln!(
             o,
-            "{:<7} {:<10} {:>9} {:>9} {:>7}  {:<20} measured on hardware",
+            "{:<7} {:<vw$} {:>9} {:>9} {:>7}  {:<20} measured on hardware",
             "core", "variant", "cycles", "ns", "instr", "difference"
         );
     }
@@ -181,7 +188,7 @@ pub fn text(
             } else {
                 let _ = writeln!(
                     o,
-                    "{core:<7} {:<10} {:>9.1} {:>9.1} {:>7.0}  {diff:<20} {refc}",
+                    "{core:<7} {:<vw$} {:>9.1} {:>9.1} {:>7.0}  {diff:<20} {refc}",
                     r.variant,
                     r.cycles_per_iteration,
                     r.ns_per_iteration,

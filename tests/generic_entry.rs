@@ -1,0 +1,76 @@
+//! scenarios/generic-entry.toml (seed 002) from the command line: the
+//! seed-form table and the exit statuses around a variant that is killed on
+//! purpose.
+
+use std::process::Command;
+
+fn trapscope(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .args(args)
+        .output()
+        .expect("trapscope runs")
+}
+
+#[test]
+fn a_variant_killed_on_purpose_does_not_fail_run_or_compare() {
+    // seccomp_kill's filter kills the process with SIGSYS: exit code 159,
+    // which an expectation of the scenario names, so run and compare report
+    // it without failing (exit 0), and without a vector-unit hint.
+    let out = trapscope(&[
+        "run",
+        "scenarios/generic-entry.toml",
+        "--core",
+        "u74",
+        "-v",
+        "seccomp_kill",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("V 1.0"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("159"), "{text}");
+}
+
+#[test]
+fn compare_prints_the_seed_table_beside_the_arm64_reference() {
+    let out = trapscope(&["compare", "scenarios/generic-entry.toml", "--core", "u74"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("perf bench syscall usec/op"), "{text}");
+    assert!(text.contains("perf bench syscall ops/sec"), "{text}");
+    // Seed 002's arm64 figures, labelled as not comparable, with change %
+    // from the printed means: (0.120872 - 0.123997) / 0.123997 = -2.52 %.
+    let reference = text
+        .lines()
+        .find(|l| {
+            l.contains("arm64, qemu-kvm; not comparable in absolute") && l.contains("0.123997")
+        })
+        .unwrap_or_else(|| panic!("no reference row:\n{text}"));
+    assert!(
+        reference.contains("0.120872") && reference.contains("-2.52"),
+        "{reference}"
+    );
+}
+
+#[test]
+fn a_guest_that_exits_non_zero_unexpectedly_still_fails_compare() {
+    // The same scenario with the SUD selector set to an invalid value
+    // (knob sud = 3) on the fast variant: the process dies of SIGSYS, and
+    // no expectation names fast's exit code, so compare exits 1 naming it.
+    let out = trapscope(&[
+        "compare",
+        "scenarios/generic-entry.toml",
+        "--core",
+        "u74",
+        "--set",
+        "sud=3",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("exited with code 159"), "{err}");
+}
