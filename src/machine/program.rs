@@ -214,6 +214,7 @@ fn symbols_and_lines(file: &object::File<'_>) -> (Vec<Symbol>, Vec<String>, Vec<
             ) || s.kind() == SymbolKind::Unknown
         })
         .filter(|s| s.section() != object::SymbolSection::Absolute)
+        .filter(|s| in_memory(file, s))
         .filter_map(|s| {
             let name = s.name().ok()?;
             if name.is_empty() || name.starts_with(".L") || name.starts_with("$") {
@@ -232,6 +233,22 @@ fn symbols_and_lines(file: &object::File<'_>) -> (Vec<Symbol>, Vec<String>, Vec<
     (symbols, files, lines)
 }
 
+/// Whether a symbol names an address in memory: not one defined in a
+/// section the image does not load (ELF gABI: a section without SHF_ALLOC,
+/// such as `.debug_info`, whose symbols hold offsets into it; a vmlinux has
+/// them, e.g. the EFI stub's `__efistub_.Ldebug_info0`).
+fn in_memory(file: &object::File<'_>, s: &object::Symbol<'_, '_>) -> bool {
+    use object::ObjectSection;
+    const SHF_ALLOC: u64 = 0x2;
+    let Some(index) = s.section_index() else {
+        return true;
+    };
+    match file.section_by_index(index).map(|sec| sec.flags()) {
+        Ok(object::SectionFlags::Elf { sh_flags }) => sh_flags & SHF_ALLOC != 0,
+        _ => true,
+    }
+}
+
 fn sort_symbols(symbols: &mut Vec<Symbol>) {
     symbols.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.size.cmp(&a.size)));
     symbols.dedup_by(|a, b| a.name == b.name && a.addr == b.addr);
@@ -247,7 +264,8 @@ impl Program {
     }
 
     /// The symbol containing `pc`: the nearest at or below it, preferring sized
-    /// functions that cover it.
+    /// functions that cover it; an unsized one only within 64 KiB, so that code
+    /// far from every symbol (a JIT's, written at run time) is named by none.
     pub fn symbol_at(&self, pc: u64) -> Option<(&Symbol, u64)> {
         let idx = self.symbols.partition_point(|s| s.addr <= pc);
         let mut best: Option<&Symbol> = None;
@@ -255,11 +273,11 @@ impl Program {
             if s.size > 0 && pc < s.addr + s.size {
                 return Some((s, pc - s.addr));
             }
-            if best.is_none() && s.size == 0 {
-                best = Some(s);
-            }
             if pc - s.addr > 0x10000 {
                 break;
+            }
+            if best.is_none() && s.size == 0 {
+                best = Some(s);
             }
         }
         best.map(|s| (s, pc - s.addr))

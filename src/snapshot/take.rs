@@ -229,6 +229,7 @@ impl Booted {
             let mut seen = String::new();
             let qemu = &mut self.qemu;
             let mut died = None;
+            let mut panicked = false;
             let mut poll = || {
                 if crate::machine::sigint::requested() {
                     return false;
@@ -237,12 +238,20 @@ impl Booted {
                     died = Some(why);
                     return false;
                 }
-                if first && last_note.elapsed() >= Duration::from_secs(1) {
+                if last_note.elapsed() >= Duration::from_secs(1) {
                     last_note = Instant::now();
-                    let tail = qemu.console_tail(1);
-                    if tail != seen && !tail.trim().is_empty() {
-                        progress(&format!("booting: {}", tail.trim()));
-                        seen = tail;
+                    let tail = qemu.console_tail(PANIC_LINES);
+                    // A kernel that panics (an init that exits: a setup
+                    // that failed, say) never makes the syscall: end the
+                    // wait now rather than at the timeout.
+                    if kernel_panicked(&tail) {
+                        panicked = true;
+                        return false;
+                    }
+                    let last = tail.lines().last().unwrap_or("").trim();
+                    if first && last != seen && !last.is_empty() {
+                        progress(&format!("booting: {last}"));
+                        seen = last.to_string();
                     }
                 }
                 true
@@ -269,6 +278,15 @@ impl Booted {
             }
             if crate::machine::sigint::requested() {
                 return Err("interrupted".into());
+            }
+            if panicked {
+                return Err(format!(
+                    "the kernel stopped with a panic when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    self.hits,
+                    self.console_note()
+                ));
             }
             if let Err(e) = r {
                 let what = if first {
@@ -443,4 +461,15 @@ fn ordinal(n: u64) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// The console lines [`kernel_panicked`] looks at: Linux's panic() ends with
+/// the "---[ end Kernel panic - not syncing: ... ]---" line, after which
+/// the kernel prints nothing more (the default panic timeout is 0: halt).
+const PANIC_LINES: usize = 3;
+
+/// Whether the console's last lines hold Linux's panic() banner
+/// ("Kernel panic - not syncing: "), which it prints before halting.
+fn kernel_panicked(tail: &str) -> bool {
+    tail.contains("Kernel panic - not syncing")
 }
