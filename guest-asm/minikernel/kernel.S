@@ -21,9 +21,22 @@
 # context-switch benchmark), zalrsc-atomics.S (seed 004: atomics, their
 # system calls, atomics_setup, check_amo_speed), zalrsc-fw.S (M-mode AMO
 # emulation), zalrsc-kprobes.S (do_trap_break for probes), zalrsc-user.S
-# (the atomics benchmark program). Shared constants:
+# (the atomics benchmark program). Seed 002 (issue 13), generic entry's
+# syscall work, each file with its hand counts: sud.S (syscall user
+# dispatch, prctl), signal.S and signal-riscv.S (SIGSYS delivery, the
+# rt_sigframe, rt_sigaction, rt_sigreturn), trace.S (ptrace reports, the
+# locks), tracepoint.S (sys_enter/sys_exit, the static-key patch, the ring
+# buffer), audit.S (audit=1 without rules; syscall_work_boot), rseq.S,
+# seccomp.S and seccomp-setup.S (the filter path, seccomp(2), the action
+# cache), bpf-filter.S (classic BPF's checks and conversion to eBPF), bpf.S
+# (the eBPF interpreter); RISC-V's entry before generic entry: entry-arch.S,
+# work-arch.S, syscall-arch.S; the user side: user_work.S, user_sud.S,
+# user_seccomp.S, user_rseq.S. Shared constants:
 # include/minikernel-*.inc (minikernel-atomics.inc and the build template
-# minikernel-atomics-build.inc for seed 004). sv39.S (sv39_enable) is
+# minikernel-atomics-build.inc for seed 004; minikernel-signal.inc,
+# minikernel-work.inc, minikernel-seccomp.inc, minikernel-arch-entry.inc
+# for seed 002), include/cbpf.inc and include/seccomp-filters.inc (the
+# classic BPF filters). sv39.S (sv39_enable) is
 # assembled only into minikernel-sv39.elf (build.sh defines SV39).
 #
 # ---------------------------------------------------------------------------
@@ -39,13 +52,16 @@
 #                            One-shot, as in Linux: each helper clears its flag.
 #   knob_syscall_work        kernel, default 0. Copied into thread_info.
 #                            syscall_work (Linux's bits, minikernel-defs.inc):
-#                            e.g. SYSCALL_WORK_SYSCALL_TRACE (4) or _AUDIT
-#                            (16) send *every* syscall through
-#                            syscall_trace_enter and syscall_exit_work, as a
-#                            ptrace'd or audited task would.
+#                            SYSCALL_WORK_SYSCALL_TRACEPOINT (2, tracepoint.S),
+#                            _TRACE (4, init traces the task, trace.S) and
+#                            _AUDIT (16, audit=1 without rules, audit.S) send
+#                            *every* syscall through syscall_trace_enter and
+#                            syscall_exit_work; they add. 8 and 64 are not
+#                            modelled. seccomp (1) and SUD (32) set their
+#                            own bits through seccomp(2) and prctl(2).
 #   knob_arch_entry          kernel, default 0. 1: stvec = handle_exception_arch,
-#                            RISC-V's own syscall entry before its 2022
-#                            conversion to generic entry (entry-arch.S).
+#                            RISC-V's own syscall entry before its conversion
+#                            to generic entry (posted from 2022; entry-arch.S).
 #   knob_has_vector          kernel, default 0. 0: built without vector
 #                            support; the code is exactly what it was before
 #                            vector support existed. 1: the hart has V; boot
@@ -70,6 +86,21 @@
 #                            vector_touch (the two knobs above), then yield to
 #                            each other knob_warmup times untimed and N times
 #                            timed (userctx.S).
+# Seed 002 (user knobs, each in its own file; all 0 by default):
+#   knob_sud                 user_sud.S. 1: prctl(PR_SET_SYSCALL_USER_DISPATCH)
+#                            with the selector ALLOW; 2: a SIGSYS handler,
+#                            then the selector BLOCK (the handler answers
+#                            getppid); 3: an invalid selector (SIGSYS kills,
+#                            exit 159).
+#   knob_sud_handler         user_sud.S, with knob_sud = 2. 1: the handler
+#                            checks and clobbers fs0; 2: it spoils its frame
+#                            (rt_sigreturn: SIGSEGV, exit 139).
+#   knob_seccomp             user_seccomp.S: the filter seccomp(2) installs
+#                            (1 cached allow-list; 2/3/4 args[0] against 1/8/64
+#                            constants; 5 ERRNO; 6 KILL_PROCESS, 10 TRAP, both
+#                            after the warm-up; 7/8 refused; 9 exerciser).
+#   knob_rseq                user_rseq.S. 1: register a struct rseq before
+#                            the loop; 2: first the calls rseq(2) must refuse.
 # Seed 004 (all off or "as before" by default; details under "Seed 004"):
 #   knob_zaamo               kernel, default 1: RISCV_ISA_ZAAMO=y, the kernel
 #                            atomics are AMOs. 0: =n, every kernel atomic of
