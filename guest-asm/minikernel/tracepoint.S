@@ -45,7 +45,7 @@ trace_sys_enter:
 	.option norvc
 	.globl trace_sys_enter_key_site
 trace_sys_enter_key_site:
-	nop
+	nop					# in memory: a jal to the body once a probe is on (tracepoint_boot)
 	.option pop
 	ret
 	.globl trace_sys_enter_do_trace
@@ -65,7 +65,7 @@ trace_sys_exit:
 	.option norvc
 	.globl trace_sys_exit_key_site
 trace_sys_exit_key_site:
-	nop
+	nop					# in memory: a jal to the body once a probe is on (tracepoint_boot)
 	.option pop
 	ret
 	.globl trace_sys_exit_do_trace
