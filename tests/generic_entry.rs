@@ -29,6 +29,20 @@ fn a_variant_killed_on_purpose_does_not_fail_run_or_compare() {
     assert!(!err.contains("V 1.0"), "{err}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("159"), "{text}");
+    // The event exports follow the same rule.
+    for format in ["csv", "json"] {
+        let out = trapscope(&[
+            "run",
+            "scenarios/generic-entry.toml",
+            "-v",
+            "seccomp_kill",
+            "--events",
+            "--format",
+            format,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {err}");
+    }
 }
 
 #[test]
