@@ -88,3 +88,59 @@ fn a_guest_that_exits_non_zero_unexpectedly_still_fails_compare() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("exited with code 159"), "{err}");
 }
+
+#[test]
+fn exit_codes_say_what_a_guest_code_means() {
+    // generic-entry.toml's [exit_codes]: 2 is a failed setup (knob sud = 9
+    // is a value user_sud.S does not have), 0x302 the kernel refusing a
+    // syscall_work bit it does not model (8, SYSCALL_EMU) at boot.
+    let cases = [
+        ("sud=9", "exited with code 2: a setup call failed"),
+        (
+            "syscall_work=8",
+            "exited with code 770: the kernel refused a knob at boot",
+        ),
+    ];
+    for (set, want) in cases {
+        let out = trapscope(&[
+            "run",
+            "scenarios/generic-entry.toml",
+            "-v",
+            "fast",
+            "--core",
+            "u74",
+            "--set",
+            set,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{set}: {err}");
+        assert!(err.contains(want), "{set}: {err}");
+    }
+}
+
+#[test]
+fn an_exit_code_key_that_is_not_a_number_is_refused_where_it_stands() {
+    let dir = std::env::temp_dir().join(format!("trapscope-exit-codes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::fs::read_to_string("scenarios/generic-entry.toml").unwrap();
+    let elf = std::fs::canonicalize("assets/guest/minikernel.elf").unwrap();
+    let text = src
+        .replace(
+            "\"../assets/guest/minikernel.elf\"",
+            &format!("{:?}", elf.display().to_string()),
+        )
+        .replace("\"0x302\" =", "\"0x30g\" =");
+    let path = dir.join("bad.toml");
+    std::fs::write(&path, &text).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("\"0x30g\""))
+        .unwrap()
+        + 1;
+    let out = trapscope(&["check", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("bad.toml:{line}:1")), "{err}");
+    assert!(err.contains("'0x30g' is not an exit code"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

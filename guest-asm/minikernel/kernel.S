@@ -476,6 +476,13 @@ kernel_start:
 	sd	t0, TASK_TI_FLAGS(tp)
 	ld	t0, knob_syscall_work
 	sd	t0, TASK_TI_SYSCALL_WORK(tp)
+	# Bits the minikernel does not model (SYSCALL_EMU, EXIT_TRAP, any
+	# unknown one) end the boot with EXIT_BAD_KNOB rather than a run that
+	# goes wrong later.
+	li	t1, ~(SYSCALL_WORK_SECCOMP | SYSCALL_WORK_SYSCALL_TRACEPOINT | SYSCALL_WORK_SYSCALL_TRACE | SYSCALL_WORK_SYSCALL_AUDIT | SYSCALL_WORK_SYSCALL_USER_DISPATCH)
+	and	t1, t0, t1
+	li	a2, EXIT_BAD_KNOB
+	bnez	t1, 9f
 	# Work the kernel side sets up for every task (audit.S, trace.S):
 	# an audit context when auditing is on, the sys_enter/sys_exit
 	# tracepoints' probes when tracing is.
@@ -542,6 +549,11 @@ kernel_start:
 	li	a0, 0
 	li	a1, 0
 	sret
+9:
+	li	a0, SBI_SRST_TYPE_SHUTDOWN	# a knob the kernel cannot run with
+	li	a1, SBI_SRST_REASON_FAILURE
+	call	sbi_system_reset		# a2 = the exit code
+1:	j	1b
 	.size kernel_start, .-kernel_start
 
 # ---------------------------------------------------------------------------

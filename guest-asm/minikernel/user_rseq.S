@@ -37,6 +37,8 @@ rseq_setup:
 	li	a0, 0
 	beqz	a5, 9f
 	li	a4, 2
+	li	a0, -EINVAL			# a knob value this program lacks
+	bgtu	a5, a4, 9f
 	bne	a5, a4, 3f
 	la	s1, rseq_checks			# knob_rseq = 2: the checks
 1:

@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::guest_exit_text;
 use super::load;
 use super::runs::{per_core, run_all};
 use crate::machine::MachineConfig;
@@ -90,7 +89,7 @@ pub(super) fn check(
                 {
                     total += 1;
                     failures += 1;
-                    let why = guest_exit_text(c);
+                    let why = super::scenario_exit_text(&s, c);
                     check_line(
                         md,
                         format!("  FAIL  {tag}variant {}: {why}", r.variant),

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, guest_exit_text};
+use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED};
 use crate::report::{self, RunFormat};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
@@ -61,7 +61,11 @@ pub(super) fn export(
         if let Some(c) = t.exit_code.filter(|c| *c != 0)
             && !super::check::expects_exit_code(s, &t.variant)
         {
-            tell!("trapscope: variant {}: {}", t.variant, guest_exit_text(c));
+            tell!(
+                "trapscope: variant {}: {}",
+                t.variant,
+                super::scenario_exit_text(s, c)
+            );
             return Ok(ExitCode::from(EXIT_GUEST_FAILED));
         }
     }

@@ -65,6 +65,15 @@ pub(super) fn guest_exit_text(code: u64) -> String {
     format!("the guest exited with code {code}{own}")
 }
 
+/// `guest_exit_text`, with what the scenario's `[exit_codes]` says the code
+/// means.
+pub(super) fn scenario_exit_text(s: &crate::scenario::Scenario, code: u64) -> String {
+    match s.exit_codes.get(&code) {
+        Some(m) => format!("{}: {m}", guest_exit_text(code)),
+        None => guest_exit_text(code),
+    }
+}
+
 /// Ctrl-C sets the machine's interrupt flag; a second one, before the run
 /// has seen it, ends the process as SIGINT would.
 fn catch_ctrl_c() {

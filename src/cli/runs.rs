@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, guest_exit_text, load};
+use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, load};
 use crate::cost::Profile;
 use crate::report::{self, Format, RunFormat};
 use crate::scenario::Scenario;
@@ -123,7 +123,7 @@ fn nonzero_exit<'a>(
             tell!(
                 "trapscope: variant {}{on}: {}{}",
                 r.variant,
-                guest_exit_text(c),
+                super::scenario_exit_text(s, c),
                 vector_hint(s, r)
             );
             return ExitCode::from(EXIT_GUEST_FAILED);

@@ -454,8 +454,10 @@ pub(super) fn convert(
             .map_or_else(|| loc.span(&f.variants, ""), |v| loc.span(&v.name, "")),
     };
     let seed_table = super::seed_table::convert(loc, f.seed_table.as_ref(), &variants)?;
+    let exit_codes = super::exit_codes::convert(loc, &f.exit_codes)?;
     Ok(Scenario {
         seed_table,
+        exit_codes,
         cores_loc: format!("{}:{}:{}", at.file.display(), at.line, at.col),
         lrsc: Lrsc {
             xret_clears: f.lrsc.xret_clears,

@@ -61,6 +61,9 @@ pub struct ScenarioFile {
     /// `[seed_table]`: a table in a seed's own form (usec/op and ops/sec
     /// with change %), printed by `compare`.
     pub seed_table: Option<Spanned<SeedTableDto>>,
+    /// `[exit_codes]`: what the guest's own exit codes mean ("2" = "...").
+    #[serde(default)]
+    pub exit_codes: BTreeMap<Spanned<String>, String>,
 }
 
 /// `[seed_table]`: rows of before/after variants, printed per core as

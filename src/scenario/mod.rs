@@ -4,6 +4,7 @@
 
 mod convert;
 mod dto;
+mod exit_codes;
 pub mod expect;
 mod seed_table;
 
@@ -221,6 +222,8 @@ pub struct Scenario {
     pub results: Vec<ResultSpec>,
     /// `[seed_table]`: rows `compare` prints in a seed's own form.
     pub seed_table: Option<SeedTable>,
+    /// `[exit_codes]`: what the guest's own exit codes mean.
+    pub exit_codes: BTreeMap<u64, String>,
 }
 
 /// Default instruction budget per run.
