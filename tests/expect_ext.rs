@@ -56,15 +56,15 @@ fn check_prints_lookups_by_name_and_arithmetic_with_their_values() {
         for line in [
             // 64 in handle_exception; none there with the new entry (the
             // function never ran: 0), 63 in handle_exception_ras.
-            "old entry: handle_exception runs its 64 instructions (64 vs 64)",
-            "new entry: handle_exception never runs (absent = 0) (0 vs 0)",
-            "new entry: handle_exception_ras runs its 63 (63 vs 63)",
-            "the fast path takes no work branch (0 vs 0)",
+            "old entry: handle_exception runs its 64 instructions (64 == 64)",
+            "new entry: handle_exception never runs (absent = 0) (0 == 0)",
+            "new entry: handle_exception_ras runs its 63 (63 == 63)",
+            "the fast path takes no work branch (0 == 0)",
             // 198 - 199 on the left; 63 - 64 on the right.
-            "the pair differs by the handlers alone (-1 vs 63 - 64 = -1)",
-            "phases add up (199 vs 16 + 64 + 58 + 61 = 199)",
-            "two entries of the new kind are 126 instructions (2 * 63 = 126 vs 126)",
-            "one fewer, times 8 (8 * -1 = -8 vs -8)",
+            "the pair differs by the handlers alone (-1 == 63 - 64 = -1)",
+            "phases add up (199 == 16 + 64 + 58 + 61 = 199)",
+            "two entries of the new kind are 126 instructions (2 * 63 = 126 == 126)",
+            "one fewer, times 8 (8 * -1 = -8 == -8)",
         ] {
             let want = format!("  ok    [{core}] {line}");
             assert!(text.lines().any(|l| l == want), "no {want:?} in:\n{text}");
@@ -87,7 +87,7 @@ fn a_false_or_unreadable_expectation_says_both_sides_and_where() {
     // The first check's string starts at column 9 (`check = "`) of line
     // first + 2; the second's at line first + 5.
     let want = format!(
-        "  FAIL  [u74] wrong on purpose: 8 * pair.old.new.instructions == 8 is false (8 * -1 = -8 vs 8) at {p}:{}:9",
+        "  FAIL  [u74] wrong on purpose: 8 * pair.old.new.instructions == 8 is false (8 * -1 = -8, not == 8) at {p}:{}:9",
         first + 2
     );
     assert!(text.lines().any(|l| l == want), "no {want:?} in:\n{text}");

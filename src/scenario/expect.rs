@@ -265,11 +265,18 @@ impl Check {
     ) -> Result<Outcome, String> {
         let (a, sa) = self.lhs.shown(leaf)?;
         let (b, sb) = self.rhs.shown(leaf)?;
+        let holds = self.op.holds(a, b);
+        let op = self.op.symbol();
         Ok(Outcome {
             lhs: a,
             rhs: b,
-            holds: self.op.holds(a, b),
-            shown: format!("{sa} vs {sb}"),
+            holds,
+            // The comparison as it stands: "102 > 0", or "365, not == 366".
+            shown: if holds {
+                format!("{sa} {op} {sb}")
+            } else {
+                format!("{sa}, not {op} {sb}")
+            },
         })
     }
 }

@@ -29,7 +29,17 @@ pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, String> {
         cur = match cur {
             Value::Object(m) => m.get(p).ok_or_else(|| {
                 let keys: Vec<&str> = m.keys().map(String::as_str).collect();
-                format!("{} has no '{p}' (it has: {})", here(), keys.join(", "))
+                // `a.x-b.y` is one path: say how to subtract.
+                let hint = if p.contains('-') {
+                    "; to subtract, put spaces around the '-'"
+                } else {
+                    ""
+                };
+                format!(
+                    "{} has no '{p}' (it has: {}){hint}",
+                    here(),
+                    keys.join(", ")
+                )
             })?,
             Value::Array(items) => {
                 let named = items

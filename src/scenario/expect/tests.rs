@@ -109,11 +109,15 @@ fn evaluation_shows_each_value_and_the_result() {
     };
     let out = c.evaluate(&leaf).unwrap();
     assert_eq!((out.lhs, out.rhs, out.holds), (46.0, 46.0, true));
-    assert_eq!(out.shown, "46 vs 8 * 6 - 2 = 46");
+    assert_eq!(out.shown, "46 == 8 * 6 - 2 = 46");
     let c = Check::parse("a.x > b.y", &v).unwrap();
     let out = c.evaluate(&leaf).unwrap();
     assert!(out.holds);
-    assert_eq!(out.shown, "46 vs 6");
+    assert_eq!(out.shown, "46 > 6");
+    let c = Check::parse("a.x < b.y", &v).unwrap();
+    let out = c.evaluate(&leaf).unwrap();
+    assert!(!out.holds);
+    assert_eq!(out.shown, "46, not < 6");
     let c = Check::parse("pair.a.b.ns == 0", &v).unwrap();
     assert_eq!(c.evaluate(&leaf).unwrap_err(), "no pairs");
 }
@@ -239,6 +243,12 @@ fn lookups_pick_named_entries_and_read_absent_ones_as_zero() {
             .contains("the result has no 'nope'")
     );
     assert!(get("exit_code.x").unwrap_err().contains("is a value"));
+    // `a.x-b.y` without spaces reads as one path: the message says so.
+    assert!(
+        get("exit_code-b")
+            .unwrap_err()
+            .contains("to subtract, put spaces around the '-'")
+    );
     assert!(
         get("functions_per_iteration")
             .unwrap_err()
