@@ -72,6 +72,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         " (± its pair's before)"
     };
     runs.push(Line::styled(format!("{span}{against}:"), dim()));
+    // Which line is the live variant's (kept in view when the list is cut).
+    let mut live_row = None;
     let per_it = |r: &crate::session::VariantRun| {
         r.estimate.as_ref().map_or(
             r.insns_per_iteration.get("total").copied().unwrap_or(0.0),
@@ -103,7 +105,12 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
                 format!("  {:+.1}{ns}", v - per_it(b))
             })
             .unwrap_or_default();
-        let mark = if i == s.live.variant { "▶" } else { " " };
+        let mark = if i == s.live.variant {
+            live_row = Some(runs.len());
+            "▶"
+        } else {
+            " "
+        };
         runs.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
     }
     runs.extend(pair_lines(s));
@@ -135,8 +142,34 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         used += h;
         shown += 1;
     }
-    let hidden = runs.len() - shown;
-    lines.extend(runs.into_iter().take(shown));
+    // When the live variant's line would be cut, the window moves down to
+    // it: the header, a line for those above, then the rest up to it.
+    // `start` is the first line after the header, `body` how many follow.
+    let mut start = 1;
+    let mut body = shown.saturating_sub(1);
+    if let Some(lr) = live_row
+        && lr >= shown
+        && shown >= 3
+    {
+        // Lines up to the live one, from it back, as far as they fit below
+        // the header, the "above" line and a "below" line.
+        let h = |l: &Line<'_>| rows(std::slice::from_ref(l));
+        let room_left = room.saturating_sub(fixed + h(&runs[0]) + 2);
+        let mut used = 0;
+        start = lr;
+        while start > 1 && used + h(&runs[start]) + h(&runs[start - 1]) <= room_left {
+            used += h(&runs[start]);
+            start -= 1;
+        }
+        body = lr + 1 - start;
+    }
+    let hidden = runs.len().saturating_sub(start + body);
+    let mut runs = runs.into_iter();
+    lines.extend(runs.next());
+    if start > 1 {
+        lines.push(Line::styled(format!("… {} more above", start - 1), dim()));
+    }
+    lines.extend(runs.skip(start - 1).take(body));
     if hidden > 0 {
         lines.push(Line::styled(
             format!("… {hidden} more lines: a taller terminal shows them"),
