@@ -69,10 +69,17 @@ fn cause(insn: &Insn, pc: u64) -> String {
 }
 
 /// Records a change of FS to `to` made by the instruction at `pc`.
-pub(super) fn changed<O: Observer>(hart: &mut Hart<O>, to: u8, pc: u64, why: String) {
+/// `why` is built only when FS does change (see `vec::set_vs`).
+pub(super) fn changed<O: Observer>(
+    hart: &mut Hart<O>,
+    to: u8,
+    pc: u64,
+    why: impl FnOnce() -> String,
+) {
     let from = hart.fs_seen;
     if from != to {
         hart.fs_seen = to;
+        let why = why();
         hart.emit(Event::FsChange { from, to, pc, why });
     }
 }

@@ -151,10 +151,13 @@ impl<O: Observer> VHost for Host<'_, '_, O> {
 }
 
 /// Sets the VS field and reports the transition with its cause.
-pub fn set_vs<O: Observer>(hart: &mut Hart<O>, to: u8, pc: u64, why: String) {
+/// `why` is built only when VS does change: it is a disassembly, and
+/// every sstatus write comes here.
+pub fn set_vs<O: Observer>(hart: &mut Hart<O>, to: u8, pc: u64, why: impl FnOnce() -> String) {
     let from = hart.vs;
     if from != to {
         hart.vs = to;
+        let why = why();
         hart.emit(Event::VsChange { from, to, pc, why });
     }
 }
@@ -203,12 +206,9 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
                 written: effect.written,
             });
             if effect.dirties {
-                set_vs(
-                    hart,
-                    VS_DIRTY,
-                    pc,
-                    format!("{} changes vector state", describe(insn, pc)),
-                );
+                set_vs(hart, VS_DIRTY, pc, || {
+                    format!("{} changes vector state", describe(insn, pc))
+                });
             }
             VResult::Done
         }
@@ -217,12 +217,9 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
             // V spec §7.7 ("Exception handling"): vstart names the faulting
             // element and the ones before it are done: vector state changed.
             if resumable {
-                set_vs(
-                    hart,
-                    VS_DIRTY,
-                    pc,
-                    format!("{} stops at a faulting element", describe(insn, pc)),
-                );
+                set_vs(hart, VS_DIRTY, pc, || {
+                    format!("{} stops at a faulting element", describe(insn, pc))
+                });
             }
             let access = if store { Access::Write } else { Access::Read };
             let strict = hart.strict_segments;
@@ -280,12 +277,9 @@ pub fn run_vector_csr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn:
         if !unit.write_csr(insn.csr, new) {
             return VResult::Illegal; // vl, vtype, vlenb are read-only
         }
-        set_vs(
-            hart,
-            VS_DIRTY,
-            pc,
-            format!("{} writes a vector CSR", describe(insn, pc)),
-        );
+        set_vs(hart, VS_DIRTY, pc, || {
+            format!("{} writes a vector CSR", describe(insn, pc))
+        });
     }
     regs::write_gpr(uc, insn.rd, old);
     VResult::Done
