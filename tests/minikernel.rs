@@ -1,13 +1,15 @@
 //! The ras-trap-entry scenario end to end: the properties issue 2 promises
 //! and the instruction counts hand-counted in guest-asm/minikernel/kernel.S.
 
+mod common;
+
 use std::path::Path;
 use std::rc::Rc;
 
 use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::{self, RunOpts};
-use trapscope::trace::{Event, EventKind, Priv, Stamped};
+use trapscope::trace::{Event, EventKind, Stamped};
 
 fn scenario() -> Scenario {
     Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml"))
@@ -161,48 +163,7 @@ fn user_registers_survive_every_syscall() {
             log_events: 8,
             ..RunOpts::default()
         };
-        let mut m = session::build_machine(&s, s.variant(v).unwrap(), &opts).unwrap();
-        let until = |k| Until {
-            kinds: vec![k],
-            max_insns: Some(1_000_000),
-            ..Until::default()
-        };
-        let mut checked = 0;
-        loop {
-            match m.run(&until(EventKind::TrapEnter)) {
-                Outcome::ReachedEvent(_) => {}
-                Outcome::Exited(0) => break,
-                o => panic!("{v}: {o:?}"),
-            }
-            let from_user = m.observer().log.iter().rev().find_map(|e| match e.event {
-                Event::TrapEnter { from, cause, .. } => Some(from == Priv::U && cause == 8),
-                _ => None,
-            });
-            if from_user != Some(true) {
-                continue;
-            }
-            let before = m.gprs();
-            if before[17] != 173 {
-                continue; // only getppid returns; exit does not
-            }
-            loop {
-                match m.run(&until(EventKind::TrapReturn)) {
-                    Outcome::ReachedEvent(_) => {}
-                    o => panic!("{v}: {o:?}"),
-                }
-                if m.priv_() == Priv::U {
-                    break;
-                }
-            }
-            let after = m.gprs();
-            for r in 1..32 {
-                if r != 10 {
-                    assert_eq!(before[r], after[r], "{v}: x{r} changed across getppid");
-                }
-            }
-            assert_eq!(after[10], 1, "getppid returns the parent's pid (init = 1)");
-            checked += 1;
-        }
+        let checked = common::getppid::registers_survive_getppid(&s, v, &opts, v);
         assert_eq!(checked, 110, "{v}: 10 warm-up + 100 timed getppid calls");
     }
 }

@@ -4,12 +4,13 @@
 //! a hand count from entry-arch.S's comment block (or kernel.S's for the
 //! generic path), repeated beside each assertion.
 
+mod common;
+
 use std::path::Path;
 
-use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::{self, RunOpts, VariantRun};
-use trapscope::trace::{Event, EventKind, Priv, Stamped};
+use trapscope::trace::{EventKind, Stamped};
 
 fn scenario() -> Scenario {
     Scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/arch/arch-entry.toml"))
@@ -237,45 +238,7 @@ fn user_registers_survive_every_arch_syscall() {
         log_events: 8,
         ..RunOpts::default()
     };
-    let mut m = session::build_machine(&s, s.variant("arch").unwrap(), &opts).unwrap();
-    let until = |k| Until {
-        kinds: vec![k],
-        max_insns: Some(1_000_000),
-        ..Until::default()
-    };
-    let mut checked = 0;
-    loop {
-        match m.run(&until(EventKind::TrapEnter)) {
-            Outcome::ReachedEvent(_) => {}
-            Outcome::Exited(0) => break,
-            o => panic!("{o:?}"),
-        }
-        let from_user = m.observer().log.iter().rev().find_map(|e| match e.event {
-            Event::TrapEnter { from, cause, .. } => Some(from == Priv::U && cause == 8),
-            _ => None,
-        });
-        let before = m.gprs();
-        if from_user != Some(true) || before[17] != 173 {
-            continue;
-        }
-        loop {
-            match m.run(&until(EventKind::TrapReturn)) {
-                Outcome::ReachedEvent(_) => {}
-                o => panic!("{o:?}"),
-            }
-            if m.priv_() == Priv::U {
-                break;
-            }
-        }
-        let after = m.gprs();
-        for r in 1..32 {
-            if r != 10 {
-                assert_eq!(before[r], after[r], "x{r} changed across getppid");
-            }
-        }
-        assert_eq!(after[10], 1, "getppid returns init's pid");
-        checked += 1;
-    }
+    let checked = common::getppid::registers_survive_getppid(&s, "arch", &opts, "arch");
     assert_eq!(checked, 110, "10 warm-up + 100 timed getppid calls");
 }
 

@@ -8,13 +8,14 @@ use std::rc::Rc;
 use serde_spanned::Spanned;
 
 use super::{
-    DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, Reference, ResultSpec,
-    Scenario, ScenarioError, ScriptStep, StartAt, StepTarget, Variant, dto,
+    DEFAULT_BUDGET, Expect, Knob, Locator, Lrsc, Measure, Narration, PANES, ResultSpec, Scenario,
+    ScenarioError, ScriptStep, StartAt, StepTarget, Variant, dto,
 };
 use crate::cost::Profile;
 use crate::machine::{Program, ResumeState};
 
 mod pairs;
+mod references;
 mod snapshot;
 use snapshot::{DEFAULT_COUNT, INIT_LOOP, check_vector_cores, kernel_phases, variant_program};
 
@@ -275,78 +276,7 @@ pub(super) fn convert(
         cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
     }
     check_vector_cores(loc, &f, &variants, &cores)?;
-    let mut references = Vec::new();
-    for r in &f.reference {
-        if !cores.iter().any(|c| c.name == *r.core.get_ref()) {
-            return Err(loc.span(
-                &r.core,
-                format!(
-                    "reference for core '{}', which is not in `cores`",
-                    r.core.get_ref()
-                ),
-            ));
-        }
-        if !variants.iter().any(|v| v.name == *r.variant.get_ref()) {
-            return Err(loc.span(
-                &r.variant,
-                format!("reference for unknown variant '{}'", r.variant.get_ref()),
-            ));
-        }
-        for (what, v) in [("ns", r.ns), ("cycles", r.cycles)] {
-            if let Some(x) = v
-                && !(x.is_finite() && x > 0.0)
-            {
-                return Err(loc.span(
-                    &r.variant,
-                    format!(
-                        "reference for '{}': {what} = {x} is not a positive figure",
-                        r.variant.get_ref()
-                    ),
-                ));
-            }
-        }
-        let per_event = match (&r.phase, r.per) {
-            (None, None) => None,
-            (Some(ph), Some(n)) if n.is_finite() && n > 0.0 => {
-                if !phases.iter().any(|(name, _)| name == ph.get_ref()) {
-                    return Err(loc.span(
-                        ph,
-                        format!("reference phase '{}' is not in [phases]", ph.get_ref()),
-                    ));
-                }
-                if r.ns.is_some() {
-                    return Err(loc.span(
-                        ph,
-                        "a per-event reference gives `cycles` (per event), not `ns`".to_string(),
-                    ));
-                }
-                Some((ph.get_ref().clone(), n))
-            }
-            (Some(ph), _) => {
-                return Err(loc.span(
-                    ph,
-                    "a reference with a `phase` needs `per`, a positive number of events per iteration"
-                        .to_string(),
-                ));
-            }
-            (None, Some(_)) => {
-                return Err(loc.span(
-                    &r.variant,
-                    "a reference with `per` needs the `phase` whose cycles it divides".to_string(),
-                ));
-            }
-        };
-        references.push(Reference {
-            core: r.core.get_ref().clone(),
-            variant: r.variant.get_ref().clone(),
-            ns: r.ns,
-            cycles: r.cycles,
-            per_event,
-            comparable: r.comparable,
-            what: r.what.clone(),
-            source: r.source.clone(),
-        });
-    }
+    let references = references::references(loc, &f.reference, &cores, &variants, &phases)?;
     let pairs = pairs::pairs(loc, &f.pair, &variants)?;
     let mut script = Vec::new();
     for (i, spanned) in f.script.iter().enumerate() {

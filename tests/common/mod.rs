@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod getppid;
 pub mod tui;
 
 use std::path::{Path, PathBuf};
