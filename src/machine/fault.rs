@@ -23,7 +23,7 @@ use crate::trace::{Event, GuestFault};
 pub const TRAP_LOOP_LIMIT: u32 = 64;
 
 /// What the machine remembers to tell a storm from progress.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct FaultState {
     /// The last delivery: cause, epc, and instructions retired before it.
     last: Option<(u64, u64, u64)>,

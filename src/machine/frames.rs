@@ -36,7 +36,7 @@ const KEEP: usize = 64;
 /// (instructions executed before the save point, sp there), oldest first.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Saves {
-    ring: VecDeque<(u64, u64)>,
+    pub(super) ring: VecDeque<(u64, u64)>,
     /// The save functions' address ranges (inclusive), hooked only at their
     /// save instructions, as their blocks are first decoded (`register`).
     ranges: Vec<(u64, u64)>,

@@ -54,12 +54,13 @@ const MAX_REGIONS: usize = 256;
 /// Maps the PT_LOAD segments as page-aligned regions: overlapping or
 /// adjacent ranges are merged as intervals (a sweep over their ends, never a
 /// walk over pages), a range shared by segments gets the union of their
-/// permissions, and runs of equal permissions become one mapping.
+/// permissions, and runs of equal permissions become one mapping. Returns
+/// the regions mapped, `[start, end)`: the guest's RAM.
 pub(super) fn map_segments<D>(
     uc: &mut Unicorn<'_, D>,
     program: &Program,
     cfg: &MachineConfig,
-) -> Result<(), LoadError> {
+) -> Result<Vec<(u64, u64)>, LoadError> {
     const PAGE: u64 = 0x1000;
     check_mem_limit(program, cfg)?;
     // (position, segment index, +1 start / -1 end); ends sort before starts
@@ -118,7 +119,7 @@ pub(super) fn map_segments<D>(
             ),
         });
     }
-    for (start, end, perm) in regions {
+    for &(start, end, perm) in &regions {
         uc.mem_map(start, (end - start) as usize, perm)
             .map_err(|e| {
                 let seg = program
@@ -143,5 +144,5 @@ pub(super) fn map_segments<D>(
     for s in &program.segments {
         uc.mem_write(s.vaddr, &s.data).map_err(emu)?;
     }
-    Ok(())
+    Ok(regions.into_iter().map(|(s, e, _)| (s, e)).collect())
 }

@@ -4,6 +4,7 @@
 
 mod access;
 mod block;
+pub mod checkpoint;
 mod csr;
 mod dwarf;
 pub mod elfhdr;
@@ -120,6 +121,11 @@ pub struct Machine<O: Observer + 'static> {
     tb_single: Option<bool>,
     /// The code hook at the debug trigger's execute address (trigger.rs).
     trigger_hook: Option<(trigger::HookAt, unicorn_engine::UcHookId)>,
+    /// The guest's RAM regions, `[start, end)` (`memory::map_segments`).
+    ram: Vec<(u64, u64)>,
+    /// RAM as it was at the last checkpoint taken or restored: pages a new
+    /// checkpoint has not changed are shared with it (`checkpoint.rs`).
+    image: Option<checkpoint::MemImage>,
 }
 
 fn emu(e: uc_error) -> LoadError {
@@ -186,7 +192,7 @@ impl<O: Observer + 'static> Machine<O> {
         hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         mmio::check_segments(&program)?;
-        memory::map_segments(&mut uc, &program, &cfg)?;
+        let ram = memory::map_segments(&mut uc, &program, &cfg)?;
         mmio::map(&mut uc)?;
         let mut m = Machine {
             uc,
@@ -195,6 +201,8 @@ impl<O: Observer + 'static> Machine<O> {
             ebreak_stops: false,
             tb_single: None,
             trigger_hook: None,
+            ram,
+            image: None,
         };
         m.install_hooks(account)?;
         if account {

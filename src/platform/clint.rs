@@ -11,7 +11,7 @@ pub const MSIP: u64 = 0x0;
 pub const MTIMECMP: u64 = 0x4000;
 pub const MTIME: u64 = 0xbff8;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Clint {
     pub msip: u32,
     /// Resets to the far future (the spec leaves it unset; firmware writes

@@ -75,7 +75,7 @@ pub mod lines {
 }
 
 /// All the devices of one machine.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Platform {
     pub clint: Clint,
     pub uart: Uart,

@@ -14,7 +14,7 @@ const PENDING: u64 = 0x1000;
 const ENABLE: u64 = 0x2000;
 const CONTEXT: u64 = 0x20_0000;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Plic {
     /// Priority per source (source 0 does not exist).
     priority: [u32; SOURCES],

@@ -23,7 +23,7 @@ impl Finish {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TestDev;
 
 impl TestDev {

@@ -18,7 +18,7 @@ const LCR_DLAB: u8 = 0x80;
 /// The most output kept; the rest is counted, not stored.
 pub const CAPTURE_LIMIT: usize = 1 << 20;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Uart {
     ier: u8,
     lcr: u8,

@@ -50,6 +50,11 @@ pub struct Predictors {
 }
 
 impl Predictors {
+    /// Heap bytes of the tables (for the checkpoints' memory).
+    pub fn heap_bytes(&self) -> usize {
+        self.ras.depth() * 9 + self.bht.len() + self.btb.len() * 24
+    }
+
     pub fn new(ras_depth: usize, bht_entries: usize, btb_entries: usize) -> Predictors {
         Predictors {
             ras: Ras::new(ras_depth),

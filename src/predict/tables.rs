@@ -8,6 +8,15 @@ pub struct Bimodal {
 }
 
 impl Bimodal {
+    /// Entries in the table.
+    pub fn len(&self) -> usize {
+        self.counters.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counters.is_empty()
+    }
+
     /// Counters start weakly not-taken (1).
     pub fn new(entries: usize) -> Bimodal {
         Bimodal {
@@ -40,6 +49,15 @@ pub struct Btb {
 }
 
 impl Btb {
+    /// Entries in the table.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     pub fn new(entries: usize) -> Btb {
         Btb {
             entries: vec![None; entries.max(1)],

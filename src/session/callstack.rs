@@ -95,7 +95,7 @@ pub struct CallStack {
     frames: VecDeque<Frame>,
     /// Function entry addresses (sorted), for telling a tail call from a
     /// jump inside a function.
-    entries: Vec<u64>,
+    entries: std::rc::Rc<[u64]>,
     /// The most frames the stack held at once.
     pub max_depth: usize,
     /// Returns that did not go back to the innermost frame's caller.
@@ -110,6 +110,11 @@ pub struct CallStack {
 }
 
 impl CallStack {
+    /// Heap bytes of its own (the entries are shared between clones).
+    pub fn heap_bytes(&self) -> usize {
+        self.frames.len() * std::mem::size_of::<Frame>()
+    }
+
     /// A stack for `program`: its function symbols are the entries a tail
     /// call can go to.
     pub fn new(program: &Program) -> CallStack {
@@ -125,6 +130,7 @@ impl CallStack {
     }
 
     pub fn with_entries(entries: Vec<u64>) -> CallStack {
+        let entries: std::rc::Rc<[u64]> = entries.into();
         CallStack {
             entries,
             ..CallStack::default()

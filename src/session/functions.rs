@@ -43,6 +43,31 @@ pub struct Functions {
     end: Option<(Vec<u64>, Vec<u64>, usize)>,
 }
 
+/// The counters of `Functions` at a checkpoint (`session::checkpoint`):
+/// the tables of names stay with the live run, whose decoded blocks hold
+/// their ids.
+#[derive(Clone, Debug)]
+pub struct FunctionsSaved {
+    insns: Vec<u64>,
+    cycles: Vec<u64>,
+    order: Vec<u32>,
+    seen: Vec<bool>,
+    start: Option<(Vec<u64>, Vec<u64>)>,
+    end: Option<(Vec<u64>, Vec<u64>, usize)>,
+}
+
+impl FunctionsSaved {
+    pub fn bytes(&self) -> usize {
+        let v = |x: &Vec<u64>| x.len() * 8;
+        v(&self.insns)
+            + v(&self.cycles)
+            + self.order.len() * 4
+            + self.seen.len()
+            + self.start.as_ref().map_or(0, |s| v(&s.0) + v(&s.1))
+            + self.end.as_ref().map_or(0, |s| v(&s.0) + v(&s.1))
+    }
+}
+
 /// The name `pc` counts under.
 fn name_at(program: &Program, pc: u64) -> String {
     match program.symbol_at(pc) {
@@ -86,6 +111,33 @@ impl Functions {
             self.seen[i] = true;
             self.order.push(id);
         }
+    }
+
+    pub fn save(&self) -> FunctionsSaved {
+        FunctionsSaved {
+            insns: self.insns.clone(),
+            cycles: self.cycles.clone(),
+            order: self.order.clone(),
+            seen: self.seen.clone(),
+            start: self.start.clone(),
+            end: self.end.clone(),
+        }
+    }
+
+    /// Back to `s`; functions first met since count from zero.
+    pub fn restore(&mut self, s: &FunctionsSaved) {
+        let n = self.names.len();
+        let grow = |v: &mut Vec<u64>, from: &Vec<u64>| {
+            v.clone_from(from);
+            v.resize(n, 0);
+        };
+        grow(&mut self.insns, &s.insns);
+        grow(&mut self.cycles, &s.cycles);
+        self.order.clone_from(&s.order);
+        self.seen.clone_from(&s.seen);
+        self.seen.resize(n, false);
+        self.start.clone_from(&s.start);
+        self.end.clone_from(&s.end);
     }
 
     /// One instruction of function `id` retired.

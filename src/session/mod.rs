@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod callstack;
+pub mod checkpoint;
 mod clock;
 mod estimate;
 pub mod functions;

@@ -65,7 +65,7 @@ impl Recorded {
 }
 
 /// Records the steps of the iteration `Which` names.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PathRecorder {
     which: Which,
     cur: Option<Recorded>,

@@ -284,3 +284,5 @@ impl Counters {
 }
 
 mod observer;
+mod rewind;
+pub use rewind::StatsSaved;

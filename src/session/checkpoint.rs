@@ -1,0 +1,208 @@
+//! Time travel at any depth (issue 14): a variant's checkpoints, taken as
+//! its machine runs forward, and going to any instruction count by
+//! restoring the nearest one at or before it and re-executing the rest.
+//!
+//! Checkpoints are taken every `every` instructions (more often near where
+//! the user goes back to: a re-execution leaves a denser trail behind it),
+//! and held within a memory cap: past it, the one whose removal leaves the
+//! smallest gap, weighted by its distance from the position in use, goes.
+//! So the re-execution distance stays short near the position on screen and
+//! grows slowly with distance from it.
+
+use crate::machine::checkpoint::{Checkpoint, PAGE};
+use crate::machine::{Machine, Outcome};
+
+use super::stats::Stats;
+
+/// The memory the checkpoints of one variant may hold.
+pub const DEFAULT_CAP: usize = 256 << 20;
+/// The most checkpoints of one variant, whatever their size.
+const MAX_COUNT: usize = 4096;
+/// The interval on a small guest: about 5 ms of instrumented execution
+/// here, so that a step back re-executes at most that.
+const BASE_EVERY: u64 = 50_000;
+/// RAM a checkpoint compares per `BASE_EVERY` instructions: a larger
+/// guest's checkpoints are spaced out in proportion, so that comparing its
+/// RAM stays a small share of the run.
+const RAM_PER_BASE: u64 = 4 << 20;
+/// The finest interval a re-execution leaves behind it.
+const FINE_EVERY: u64 = 4_096;
+
+pub struct Checkpoints {
+    list: Vec<Checkpoint<Stats>>,
+    /// Instructions between checkpoints taken running forward.
+    pub every: u64,
+    cap: usize,
+    /// Where the user is: thinning keeps checkpoints dense around it.
+    focus: u64,
+    /// Checkpoints taken and restored, for the bench and the status line.
+    pub taken: u64,
+    pub restored: u64,
+}
+
+/// What a jump did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Travel {
+    /// The checkpoint restored (its instruction count), if one was.
+    pub from: Option<u64>,
+    /// Instructions re-executed.
+    pub ran: u64,
+}
+
+impl Checkpoints {
+    /// A store for `m`, holding its state now (power-on, or a snapshot's
+    /// resume point) as the first checkpoint.
+    pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, String> {
+        let ram = m.ram_bytes();
+        let every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(64 * BASE_EVERY);
+        let mut c = Checkpoints {
+            list: Vec::new(),
+            every,
+            cap,
+            focus: m.executed(),
+            taken: 0,
+            restored: 0,
+        };
+        c.take(m)?;
+        Ok(c)
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The instruction counts checkpoints are held at.
+    pub fn positions(&self) -> Vec<u64> {
+        self.list.iter().map(|c| c.executed).collect()
+    }
+
+    /// Bytes the checkpoints hold (pages shared between neighbours counted
+    /// once; pages shared further apart, rarely, more than once).
+    pub fn bytes(&self) -> usize {
+        let mut total = 0;
+        for (i, c) in self.list.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|p| self.list[p].mem());
+            total += c.bytes + c.mem().unshared_pages(prev) * PAGE;
+        }
+        total
+    }
+
+    /// The index of the last checkpoint at or before `n`.
+    fn at_or_before(&self, n: u64) -> Option<usize> {
+        self.list
+            .partition_point(|c| c.executed <= n)
+            .checked_sub(1)
+    }
+
+    /// Takes a checkpoint of `m` now, unless one is held at this count.
+    pub fn take(&mut self, m: &mut Machine<Stats>) -> Result<(), String> {
+        let n = m.executed();
+        let i = self.list.partition_point(|c| c.executed < n);
+        if self.list.get(i).is_some_and(|c| c.executed == n) {
+            return Ok(());
+        }
+        let c = m.checkpoint()?;
+        self.list.insert(i, c);
+        self.taken += 1;
+        self.thin();
+        Ok(())
+    }
+
+    /// After `m` moved forward: a checkpoint if the last one is `every` back.
+    pub fn note(&mut self, m: &mut Machine<Stats>) -> Result<(), String> {
+        let n = m.executed();
+        self.focus = n;
+        let last = self.at_or_before(n).map_or(0, |i| self.list[i].executed);
+        if n >= last + self.every {
+            self.take(m)?;
+        }
+        Ok(())
+    }
+
+    /// Where the next checkpoint of a forward run from `n` goes.
+    fn next_stop(&self, n: u64, fine: bool) -> u64 {
+        let step = if fine { FINE_EVERY } else { self.every };
+        let last = self.at_or_before(n).map_or(0, |i| self.list[i].executed);
+        (last + step).max(n + 1)
+    }
+
+    /// Runs `m` forward to `target`, taking checkpoints on the way; `run`
+    /// moves it to a count (`session::run_to`, or the TUI's in pieces).
+    /// `fine`: the trail is dense (a re-execution that a step back may
+    /// repeat). Returns how it stopped.
+    pub fn run_to(
+        &mut self,
+        m: &mut Machine<Stats>,
+        target: u64,
+        fine: bool,
+        run: &mut dyn FnMut(&mut Machine<Stats>, u64) -> Outcome,
+    ) -> Result<Outcome, String> {
+        let mut o = Outcome::Stepped;
+        while m.executed() < target {
+            let stop = self.next_stop(m.executed(), fine).min(target);
+            o = run(m, stop);
+            if o != Outcome::Stepped {
+                break;
+            }
+            if m.executed() < target {
+                self.take(m)?;
+            }
+        }
+        self.focus = m.executed();
+        Ok(o)
+    }
+
+    /// Puts `m` at exactly `target` instructions: on from where it is when
+    /// that is nearest, else from the last checkpoint at or before it.
+    pub fn go_to(
+        &mut self,
+        m: &mut Machine<Stats>,
+        target: u64,
+        run: &mut dyn FnMut(&mut Machine<Stats>, u64) -> Outcome,
+    ) -> Result<(Outcome, Travel), String> {
+        self.focus = target;
+        let now = m.executed();
+        let cp = self.at_or_before(target);
+        let mut travel = Travel::default();
+        let forward_from_here = now <= target && cp.is_none_or(|i| self.list[i].executed <= now);
+        if !forward_from_here {
+            let i = cp.ok_or_else(|| {
+                format!("no checkpoint at or before instruction {target} (the run starts later)")
+            })?;
+            m.restore(&self.list[i])?;
+            self.restored += 1;
+            travel.from = Some(self.list[i].executed);
+        }
+        let start = m.executed();
+        // A re-execution leaves a fine trail: the next step back is short.
+        let o = self.run_to(m, target, travel.from.is_some(), run)?;
+        travel.ran = m.executed() - start;
+        Ok((o, travel))
+    }
+
+    /// Drops checkpoints until the store is within its cap: each time the
+    /// one (never the first) whose removal leaves the smallest gap, the gap
+    /// weighted by distance from the focus.
+    fn thin(&mut self) {
+        let mut bytes = self.bytes();
+        while (bytes > self.cap || self.list.len() > MAX_COUNT) && self.list.len() > 2 {
+            let focus = self.focus;
+            let weight = |i: usize| -> f64 {
+                let c = &self.list[i];
+                let gap = self.list.get(i + 1).map_or(self.every, |n| n.executed)
+                    - self.list[i - 1].executed;
+                let d = c.executed.abs_diff(focus) as f64;
+                gap as f64 / (1.0 + d / self.every as f64)
+            };
+            let victim = (1..self.list.len())
+                .min_by(|&a, &b| weight(a).total_cmp(&weight(b)))
+                .unwrap_or(1);
+            self.list.remove(victim);
+            bytes = self.bytes();
+        }
+    }
+}
