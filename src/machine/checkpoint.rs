@@ -33,6 +33,12 @@ use super::observe::Observer;
 use super::{Machine, smc};
 use crate::trace::Priv;
 
+/// A new machine's serial (`Machine::serial`).
+pub(super) fn next_serial() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The page size RAM is copied and compared in.
 pub const PAGE: usize = 4096;
 
@@ -125,6 +131,8 @@ struct HartSaved<D> {
 pub struct Checkpoint<O: Observer + Rewind> {
     /// Instructions executed when it was taken.
     pub executed: u64,
+    /// The machine it was taken of (`Machine::serial`).
+    serial: u64,
     cpu: unicorn_engine::Context,
     hart: HartSaved<O::BlockData>,
     obs: O::Saved,
@@ -137,6 +145,11 @@ pub struct Checkpoint<O: Observer + Rewind> {
 impl<O: Observer + Rewind> Checkpoint<O> {
     pub fn mem(&self) -> &MemImage {
         &self.mem
+    }
+
+    /// The observer's state it holds.
+    pub fn observer(&self) -> &O::Saved {
+        &self.obs
     }
 }
 
@@ -323,6 +336,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         self.image = Some(mem.clone());
         Ok(Checkpoint {
             executed: h.executed,
+            serial: self.serial,
             cpu,
             hart: h,
             obs,
@@ -334,6 +348,9 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
     /// Puts the machine back at `c`: after this, it is the machine a run
     /// from power-on to `c.executed` instructions gives.
     pub fn restore(&mut self, c: &Checkpoint<O>) -> Result<(), String> {
+        if c.serial != self.serial {
+            return Err("a checkpoint goes back only into the machine it was taken of".into());
+        }
         let satp_before = super::regs::read_csr(&mut self.uc, 0x180);
         // RAM: write back each page that differs from the checkpoint's, as
         // the machine's own writes go (code bytes a page changes drop their

@@ -126,6 +126,10 @@ pub struct Machine<O: Observer + 'static> {
     /// RAM as it was at the last checkpoint taken or restored: pages a new
     /// checkpoint has not changed are shared with it (`checkpoint.rs`).
     image: Option<checkpoint::MemImage>,
+    /// This machine among all built in the process: a checkpoint goes back
+    /// only into the machine it was taken of (its observer's tables of
+    /// lines and functions are numbered in the order that machine met them).
+    serial: u64,
 }
 
 fn emu(e: uc_error) -> LoadError {
@@ -203,6 +207,7 @@ impl<O: Observer + 'static> Machine<O> {
             trigger_hook: None,
             ram,
             image: None,
+            serial: checkpoint::next_serial(),
         };
         m.install_hooks(account)?;
         if account {

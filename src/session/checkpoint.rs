@@ -91,6 +91,18 @@ impl Checkpoints {
         total
     }
 
+    /// The last checkpoint whose observer state satisfies `pred`, where
+    /// the predicate holds from the start up to some point (its count).
+    pub fn last_where(&self, pred: impl Fn(&super::stats::StatsSaved) -> bool) -> Option<u64> {
+        let i = self.list.partition_point(|c| pred(c.observer()));
+        i.checked_sub(1).map(|i| self.list[i].executed)
+    }
+
+    /// The furthest checkpoint.
+    pub fn last(&self) -> Option<u64> {
+        self.list.last().map(|c| c.executed)
+    }
+
     /// The index of the last checkpoint at or before `n`.
     fn at_or_before(&self, n: u64) -> Option<usize> {
         self.list

@@ -11,6 +11,7 @@ pub mod path;
 pub mod phases;
 pub mod source;
 pub mod stats;
+pub mod stream;
 pub mod timeline;
 
 use std::collections::BTreeMap;

@@ -27,6 +27,8 @@ pub struct BlockInfo {
     /// Function id per instruction (into `Stats::functions`).
     func: Vec<u32>,
     pub(super) cost: Option<BlockCost>,
+    /// Its id in the stream of retired blocks (`session::stream`).
+    stream: u32,
 }
 
 /// Counters, snapshotted at the start and end of the window.
@@ -86,6 +88,8 @@ pub struct Stats {
     /// The retired path of one iteration, recorded only when attached
     /// (`session::path`).
     pub path: Option<super::path::PathRecorder>,
+    /// Every retired range, for reverse-continue (`session::stream`).
+    pub stream: super::stream::BlockStream,
 }
 
 impl Stats {
@@ -127,6 +131,7 @@ impl Stats {
             stack,
             functions: Functions::default(),
             path: None,
+            stream: Default::default(),
         }
     }
 

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use super::state::AppState;
 use crate::cost::Profile;
+use crate::machine::Outcome;
 
 /// The commands, for the help screen.
 pub const HELP: &[(&str, &str)] = &[
@@ -62,6 +63,7 @@ impl AppState {
     /// The probes changed: the machine is rebuilt at the same instruction
     /// count and the whole runs behind the cycles pane again, then `msg`.
     fn reprobe(&mut self, msg: String) {
+        self.machine_changed();
         let at = self.live.executed();
         self.go_to(at);
         self.compute_summaries();
@@ -147,13 +149,28 @@ impl AppState {
             ("run" | "r", n) => match n.replace('_', "").parse::<u64>() {
                 Ok(n) => {
                     let target = self.live.executed().saturating_add(n);
-                    self.moved(|l| crate::session::run_to(&mut l.m, target));
+                    let mut p = self.progress.take();
+                    self.moved(|l| {
+                        let mut run = |m: &mut crate::machine::Machine<_>, to: u64| {
+                            super::update::long::run_to(m, to, "run", &mut p)
+                        };
+                        match l.cps.as_mut() {
+                            // Checkpoints on the way, so that going back
+                            // from there is short.
+                            Some(c) => c
+                                .run_to(&mut l.m, target, false, &mut run)
+                                .unwrap_or(Outcome::Stepped),
+                            None => run(&mut l.m, target),
+                        }
+                    });
+                    self.progress = p;
                 }
                 Err(_) => self.error("run: give a number of instructions, e.g. run 100"),
             },
             ("core", name) if !name.is_empty() => match Profile::find(name) {
                 Ok(p) => {
                     self.core = Some(Rc::new(p));
+                    self.machine_changed();
                     let at = self.live.executed();
                     self.go_to(at);
                     self.compute_summaries();
@@ -183,6 +200,7 @@ impl AppState {
                     (Ok(_), Ok(n)) => {
                         self.set.retain(|(x, _)| x != k);
                         self.set.push((k.to_string(), n));
+                        self.machine_changed();
                         self.go_to(0);
                         self.compute_summaries();
                         self.say(format!("{k} = {n}; restarted"));

@@ -7,6 +7,7 @@
 use super::script::play_step;
 use super::state::{AppState, Live, Pane};
 use crate::machine::{Machine, Outcome, Until};
+use crate::session::checkpoint::{Checkpoints, DEFAULT_CAP};
 use crate::session::{self, stats::Stats};
 
 /// Which rule chose the start.
@@ -18,11 +19,20 @@ pub enum Rule {
     Entry,
 }
 
+/// Where the start is, once found.
+struct StartAt {
+    rule: Rule,
+    variant: usize,
+    what: String,
+}
+
 /// The start, found on a fresh machine that is already there.
 pub struct Start {
     pub rule: Rule,
     pub variant: usize,
     pub machine: Machine<Stats>,
+    /// Its checkpoints, the first at power-on.
+    pub cps: Option<Checkpoints>,
     /// In words, for the status line.
     pub what: String,
 }
@@ -35,6 +45,7 @@ impl AppState {
         let opts = self.opts();
         if let Some(at) = &sc.start_at {
             let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
+            let cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
             let a = m.program.resolve(&at.location)?;
             // Power-on at the location is its first arrival.
             let mut seen = u64::from(m.pc() == a);
@@ -59,6 +70,7 @@ impl AppState {
                 rule: Rule::StartAt,
                 variant: 0,
                 machine: m,
+                cps,
                 what,
             });
         }
@@ -69,6 +81,7 @@ impl AppState {
                 .and_then(|n| sc.variants.iter().position(|x| &x.name == n))
                 .unwrap_or(0);
             let mut m = session::build_machine(sc, &sc.variants[v], &opts)?;
+            let cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
             let o = play_step(&mut m, step, super::update::RUN_BUDGET)?;
             if !super::script::reached(&m, step, &o) {
                 return Err(format!(
@@ -80,10 +93,12 @@ impl AppState {
                 rule: Rule::FirstStep,
                 variant: v,
                 machine: m,
+                cps,
                 what: "the lesson's first step".into(),
             });
         }
         let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
+        let mut cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
         if let Some(me) = &sc.measure
             && let Some(iter) = m.program.symbol(&me.iteration).map(|s| s.addr)
         {
@@ -122,15 +137,18 @@ impl AppState {
                     rule: Rule::FirstIteration,
                     variant: 0,
                     machine: m,
+                    cps,
                     what: format!("the first timed iteration ({})", me.iteration),
                 });
             }
             m = session::build_machine(sc, &sc.variants[0], &opts)?;
+            cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
         }
         Ok(Start {
             rule: Rule::Entry,
             variant: 0,
             machine: m,
+            cps,
             what: "the entry".into(),
         })
     }
@@ -138,10 +156,38 @@ impl AppState {
     /// Goes to the start (`r`, and where the TUI opens); the lesson is
     /// rewound to match.
     pub fn go_to_start(&mut self) {
-        match self.find_start() {
-            Ok(st) => {
-                let prev = self.live.regs;
-                self.adopt(st.variant, st.machine, prev);
+        // Found once per build of the machines; after that the start is a
+        // count the checkpoints go to.
+        let found = match self.start_found.clone() {
+            Some(f) => Ok(f),
+            None => self.find_start().map(|st| {
+                let f = (st.rule, st.variant, st.machine.executed(), st.what.clone());
+                self.start_found = Some(f.clone());
+                if self.live.variant != st.variant || self.live.cps.is_none() {
+                    let prev = self.live.regs;
+                    self.adopt_with(st.variant, st.machine, prev, st.cps);
+                }
+                f
+            }),
+        };
+        match found {
+            Ok((rule, variant, at, what)) => {
+                let st = StartAt {
+                    rule,
+                    variant,
+                    what,
+                };
+                if self.live.variant != st.variant {
+                    self.switch_variant(st.variant);
+                }
+                if self.live.executed() != at {
+                    self.go_to(at);
+                }
+                self.source_scroll = 0;
+                self.events_scroll = 0;
+                self.live.outcome = None;
+                self.message = None;
+                self.update_narration();
                 self.player.next = 0;
                 self.player.active = false;
                 self.highlight = None;
@@ -178,18 +224,18 @@ impl AppState {
 
     /// `R`: back to power-on, the lesson with it.
     pub fn reset_power_on(&mut self) {
-        let v = self.live.variant;
-        match session::build_machine(&self.scenario, &self.scenario.variants[v], &self.opts()) {
-            Ok(m) => {
-                let prev = self.live.regs;
-                self.adopt(v, m, prev);
-                self.player.next = 0;
-                self.player.active = false;
-                self.highlight = None;
-                self.say("power-on (r goes to the lesson's start)");
-            }
-            Err(e) => self.error(e),
+        self.go_to(0);
+        if self.message.as_ref().is_some_and(|m| m.1) {
+            return;
         }
+        self.source_scroll = 0;
+        self.events_scroll = 0;
+        self.live.outcome = None;
+        self.player.next = 0;
+        self.player.active = false;
+        self.highlight = None;
+        self.update_narration();
+        self.say("power-on (r goes to the lesson's start)");
     }
 
     /// Where a replay of the lesson begins: the scenario's `start_at`, else
@@ -198,7 +244,7 @@ impl AppState {
         if self.scenario.start_at.is_some() {
             let st = self.find_start()?;
             let prev = self.live.regs;
-            self.adopt(st.variant, st.machine, prev);
+            self.adopt_with(st.variant, st.machine, prev, st.cps);
         } else if self.live.executed() != 0 || self.live.variant != 0 {
             let m =
                 session::build_machine(&self.scenario, &self.scenario.variants[0], &self.opts())?;
@@ -213,6 +259,22 @@ impl AppState {
     /// Puts `m` (of variant `v`) on screen.
     fn adopt(&mut self, v: usize, m: Machine<Stats>, prev: [u64; 32]) {
         self.live = Live::from_machine(v, m, prev);
+        self.adopted();
+    }
+
+    /// Puts `m` (of variant `v`) on screen with its checkpoints.
+    fn adopt_with(
+        &mut self,
+        v: usize,
+        m: Machine<Stats>,
+        prev: [u64; 32],
+        cps: Option<Checkpoints>,
+    ) {
+        self.live = Live::with_checkpoints(v, m, prev, cps);
+        self.adopted();
+    }
+
+    fn adopted(&mut self) {
         self.sync_sources();
         self.source_scroll = 0;
         self.events_scroll = 0;

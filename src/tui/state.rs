@@ -168,6 +168,12 @@ pub struct AppState {
     pub progress: Option<super::update::long::ProgressFn>,
     /// A lesson being recorded (`:record`).
     pub recorder: Option<super::record::Recorder>,
+    /// The machines of the variants not on screen, each with its
+    /// checkpoints, by variant (Tab takes one out and parks the live one).
+    pub parked: Vec<Option<Live>>,
+    /// Where `r` goes (rule, variant, instruction count, in words), once
+    /// found (`start.rs`).
+    pub start_found: Option<(super::start::Rule, usize, u64, String)>,
 }
 
 impl AppState {
@@ -226,11 +232,22 @@ impl AppState {
             diff: DiffView::default(),
             progress: None,
             recorder: None,
+            parked: Vec::new(),
+            start_found: None,
         };
+        s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
         s.lower = s.default_lower();
         s.compute_summaries();
         s.update_narration();
         Ok(s)
+    }
+
+    /// What machines are built from changed (core, knobs, probes): the
+    /// checkpoints and parked machines go, and the next move back rebuilds.
+    pub fn machine_changed(&mut self) {
+        self.live.cps = None;
+        self.start_found = None;
+        self.parked.iter_mut().for_each(|p| *p = None);
     }
 
     pub fn opts(&self) -> RunOpts {

@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use super::state::{AppState, Live, Mode, Pane};
 use crate::isa::{Op, RasHint};
-use crate::machine::{Outcome, Until};
+use crate::machine::{Machine, Outcome, Until};
 use crate::session;
+use crate::session::stats::Stats;
 use crate::trace::{EventKind, Priv};
 
 /// Instructions a free run may take before it gives the screen back.
@@ -211,7 +212,7 @@ impl AppState {
     /// and Esc stops it where it is.
     fn moved_long(&mut self, what: &str, u: &Until) {
         let mut p = self.progress.take();
-        self.moved(|l| long::run(&mut l.m, u, what, &mut p));
+        self.moved(|l| long::run(&mut l.m, u, what, &mut p, l.cps.as_mut()));
         self.progress = p;
         if self.live.outcome == Some(Outcome::Interrupted) {
             let here = self.live.program().describe(self.live.m.pc());
@@ -257,6 +258,10 @@ impl AppState {
         // Watchpoints stop what the user drives, never a rewind (state/debug.rs).
         self.live.m.set_watches(&self.debug.watch_list());
         let o = f(&mut self.live);
+        if let Some(c) = self.live.cps.as_mut() {
+            // A failed checkpoint only makes going back slower.
+            let _ = c.note(&mut self.live.m);
+        }
         self.live.refresh(before);
         self.source_scroll = 0;
         self.events_scroll = 0;
@@ -286,31 +291,58 @@ impl AppState {
         }
     }
 
-    /// Re-executes from the start to `n` instructions (stepping back).
+    /// Puts the live machine at `n` instructions: from its nearest
+    /// checkpoint at or before `n` (issue 14), or, before the first one it
+    /// holds, from power-on on a new machine (which then keeps its own).
     pub fn go_to(&mut self, n: u64) {
         let prev = self.live.regs;
         let prev_fp = self.live.fp.clone();
+        let before = self.live.executed();
         let mut p = self.progress.take();
-        let r = session::build_machine(
-            &self.scenario,
-            &self.scenario.variants[self.live.variant],
-            &self.opts(),
-        )
-        .map(|mut m| {
-            let o = long::run_to(&mut m, n, "re-executing", &mut p);
-            (m, o)
-        });
+        let mut run = |m: &mut Machine<Stats>, to: u64| long::run_to(m, to, "re-executing", &mut p);
+        let held = self
+            .live
+            .cps
+            .as_ref()
+            .is_some_and(|c| c.positions().first().is_some_and(|&f| f <= n));
+        let r = if held {
+            let l = &mut self.live;
+            let cps = l.cps.as_mut().expect("held");
+            cps.go_to(&mut l.m, n, &mut run).map(|(o, _)| (None, o))
+        } else {
+            session::build_machine(
+                &self.scenario,
+                &self.scenario.variants[self.live.variant],
+                &self.opts(),
+            )
+            .and_then(|m| {
+                let mut l = Live::from_machine(self.live.variant, m, prev);
+                let o = match l.cps.as_mut() {
+                    Some(c) => c.run_to(&mut l.m, n, false, &mut run)?,
+                    None => run(&mut l.m, n),
+                };
+                Ok((Some(l), o))
+            })
+        };
         self.progress = p;
         match r {
             Ok((_, Outcome::Interrupted)) => {
-                // The machine on screen is untouched.
+                // A restored machine stands where the re-execution stopped.
+                self.live.resync();
+                self.live.refresh(0);
                 self.say(format!(
-                    "stopped (Esc) re-executing to {n} instructions; still at {}",
+                    "stopped (Esc) re-executing to {n} instructions, at {} (was {before})",
                     self.live.executed()
                 ));
             }
-            Ok((m, o)) => {
-                self.live = Live::from_machine(self.live.variant, m, prev);
+            Ok((fresh, o)) => {
+                if let Some(l) = fresh {
+                    self.live = l;
+                }
+                self.live.regs = prev;
+                self.live.fp = prev_fp.clone();
+                self.live.resync();
+                self.live.refresh(0);
                 self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);
                 self.live.outcome = Some(o);
@@ -378,24 +410,34 @@ impl AppState {
         });
     }
 
-    /// Back to the last time a breakpoint was reached before now.
+    /// Back to the last time a breakpoint was reached before now: found in
+    /// the stream of retired blocks (`session::stream`), then gone to by
+    /// checkpoint. Only what fell off the stream's front is searched by
+    /// re-executing.
     fn reverse_continue(&mut self) {
         if self.breakpoints.is_empty() {
             self.error("no breakpoints: set one with p or :break SYMBOL");
             return;
         }
         let now = self.live.executed();
+        let stream = &self.live.stats().stream;
+        if let Some(n) = stream.last_hit_before(now, &self.breakpoints) {
+            return self.go_to(n);
+        }
+        let searched_from = stream.starts_at();
+        if searched_from == 0 {
+            return self.error("no breakpoint was reached before this point");
+        }
+        // Before the stream: re-execute from power-on up to its start.
         let v = &self.scenario.variants[self.live.variant];
         let Ok(mut m) = session::build_machine(&self.scenario, v, &self.opts()) else {
             return;
         };
-        let u = Until {
-            max_insns: Some(now.saturating_sub(1)),
-            ..self.until(vec![])
-        };
+        let end = searched_from.min(now);
+        let u = self.until(vec![]);
         let mut last = None;
         loop {
-            let left = now.saturating_sub(m.executed());
+            let left = end.saturating_sub(m.executed());
             if left == 0 {
                 break;
             }
@@ -403,7 +445,7 @@ impl AppState {
                 max_insns: Some(left),
                 ..u.clone()
             }) {
-                Outcome::ReachedAddr(_) if m.executed() < now => last = Some(m.executed()),
+                Outcome::ReachedAddr(_) if m.executed() < end => last = Some(m.executed()),
                 _ => break,
             }
         }

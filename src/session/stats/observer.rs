@@ -49,11 +49,13 @@ impl Observer for Stats {
             line,
             func: self.functions.ids(&self.program, insns),
             cost: self.model.as_ref().map(|m| m.cost.build(insns)),
+            stream: self.stream.block(insns.iter().map(|d| d.pc)),
         }
     }
 
     fn retired(&mut self, r: &Retire<'_, BlockInfo>) -> u32 {
         let info = r.data;
+        self.stream.push(info.stream, r.at, r.from, r.to);
         self.last_priv = r.priv_;
         let fallback = PhaseMap::default_for(r.priv_);
         // Control transfers first: each learns where it went from the next

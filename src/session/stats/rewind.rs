@@ -42,6 +42,7 @@ pub struct StatsSaved {
     stack: CallStack,
     functions: FunctionsSaved,
     path: Option<PathRecorder>,
+    stream: crate::session::stream::StreamMark,
 }
 
 /// `v` with zeros up to `n` entries: lines first met later count from zero.
@@ -49,6 +50,13 @@ fn grown(v: &[u64], n: usize) -> Vec<u64> {
     let mut v = v.to_vec();
     v.resize(n.max(v.len()), 0);
     v
+}
+
+impl StatsSaved {
+    /// How many times the iteration marker had run at the checkpoint.
+    pub fn iteration_hits(&self) -> u64 {
+        self.iteration_hits
+    }
 }
 
 impl Rewind for Stats {
@@ -79,6 +87,7 @@ impl Rewind for Stats {
             stack,
             functions,
             path,
+            stream,
         } = self;
         StatsSaved {
             model: model.as_ref().map(|m| ModelSaved {
@@ -103,6 +112,7 @@ impl Rewind for Stats {
             stack: stack.clone(),
             functions: functions.save(),
             path: path.clone(),
+            stream: stream.mark(),
         }
     }
 
@@ -131,6 +141,7 @@ impl Rewind for Stats {
         self.stack.clone_from(&s.stack);
         self.functions.restore(&s.functions);
         self.path.clone_from(&s.path);
+        self.stream.truncate(&s.stream);
     }
 
     fn saved_bytes(s: &StatsSaved) -> usize {

@@ -64,6 +64,10 @@ pub struct Live {
     pub trapped_to: (bool, bool),
     pub trap_history: bool,
     pub outcome: Option<Outcome>,
+    /// The machine's checkpoints (issue 14): stepping back, `:goto` and
+    /// Tab restore the nearest one and re-execute the rest. None only if
+    /// the first could not be taken (then going back rebuilds the machine).
+    pub cps: Option<session::checkpoint::Checkpoints>,
 }
 
 /// Events kept for the TUI's log (retired blocks are not).
@@ -79,8 +83,25 @@ impl Live {
     /// Wraps a machine that may already have run (after stepping back);
     /// `regs` are the registers shown before, to mark what changed.
     pub fn from_machine(variant: usize, mut m: Machine<Stats>, regs: [u64; 32]) -> Live {
+        let cps =
+            session::checkpoint::Checkpoints::new(&mut m, session::checkpoint::DEFAULT_CAP).ok();
+        Live::with_checkpoints(variant, m, regs, cps)
+    }
+
+    /// As `from_machine`, with checkpoints taken of `m` before (from its
+    /// power-on, so that going back reaches everywhere).
+    pub fn with_checkpoints(
+        variant: usize,
+        mut m: Machine<Stats>,
+        regs: [u64; 32],
+        cps: Option<session::checkpoint::Checkpoints>,
+    ) -> Live {
+        let cps = cps.or_else(|| {
+            session::checkpoint::Checkpoints::new(&mut m, session::checkpoint::DEFAULT_CAP).ok()
+        });
         let fp = m.fp_state();
         let mut l = Live {
+            cps,
             fp,
             fchanged: 0,
             variant,
@@ -99,6 +120,16 @@ impl Live {
         };
         l.refresh(0);
         l
+    }
+
+    /// After the machine went back (a checkpoint restored): what was read
+    /// from its event log is read again from the start of the log.
+    pub fn resync(&mut self) {
+        self.traps.clear();
+        self.last_return = None;
+        self.cursor = 0;
+        self.trapped_to = (false, false);
+        self.trap_history = true;
     }
 
     pub fn program(&self) -> &Rc<Program> {

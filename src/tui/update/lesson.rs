@@ -43,8 +43,9 @@ impl AppState {
         let budget = RUN_BUDGET;
         let mut err = None;
         self.moved(|l| {
+            let cps = &mut l.cps;
             let mut run = |m: &mut crate::machine::Machine<_>, u: &Until| {
-                long::run(m, u, "lesson step", &mut p)
+                long::run(m, u, "lesson step", &mut p, cps.as_mut())
             };
             match crate::tui::script::play_step_with(&mut l.m, &step, budget, &mut run) {
                 Ok(o) => o,

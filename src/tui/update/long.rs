@@ -8,7 +8,9 @@
 
 use std::time::Instant;
 
-use crate::machine::{Machine, Observer, Outcome, Until};
+use crate::machine::{Machine, Outcome, Until};
+use crate::session::checkpoint::Checkpoints;
+use crate::session::stats::Stats;
 
 /// Instructions per piece.
 pub const CHUNK: u64 = 100_000;
@@ -26,16 +28,19 @@ pub struct Progress<'a> {
 /// Draws progress; false stops the action.
 pub type ProgressFn = Box<dyn FnMut(&Progress<'_>) -> bool>;
 
-/// `m.run(u)`, in pieces when there is a progress hook.
-pub fn run<O: Observer + 'static>(
-    m: &mut Machine<O>,
+/// `m.run(u)`, in pieces when there is a progress hook or a store of
+/// checkpoints, which takes one between pieces as its interval says.
+pub fn run(
+    m: &mut Machine<Stats>,
     u: &Until,
     what: &str,
     progress: &mut Option<ProgressFn>,
+    mut cps: Option<&mut Checkpoints>,
 ) -> Outcome {
-    let Some(p) = progress.as_mut() else {
+    if progress.is_none() && cps.is_none() {
         return m.run(u);
-    };
+    }
+    let piece = cps.as_ref().map_or(CHUNK, |c| c.every.min(CHUNK));
     let started = Instant::now();
     let from = m.executed();
     let limit = u.max_insns.map_or(u64::MAX, |b| from.saturating_add(b));
@@ -50,9 +55,13 @@ pub fn run<O: Observer + 'static>(
         }
         first = false;
         let o = m.run(&Until {
-            max_insns: Some(left.min(CHUNK)),
+            max_insns: Some(left.min(piece)),
             ..u.clone()
         });
+        if let Some(c) = cps.as_deref_mut() {
+            // A failed checkpoint only makes going back slower.
+            let _ = c.note(m);
+        }
         if o != Outcome::Budget || m.executed() >= limit {
             return o;
         }
@@ -64,6 +73,9 @@ pub fn run<O: Observer + 'static>(
             });
         }
         let total = u.max_insns.filter(|&b| b != super::RUN_BUDGET);
+        let Some(p) = progress.as_mut() else {
+            continue;
+        };
         if !p(&Progress {
             what,
             done: m.executed() - from,
@@ -76,7 +88,7 @@ pub fn run<O: Observer + 'static>(
 }
 
 /// `session::run_to(m, target)`, in pieces when there is a progress hook.
-pub fn run_to<O: Observer + 'static>(
+pub fn run_to<O: crate::machine::Observer + 'static>(
     m: &mut Machine<O>,
     target: u64,
     what: &str,

@@ -1,7 +1,7 @@
 //! Tab: the same place in another variant (the same iteration, trap event,
 //! and function and offset), which may be another build of the guest.
 
-use super::RUN_BUDGET;
+use super::{RUN_BUDGET, long};
 use crate::machine::{Outcome, Until};
 use crate::session;
 use crate::trace::EventKind;
@@ -24,10 +24,40 @@ impl AppState {
             .collect();
         let e = traps.len();
         let offset = self.live.executed() - traps.last().copied().unwrap_or(mark);
-        let mut l = match Live::new(&self.scenario, to, &self.opts()) {
-            Ok(l) => l,
-            Err(err) => return self.error(err),
+        // The other variant's machine, parked with its checkpoints since it
+        // was last on screen (or pre-run in idle time), else a new one.
+        let mut l = match self.parked.get_mut(to).and_then(Option::take) {
+            Some(l) => l,
+            None => match Live::new(&self.scenario, to, &self.opts()) {
+                Ok(l) => l,
+                Err(err) => return self.error(err),
+            },
         };
+        // A machine whose first checkpoint is past where this goes (one
+        // that opened at the lesson's start) is replaced by a new one.
+        let first = l.cps.as_ref().and_then(|c| c.positions().first().copied());
+        if first.is_none_or(|f| f > 0 && l.stats().iteration_hits >= k) {
+            l = match Live::new(&self.scenario, to, &self.opts()) {
+                Ok(l) => l,
+                Err(err) => return self.error(err),
+            };
+        }
+        let mut p = self.progress.take();
+        // From the last checkpoint before its k-th iteration mark (or the
+        // last before the mark this machine is past), forward from there.
+        let past = l.stats().iteration_hits >= k;
+        if let Some(c) = l.cps.as_mut() {
+            let from = c.last_where(|s| s.iteration_hits() < k).unwrap_or(0);
+            if l.m.executed() < from || past {
+                let mut run = |m: &mut crate::machine::Machine<_>, n: u64| {
+                    long::run_to(m, n, "switching", &mut p)
+                };
+                if let Err(e) = c.go_to(&mut l.m, from, &mut run) {
+                    self.progress = p;
+                    return self.error(e);
+                }
+            }
+        }
         let sym = self.scenario.measure.as_ref().map(|m| m.iteration.clone());
         let iter_addr = sym.and_then(|s| l.program().symbol(&s).map(|x| x.addr));
         if let Some(a) = iter_addr {
@@ -38,13 +68,19 @@ impl AppState {
             };
             // Each run passes the marker it stopped at before (and counts it),
             // then stops before the next one; the k-th is stepped over.
-            while k > 0 && matches!(l.m.run(&u), Outcome::ReachedAddr(_)) {
+            while k > l.stats().iteration_hits
+                && matches!(
+                    long::run(&mut l.m, &u, "switching", &mut p, l.cps.as_mut()),
+                    Outcome::ReachedAddr(_)
+                )
+            {
                 if l.stats().iteration_hits + 1 == k {
                     l.m.step();
                     break;
                 }
             }
         }
+        self.progress = p;
         let u = Until {
             max_insns: Some(RUN_BUDGET),
             addrs: vec![],
@@ -90,22 +126,36 @@ impl AppState {
         };
         let found = matches!(o, Outcome::ReachedAddr(_));
         if !matches!(o, Outcome::ReachedAddr(_) | Outcome::Stepped) {
-            match session::rewind(
-                &self.scenario,
-                &self.scenario.variants[to],
-                &self.opts(),
-                event_at + offset,
-            ) {
-                Ok((m, o2)) => {
+            let target = event_at + offset;
+            let mut run = |m: &mut crate::machine::Machine<_>, n: u64| session::run_to(m, n);
+            let r = match l.cps.as_mut() {
+                Some(c) => c.go_to(&mut l.m, target, &mut run).map(|(o, _)| o),
+                None => session::rewind(
+                    &self.scenario,
+                    &self.scenario.variants[to],
+                    &self.opts(),
+                    target,
+                )
+                .map(|(m, o2)| {
                     l = Live::from_machine(to, m, l.regs);
-                    o = o2;
-                }
+                    o2
+                }),
+            };
+            match r {
+                Ok(o2) => o = o2,
                 Err(err) => return self.error(err),
             }
         }
+        if let Some(c) = l.cps.as_mut() {
+            let _ = c.note(&mut l.m);
+        }
         l.regs = self.live.regs;
+        l.resync();
         l.refresh(0);
-        self.live = l;
+        let from = std::mem::replace(&mut self.live, l);
+        if let Some(slot) = self.parked.get_mut(from.variant) {
+            *slot = Some(from);
+        }
         self.sync_sources();
         self.describe(&o);
         let mut place = if found {

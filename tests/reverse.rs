@@ -1,0 +1,100 @@
+//! Reverse-continue's search (issue 14): the stream of retired blocks
+//! answers "the last time execution was about to run one of these
+//! addresses before instruction N". The oracle single-steps the same
+//! guest and notes the count each time the pc is one of them.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use trapscope::machine::{Machine, Outcome};
+use trapscope::scenario::Scenario;
+use trapscope::session::checkpoint::Checkpoints;
+use trapscope::session::stats::Stats;
+use trapscope::session::{self, RunOpts};
+
+fn load(name: &str) -> Scenario {
+    Scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn opts(s: &Scenario) -> RunOpts {
+    RunOpts {
+        core: s.cores.first().cloned(),
+        ..RunOpts::default()
+    }
+}
+
+/// Every count below `len` at which the pc was in `addrs`, stepping.
+fn oracle(m: &mut Machine<Stats>, addrs: &BTreeSet<u64>, len: u64) -> Vec<u64> {
+    let mut hits = Vec::new();
+    while m.executed() < len {
+        if addrs.contains(&m.pc()) {
+            hits.push(m.executed());
+        }
+        if m.step() != Outcome::Stepped {
+            break;
+        }
+    }
+    hits
+}
+
+fn check(name: &str, symbols: &[&str], len: u64) {
+    let s = load(name);
+    let v = &s.variants[0];
+    let addrs: BTreeSet<u64> = symbols
+        .iter()
+        .map(|n| v.program.symbol(n).unwrap_or_else(|| panic!("{n}")).addr)
+        .collect();
+    let mut stepped = session::build_machine(&s, v, &opts(&s)).unwrap();
+    let hits = oracle(&mut stepped, &addrs, len);
+    assert!(hits.len() >= 3, "{name}: only {} hits", hits.len());
+    // The same run by blocks, with checkpoints (the TUI's way).
+    let mut m = session::build_machine(&s, v, &opts(&s)).unwrap();
+    let mut cps = Checkpoints::new(&mut m, 64 << 20).unwrap();
+    cps.every = 10_000;
+    cps.run_to(&mut m, len, false, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    let want = |now: u64| hits.iter().copied().filter(|&h| h < now).max();
+    let stream = &m.observer().stream;
+    for now in (0..len).step_by(997).chain([len, hits[1], hits[1] + 1]) {
+        assert_eq!(
+            stream.last_hit_before(now, &addrs),
+            want(now),
+            "{name}: before {now}"
+        );
+    }
+    // After going back, the stream ends where the machine is.
+    let back = len / 3;
+    cps.go_to(&mut m, back, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    let stream = &m.observer().stream;
+    assert_eq!(stream.last_hit_before(len, &addrs), want(back));
+    assert_eq!(stream.last_hit_before(back, &addrs), want(back));
+}
+
+#[test]
+fn the_stream_finds_the_last_hit_on_the_syscall_loop() {
+    check(
+        "ras-trap-entry.toml",
+        &["bench_timed_loop", "handle_exception"],
+        120_000,
+    );
+}
+
+#[test]
+fn the_stream_finds_the_last_hit_on_the_lrsc_loop() {
+    check("zalrsc-atomics.toml", &["atomics_timed_loop"], 120_000);
+}
+
+#[test]
+fn no_breakpoint_reached_is_none() {
+    let s = load("ras-trap-entry.toml");
+    let mut m = session::build_machine(&s, &s.variants[0], &opts(&s)).unwrap();
+    session::run_to(&mut m, 50_000);
+    let never: BTreeSet<u64> = [0x10].into();
+    assert_eq!(m.observer().stream.last_hit_before(50_000, &never), None);
+}
