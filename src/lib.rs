@@ -25,6 +25,13 @@ pub mod vector;
 use std::path::PathBuf;
 
 /// The project directory (scenarios/, assets/), wherever the binary runs from.
+/// When the process started (first called from `main`): the first frame's
+/// time is counted from here (`trapscope bench`).
+pub fn process_start() -> std::time::Instant {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(std::time::Instant::now)
+}
+
 pub fn project_dir() -> PathBuf {
     let built = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     if built.join("scenarios").is_dir() {

@@ -85,6 +85,13 @@ fn state(m: &mut Machine<Stats>) -> BTreeMap<String, String> {
     }
     let st = m.observer();
     s.insert("counters".into(), format!("{:?}", st.now));
+    // The stream reverse-continue searches: the last time at power-on's
+    // instruction and at the one about to run.
+    let addrs = [m.program.entry, m.pc()].into();
+    s.insert(
+        "stream".into(),
+        format!("{:?}", st.stream.last_hit_before(m.executed(), &addrs)),
+    );
     s.insert(
         "window".into(),
         format!("{:?} {:?}", st.window_start, st.window_end),

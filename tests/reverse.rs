@@ -74,6 +74,22 @@ fn check(name: &str, symbols: &[&str], len: u64) {
     let stream = &m.observer().stream;
     assert_eq!(stream.last_hit_before(len, &addrs), want(back));
     assert_eq!(stream.last_hit_before(back, &addrs), want(back));
+    // To power-on, then forward again by a later checkpoint: the stream is
+    // the one that checkpoint holds, whole.
+    cps.go_to(&mut m, 0, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    let (_, t) = cps
+        .go_to(&mut m, len - 5, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    assert!(t.from.is_some_and(|f| f > 0), "restored {:?}", t.from);
+    let stream = &m.observer().stream;
+    for now in (0..len - 5).step_by(1361) {
+        assert_eq!(
+            stream.last_hit_before(now, &addrs),
+            want(now),
+            "{name}: again before {now}"
+        );
+    }
 }
 
 #[test]
@@ -97,4 +113,32 @@ fn no_breakpoint_reached_is_none() {
     session::run_to(&mut m, 50_000);
     let never: BTreeSet<u64> = [0x10].into();
     assert_eq!(m.observer().stream.last_hit_before(50_000, &never), None);
+}
+
+/// The power-on instruction, searched for from deep in the run (after
+/// jumps back and forth), is found at count 0.
+#[test]
+fn a_hit_at_power_on_is_found_from_deep_in_the_run() {
+    let s = load("ras-trap-entry.toml");
+    let v = &s.variants[0];
+    let mut m = session::build_machine(&s, v, &opts(&s)).unwrap();
+    let entry: BTreeSet<u64> = [v.program.entry].into();
+    let mut cps = Checkpoints::new(&mut m, 64 << 20).unwrap();
+    cps.run_to(&mut m, 300_000, false, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    assert_eq!(
+        m.observer().stream.last_hit_before(300_000, &entry),
+        Some(0)
+    );
+    // Back, forth by checkpoint, and back again: the stream is each
+    // checkpoint's own.
+    for back in [1, 7, 5000, 123_456, 299_000, 10, 200_000, 3] {
+        cps.go_to(&mut m, 300_000 - back, &mut |m, n| session::run_to(m, n))
+            .unwrap();
+        assert_eq!(
+            m.observer().stream.last_hit_before(m.executed(), &entry),
+            Some(0),
+            "after going back {back}"
+        );
+    }
 }

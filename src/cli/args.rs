@@ -129,6 +129,10 @@ pub(super) enum Cmd {
         repeats: u32,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// How deep into a run to time the time-travel keys (b, B, Tab),
+        /// in instructions, comma-separated; an empty list leaves them out.
+        #[arg(long, value_delimiter = ',', default_values_t = [100_000u64, 1_000_000, 10_000_000])]
+        depths: Vec<u64>,
     },
     /// Two variants' paths through one iteration of the measured loop,
     /// aligned like diff, each line with its cycles and events.

@@ -17,8 +17,13 @@ pub(super) fn bench(
     iterations: u64,
     repeats: u32,
     format: Format,
+    travel_depths: Vec<u64>,
 ) -> anyhow::Result<ExitCode> {
     let s = load(scenario)?;
+    // The first frame before anything else runs, counted from the process's
+    // start, as opening the TUI would be.
+    let first = crate::tui::latency::first_frame(s.clone(), crate::process_start())
+        .map_err(anyhow::Error::msg)?;
     let v = match &variant {
         Some(name) => s.variant(name).map_err(anyhow::Error::msg)?,
         None => s
@@ -38,9 +43,14 @@ pub(super) fn bench(
         anyhow::bail!("interrupted");
     }
     if format == Format::Json {
+        let travel =
+            crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
+        let mut v = serde_json::to_value(&b)?;
+        v["first_frame_ms"] = serde_json::json!(first);
+        v["travel"] = serde_json::to_value(&travel)?;
         println!(
             "{}",
-            crate::report::escape_json(&serde_json::to_string_pretty(&b)?)
+            crate::report::escape_json(&serde_json::to_string_pretty(&v)?)
         );
     } else {
         say!(
@@ -91,6 +101,32 @@ pub(super) fn bench(
                 l.draw_median_us as f64 / 1000.0,
                 l.samples
             );
+        }
+        say!("  first frame (process start to the lesson's start drawn): {first:.1} ms");
+        say!(
+            "\nTime travel deep into a run (the `iterations` knob raised; checkpoints as the TUI takes them):"
+        );
+        let travel =
+            crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
+        for t in &travel {
+            say!(
+                "  at {:>9} instructions ({:.0} ms to get there with :run): {} checkpoints, {:.1} MiB; block stream {:.1} MiB",
+                t.depth,
+                t.run_ms,
+                t.checkpoints,
+                t.checkpoint_bytes as f64 / (1 << 20) as f64,
+                t.stream_bytes as f64 / (1 << 20) as f64
+            );
+            for l in &t.keys {
+                say!(
+                    "    {:<24} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
+                    l.action,
+                    l.median_us as f64 / 1000.0,
+                    l.max_us as f64 / 1000.0,
+                    l.draw_median_us as f64 / 1000.0,
+                    l.samples
+                );
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

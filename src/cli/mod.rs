@@ -84,6 +84,7 @@ fn catch_ctrl_c() {
 }
 
 pub fn main() -> ExitCode {
+    crate::process_start();
     // `trapscope ... | head` closes our stdout early: end quietly, as a
     // shell tool does on SIGPIPE, instead of reporting a panic.
     let default_hook = std::panic::take_hook();
@@ -241,7 +242,10 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             iterations,
             repeats,
             format,
-        }) => bench(&scenario, variant, core, iterations, repeats, format),
+            depths,
+        }) => bench(
+            &scenario, variant, core, iterations, repeats, format, depths,
+        ),
         Some(Cmd::Elf {
             file,
             budget,

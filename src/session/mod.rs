@@ -225,7 +225,69 @@ pub fn run_variant(
     if outcome == Outcome::Budget {
         m.note_budget_exhausted();
     }
-    let (name, exit_code, error) = describe_outcome(&outcome, &m, budget);
+    Ok(report(scenario, variant, opts, &m, outcome, budget))
+}
+
+/// A variant's run done in slices (the TUI's cycles pane, computed while
+/// it waits for keys): by blocks, as `run_variant` runs.
+pub struct VariantJob {
+    m: Machine<Stats>,
+    budget: u64,
+    outcome: Option<Outcome>,
+}
+
+impl VariantJob {
+    pub fn new(
+        scenario: &Scenario,
+        variant: &Variant,
+        opts: &RunOpts,
+    ) -> Result<VariantJob, String> {
+        for (k, _) in &opts.set {
+            scenario.knob(k)?;
+        }
+        Ok(VariantJob {
+            m: build_machine(scenario, variant, opts)?,
+            budget: opts.budget.unwrap_or(scenario.budget),
+            outcome: None,
+        })
+    }
+
+    /// Runs up to `n` more instructions; true once the run is over.
+    pub fn advance(&mut self, n: u64) -> bool {
+        if self.outcome.is_some() {
+            return true;
+        }
+        let to = self.m.executed().saturating_add(n).min(self.budget);
+        match run_to(&mut self.m, to) {
+            Outcome::Stepped if self.m.executed() < self.budget => return false,
+            // Ctrl-C or Esc stopped the slice, not the run.
+            Outcome::Interrupted => return false,
+            Outcome::Stepped => {
+                self.m.note_budget_exhausted();
+                self.outcome = Some(Outcome::Budget);
+            }
+            o => self.outcome = Some(o),
+        }
+        true
+    }
+
+    /// The report of a run `advance` finished.
+    pub fn finish(&self, scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> VariantRun {
+        let o = self.outcome.clone().unwrap_or(Outcome::Budget);
+        report(scenario, variant, opts, &self.m, o, self.budget)
+    }
+}
+
+/// What a finished run of `variant` produced.
+fn report(
+    scenario: &Scenario,
+    variant: &Variant,
+    opts: &RunOpts,
+    m: &Machine<Stats>,
+    outcome: Outcome,
+    budget: u64,
+) -> VariantRun {
+    let (name, exit_code, error) = describe_outcome(&outcome, m, budget);
     let stats = m.observer();
     let names = &stats.map.names;
     let keep = |v: u64| v > 0;
@@ -294,7 +356,7 @@ pub fn run_variant(
     } else {
         (Vec::new(), 0)
     };
-    Ok(VariantRun {
+    VariantRun {
         variant: variant.name.clone(),
         label: variant.label.clone(),
         knobs: scenario
@@ -344,7 +406,7 @@ pub fn run_variant(
         result_names,
         log,
         log_dropped,
-    })
+    }
 }
 
 /// Runs `m` on until exactly `target` instructions have executed: by blocks

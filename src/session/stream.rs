@@ -4,20 +4,21 @@
 //! execution reached a breakpoint, however far back, and then goes there
 //! by checkpoint; nothing re-executes to search.
 //!
-//! Instruction counts are not stored per entry: ranges follow one another,
-//! so a range starts where the one before ended, except after the few
-//! instructions that execute without retiring (an access fault delivered
-//! as a trap), whose gaps are kept apart, and every `SYNC` entries the
-//! count is kept, so a chunk can be read without the ones before it.
+//! Instruction counts are not stored per entry: a range starts where the
+//! one before ended, except after the few instructions that execute without
+//! retiring (an access fault delivered as a trap), whose gaps are kept
+//! apart; each chunk keeps the count it starts at. Sealed chunks are shared
+//! by reference count, so a checkpoint holds the stream as it was by
+//! copying the open chunk and a list of pointers.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
-/// Entries per count kept.
-const SYNC: usize = 4096;
-/// The most entries kept: 128 MiB of them. Past it, the oldest half goes
+/// Entries per chunk: what a checkpoint copies at most (8 KiB).
+const CHUNK: usize = 1024;
+/// The most chunks kept: 128 MiB of entries. Past it the oldest go
 /// (reverse-continue then re-executes to search what fell off).
-const MAX_ENTRIES: usize = 1 << 24;
+const MAX_CHUNKS: usize = (1 << 24) / CHUNK;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -26,27 +27,41 @@ struct Entry {
     len: u16,
 }
 
-/// Where a stream stood, for a checkpoint.
-#[derive(Clone, Copy, Debug)]
-pub struct StreamMark {
-    entries: u64,
+#[derive(Clone, Debug, Default)]
+struct Chunk {
+    /// The instruction count its first entry starts at.
+    at: u64,
+    entries: Vec<Entry>,
+    /// (index in `entries`, instructions executed unretired before it),
+    /// for entries after the first.
+    gaps: Vec<(u32, u64)>,
+}
+
+/// The ranges retired so far: what a checkpoint holds of the stream.
+#[derive(Clone, Debug, Default)]
+pub struct StreamRun {
+    sealed: VecDeque<Rc<Chunk>>,
+    open: Chunk,
+    /// The instruction count the next entry starts at, if no gap.
     next_at: u64,
+    /// Whether chunks fell off the front.
+    cut: bool,
 }
 
 #[derive(Debug, Default)]
 pub struct BlockStream {
-    /// Each decoded block's instruction addresses, by block id.
+    /// Each decoded block's instruction addresses, by block id (these stay
+    /// when the run goes back: decoded blocks keep their ids).
     blocks: Vec<Rc<[u64]>>,
-    entries: Vec<Entry>,
-    /// The absolute index of `entries[0]` (older ones were dropped).
-    first: u64,
-    /// The instruction count at each entry whose absolute index is a
-    /// multiple of `SYNC`, from `first`'s chunk on.
-    syncs: Vec<u64>,
-    /// (absolute entry index, instructions executed unretired before it).
-    gaps: Vec<(u64, u64)>,
-    /// The instruction count the next entry starts at, if no gap.
-    next_at: u64,
+    pub run: StreamRun,
+}
+
+impl StreamRun {
+    /// Heap bytes of its own (sealed chunks are shared with checkpoints).
+    pub fn unshared_bytes(&self) -> usize {
+        self.open.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.sealed.len() * std::mem::size_of::<usize>()
+    }
 }
 
 impl BlockStream {
@@ -56,86 +71,48 @@ impl BlockStream {
         (self.blocks.len() - 1) as u32
     }
 
-    fn end(&self) -> u64 {
-        self.first + self.entries.len() as u64
-    }
-
     /// Instructions `from..to` of block `block` retired, the first at
     /// instruction count `at`.
     pub fn push(&mut self, block: u32, at: u64, from: usize, to: usize) {
-        let index = self.end();
-        if self.entries.is_empty() && !index.is_multiple_of(SYNC as u64) {
-            // A stream cut short (`truncate` past its front) resumes at a
-            // chunk boundary, where a count is kept.
-            self.first += 1;
-            self.next_at = at + (to - from) as u64;
-            return;
+        let r = &mut self.run;
+        if r.open.entries.len() == CHUNK {
+            let full = std::mem::take(&mut r.open);
+            r.sealed.push_back(Rc::new(full));
+            if r.sealed.len() > MAX_CHUNKS {
+                r.sealed.pop_front();
+                r.cut = true;
+            }
         }
-        if at != self.next_at {
-            self.gaps.push((index, at.wrapping_sub(self.next_at)));
+        if r.open.entries.is_empty() {
+            r.open.at = at;
+        } else if at != r.next_at {
+            r.open
+                .gaps
+                .push((r.open.entries.len() as u32, at.wrapping_sub(r.next_at)));
         }
-        if index.is_multiple_of(SYNC as u64) {
-            self.syncs.push(at);
-        }
-        self.entries.push(Entry {
+        r.open.entries.push(Entry {
             block,
             from: from as u16,
             len: (to - from) as u16,
         });
-        self.next_at = at + (to - from) as u64;
-        if self.entries.len() >= MAX_ENTRIES {
-            self.drop_front(MAX_ENTRIES / 2);
-        }
+        r.next_at = at + (to - from) as u64;
     }
 
-    /// Drops the oldest `n` entries (a multiple of `SYNC`).
-    fn drop_front(&mut self, n: usize) {
-        let n = n - n % SYNC;
-        self.entries.drain(..n);
-        self.syncs.drain(..n / SYNC);
-        self.first += n as u64;
-        let first = self.first;
-        self.gaps.retain(|&(i, _)| i >= first);
-    }
-
-    /// The instruction count from which the stream is whole.
+    /// The instruction count from which the stream is whole (0 unless its
+    /// oldest chunks were dropped).
     pub fn starts_at(&self) -> u64 {
-        if self.entries.is_empty() {
-            self.next_at
-        } else {
-            self.syncs.first().copied().unwrap_or(self.next_at)
+        let r = &self.run;
+        if !r.cut {
+            return 0;
         }
+        r.sealed.front().map_or(r.open.at, |c| c.at)
     }
 
-    pub fn mark(&self) -> StreamMark {
-        StreamMark {
-            entries: self.end(),
-            next_at: self.next_at,
-        }
-    }
-
-    /// Back to `m` (a checkpoint's): what came after it goes.
-    pub fn truncate(&mut self, m: &StreamMark) {
-        if m.entries < self.first {
-            // It fell off the front: the stream starts again there.
-            self.entries.clear();
-            self.syncs.clear();
-            self.gaps.clear();
-            self.first = m.entries;
-        } else {
-            self.entries.truncate((m.entries - self.first) as usize);
-            let chunks = (m.entries - self.first).div_ceil(SYNC as u64) as usize;
-            self.syncs.truncate(chunks);
-            let end = m.entries;
-            self.gaps.retain(|&(i, _)| i < end);
-        }
-        self.next_at = m.next_at;
-    }
-
-    /// Heap bytes it holds.
+    /// Heap bytes it holds, the sealed chunks included.
     pub fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.syncs.capacity() * 8
+        let e = std::mem::size_of::<Entry>();
+        self.run.sealed.len() * CHUNK * e
+            + self.run.unshared_bytes()
             + self.blocks.iter().map(|b| b.len() * 8 + 16).sum::<usize>()
     }
 
@@ -155,50 +132,43 @@ impl BlockStream {
         if hits.is_empty() {
             return None;
         }
-        // Chunk by chunk from the newest, each read forward from its count.
-        let base_chunk = self.first / SYNC as u64;
-        let mut chunk = (self.end().max(1) - 1) / SYNC as u64;
-        let mut starts = Vec::with_capacity(SYNC);
-        loop {
-            let sync_i = (chunk - base_chunk) as usize;
-            let lo = (chunk * SYNC as u64).max(self.first);
-            let hi = ((chunk + 1) * SYNC as u64).min(self.end());
-            let mut at = self.syncs.get(sync_i).copied()?;
+        let r = &self.run;
+        let chunks = r
+            .sealed
+            .iter()
+            .map(|c| &**c)
+            .chain(std::iter::once(&r.open));
+        let mut starts = Vec::with_capacity(CHUNK);
+        // Newest chunk first, each read forward from its count.
+        for c in chunks.rev() {
+            if c.entries.is_empty() || c.at >= now {
+                continue;
+            }
             starts.clear();
-            let mut g = self.gaps.partition_point(|&(i, _)| i < lo);
-            for idx in lo..hi {
-                if idx > lo
-                    && let Some(&(gi, gap)) = self.gaps.get(g)
-                    && gi == idx
-                {
+            let mut at = c.at;
+            let mut g = c.gaps.iter().peekable();
+            for (i, e) in c.entries.iter().enumerate() {
+                if let Some((_, gap)) = g.next_if(|(gi, _)| *gi as usize == i) {
                     at += gap;
-                    g += 1;
-                } else if idx == lo && self.gaps.get(g).is_some_and(|&(gi, _)| gi == idx) {
-                    g += 1; // the sync already counts it
                 }
                 starts.push(at);
-                at += u64::from(self.entries[(idx - self.first) as usize].len);
+                at += u64::from(e.len);
             }
-            for idx in (lo..hi).rev() {
-                let e = self.entries[(idx - self.first) as usize];
+            for (i, e) in c.entries.iter().enumerate().rev() {
                 let Some(is) = hits.get(&e.block) else {
                     continue;
                 };
-                let start = starts[(idx - lo) as usize];
                 let best = is
                     .iter()
-                    .filter(|&&i| i >= e.from && i < e.from + e.len)
-                    .map(|&i| start + u64::from(i - e.from))
+                    .filter(|&&x| x >= e.from && x < e.from + e.len)
+                    .map(|&x| starts[i] + u64::from(x - e.from))
                     .filter(|&p| p < now)
                     .max();
                 if best.is_some() {
                     return best;
                 }
             }
-            if chunk == base_chunk {
-                return None;
-            }
-            chunk -= 1;
         }
+        None
     }
 }

@@ -89,3 +89,162 @@ pub fn describe(shown: (u64, u64, u64)) -> String {
         ms(draw)
     )
 }
+
+/// Time travel deep into a run (issue 14): the keys that go back or
+/// across, at a depth, with the memory the checkpoints hold there.
+#[derive(Debug, serde::Serialize)]
+pub struct Travel {
+    /// Instructions into the run.
+    pub depth: u64,
+    /// Getting there with `:run` (forward, checkpoints taken), in ms.
+    pub run_ms: f64,
+    pub keys: Vec<Latency>,
+    /// Checkpoints held, by every variant's machine, and their bytes.
+    pub checkpoints: usize,
+    pub checkpoint_bytes: usize,
+    /// The stream of retired blocks reverse-continue searches, in bytes.
+    pub stream_bytes: usize,
+}
+
+fn timed(
+    app: &mut AppState,
+    term: &mut Terminal<TestBackend>,
+    f: impl FnOnce(&mut AppState),
+) -> Result<(u64, u64), String> {
+    let t0 = Instant::now();
+    f(app);
+    let t1 = Instant::now();
+    term.draw(|f| render::draw(f, app))
+        .map_err(|e| e.to_string())?;
+    Ok((
+        t0.elapsed().as_micros() as u64,
+        t1.elapsed().as_micros() as u64,
+    ))
+}
+
+/// `b` ×50, `B` ×10 (the breakpoint at the power-on entry, so each search
+/// goes back the whole depth), `B` ×20 with the breakpoint once per
+/// iteration, and Tab ×20, at each depth; the guest's `iterations` knob is
+/// raised so that the run is longer than the deepest.
+pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
+    let deepest = depths.iter().copied().max().unwrap_or(0);
+    let mut out = Vec::new();
+    let sc = Rc::new(s);
+    let iter_sym = sc.measure.as_ref().map(|m| m.iteration.clone());
+    for &depth in depths {
+        let mut app = AppState::open(sc.clone(), None, Default::default())?;
+        if sc.knob("iterations").is_ok() {
+            app.command(&format!("set iterations={}", deepest / 100 + 1000));
+        }
+        let mut term = Terminal::new(TestBackend::new(160, 45)).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        app.command(&format!("run {depth}"));
+        let run_ms = t.elapsed().as_secs_f64() * 1e3;
+        if app.live.executed() < depth {
+            return Err(format!(
+                "the guest ended after {} instructions, before {depth}",
+                app.live.executed()
+            ));
+        }
+        // The other variant catches up as the TUI would while it waits.
+        while app.idle_pending() {
+            app.idle_step(std::time::Duration::from_millis(50));
+        }
+        let mut keys = Vec::new();
+        let mut sample = |app: &mut AppState,
+                          term: &mut Terminal<TestBackend>,
+                          name: &str,
+                          n: usize,
+                          before: &dyn Fn(&mut AppState, usize),
+                          action: Action|
+         -> Result<(), String> {
+            let (mut total, mut draw) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                before(app, i);
+                let (t, d) = timed(app, term, |a| a.update(action.clone()))?;
+                total.push(t);
+                draw.push(d);
+            }
+            keys.push(summarise(name, total, draw));
+            Ok(())
+        };
+        sample(
+            &mut app,
+            &mut term,
+            "b (step back)",
+            50,
+            &|_, _| {},
+            Action::StepBack,
+        )?;
+        let entry = app.live.program().entry;
+        let here = app.live.executed();
+        app.breakpoints = [entry].into();
+        sample(
+            &mut app,
+            &mut term,
+            "B (hit at power-on)",
+            10,
+            &|a, i| a.go_to(here - i as u64 * 7),
+            Action::ReverseContinue,
+        )?;
+        app.go_to(here);
+        let iter_addr = iter_sym
+            .as_ref()
+            .and_then(|n| app.live.program().symbol(n).map(|s| s.addr));
+        if let Some(a) = iter_addr {
+            app.breakpoints = [a].into();
+            sample(
+                &mut app,
+                &mut term,
+                "B (hit each iteration)",
+                20,
+                &|_, _| {},
+                Action::ReverseContinue,
+            )?;
+        }
+        app.breakpoints.clear();
+        if sc.variants.len() > 1 {
+            sample(
+                &mut app,
+                &mut term,
+                "Tab (switch variant)",
+                20,
+                &|_, _| {},
+                Action::SwitchVariant,
+            )?;
+        }
+        let stores = std::iter::once(&app.live)
+            .chain(app.parked.iter().flatten())
+            .filter_map(|l| l.cps.as_ref());
+        let (mut checkpoints, mut checkpoint_bytes) = (0, 0);
+        for c in stores {
+            checkpoints += c.len();
+            checkpoint_bytes += c.bytes();
+        }
+        let stream_bytes = std::iter::once(&app.live)
+            .chain(app.parked.iter().flatten())
+            .map(|l| l.stats().stream.bytes())
+            .sum();
+        out.push(Travel {
+            depth,
+            run_ms,
+            keys,
+            checkpoints,
+            checkpoint_bytes,
+            stream_bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// The first frame as the terminal's TUI makes it, from the start of the
+/// process (`process_start`): the state opened lazily, the machine at the
+/// lesson's start, one full draw.
+pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, String> {
+    let mut app = AppState::open(Rc::new(s), None, Default::default())?;
+    app.go_to_start();
+    let mut term = Terminal::new(TestBackend::new(160, 45)).map_err(|e| e.to_string())?;
+    term.draw(|f| render::draw(f, &app))
+        .map_err(|e| e.to_string())?;
+    Ok(process_start.elapsed().as_secs_f64() * 1e3)
+}

@@ -72,7 +72,7 @@ pub fn run(
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal; for output to a pipe use `trapscope run` or `trapscope compare`".into());
     }
-    let mut s = AppState::with_config(Rc::new(scenario), core, machine)?;
+    let mut s = AppState::open(Rc::new(scenario), core, machine)?;
     let mut terminal = ratatui::init();
     let _guard = Guard;
     // ratatui::init restores on panic; mouse capture must go too.
@@ -119,9 +119,30 @@ pub fn run(
         if s.quit || quit_now.load(Ordering::Relaxed) {
             return done(&stop);
         }
-        // Every event waiting: one batch per frame.
-        let Ok(first) = rx.recv() else {
-            return done(&stop);
+        // Every event waiting: one batch per frame. While none comes, the
+        // idle work goes on in slices (update/idle.rs), a frame drawn when
+        // it changed what is on screen.
+        let first = loop {
+            if !s.idle_pending() {
+                match rx.recv() {
+                    Ok(e) => break e,
+                    Err(_) => return done(&stop),
+                }
+            }
+            match rx.recv_timeout(std::time::Duration::from_millis(1)) {
+                Ok(e) => break e,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return done(&stop),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if s.idle_step(std::time::Duration::from_millis(8)) {
+                        terminal
+                            .draw(|f| render::draw(f, &s))
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+            }
+            if s.quit || quit_now.load(Ordering::Relaxed) {
+                return done(&stop);
+            }
         };
         let batch: Vec<input::Stamped> = std::iter::once(first).chain(rx.try_iter()).collect();
         // An Esc read while nothing ran stops nothing.

@@ -174,6 +174,8 @@ pub struct AppState {
     /// Where `r` goes (rule, variant, instruction count, in words), once
     /// found (`start.rs`).
     pub start_found: Option<(super::start::Rule, usize, u64, String)>,
+    /// Work done while the TUI waits for keys (`update/idle.rs`).
+    pub idle: super::update::idle::Idle,
 }
 
 impl AppState {
@@ -186,6 +188,26 @@ impl AppState {
         scenario: Rc<Scenario>,
         core: Option<Rc<Profile>>,
         machine: crate::machine::MachineConfig,
+    ) -> Result<AppState, String> {
+        AppState::build(scenario, core, machine, false)
+    }
+
+    /// As the terminal opens it: the whole runs behind the cycles pane and
+    /// the other variants' checkpoints are made while it waits for keys
+    /// (`update/idle.rs`), so the first frame comes at once.
+    pub fn open(
+        scenario: Rc<Scenario>,
+        core: Option<Rc<Profile>>,
+        machine: crate::machine::MachineConfig,
+    ) -> Result<AppState, String> {
+        AppState::build(scenario, core, machine, true)
+    }
+
+    fn build(
+        scenario: Rc<Scenario>,
+        core: Option<Rc<Profile>>,
+        machine: crate::machine::MachineConfig,
+        lazy: bool,
     ) -> Result<AppState, String> {
         let core = core.or_else(|| scenario.cores.first().cloned());
         let opts = RunOpts {
@@ -234,6 +256,7 @@ impl AppState {
             recorder: None,
             parked: Vec::new(),
             start_found: None,
+            idle: super::update::idle::Idle::new(lazy),
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
         s.lower = s.default_lower();
@@ -322,6 +345,11 @@ impl AppState {
 
     /// Whole runs of every variant, for per-iteration figures and deltas.
     pub fn compute_summaries(&mut self) {
+        if self.idle.lazy {
+            return self
+                .idle
+                .queue_summaries(self.scenario.variants.len(), &mut self.summaries);
+        }
         let opts = RunOpts {
             log_events: 0,
             ..self.opts()

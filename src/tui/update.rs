@@ -15,6 +15,7 @@ pub const RUN_BUDGET: u64 = 20_000_000;
 /// Instructions `step out` single-steps at most.
 const STEP_OUT_LIMIT: u64 = 2_000_000;
 
+pub mod idle;
 mod lesson;
 pub mod long;
 mod switch;

@@ -42,7 +42,7 @@ pub struct StatsSaved {
     stack: CallStack,
     functions: FunctionsSaved,
     path: Option<PathRecorder>,
-    stream: crate::session::stream::StreamMark,
+    stream: crate::session::stream::StreamRun,
 }
 
 /// `v` with zeros up to `n` entries: lines first met later count from zero.
@@ -112,7 +112,7 @@ impl Rewind for Stats {
             stack: stack.clone(),
             functions: functions.save(),
             path: path.clone(),
-            stream: stream.mark(),
+            stream: stream.run.clone(),
         }
     }
 
@@ -141,7 +141,7 @@ impl Rewind for Stats {
         self.stack.clone_from(&s.stack);
         self.functions.restore(&s.functions);
         self.path.clone_from(&s.path);
-        self.stream.truncate(&s.stream);
+        self.stream.run.clone_from(&s.stream);
     }
 
     fn saved_bytes(s: &StatsSaved) -> usize {
@@ -157,5 +157,6 @@ impl Rewind for Stats {
             + s.functions.bytes()
             + s.model.as_ref().map_or(0, |m| m.pred.heap_bytes())
             + s.stack.heap_bytes()
+            + s.stream.unshared_bytes()
     }
 }

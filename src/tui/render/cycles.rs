@@ -85,7 +85,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         s.summaries.get(i)?.as_ref()
     };
     for (i, sum) in s.summaries.iter().enumerate() {
-        let Some(r) = sum else { continue };
+        let Some(r) = sum else {
+            if s.idle.summarising() {
+                let name = &s.scenario.variants[i].name;
+                runs.push(Line::raw(format!("  {name:<10}  (running…)")));
+            }
+            continue;
+        };
         let name = &s.scenario.variants[i].name;
         let v = per_it(r);
         // The difference from the variant's pair `before` (with ns on a

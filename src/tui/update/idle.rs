@@ -1,0 +1,169 @@
+//! Work the TUI does while it waits for keys (issue 14), in slices of a
+//! few milliseconds so that a key is never kept waiting longer:
+//!
+//! 1. the whole runs behind the cycles pane, one variant at a time;
+//! 2. each variant not on screen runs ahead with checkpoints (parked, as
+//!    Tab leaves it) to where the live one is, so that Tab restores a
+//!    checkpoint instead of running there.
+
+use std::time::{Duration, Instant};
+
+use crate::session::{RunOpts, VariantJob, VariantRun};
+use crate::tui::state::{AppState, Live};
+
+/// Instructions between looks at the clock.
+const PIECE: u64 = 20_000;
+
+pub struct Idle {
+    /// Whole runs are made here rather than at once (the terminal's TUI).
+    pub lazy: bool,
+    /// The summaries still to make, and the one under way.
+    todo: Vec<usize>,
+    job: Option<(usize, VariantJob)>,
+}
+
+impl Idle {
+    pub fn new(lazy: bool) -> Idle {
+        Idle {
+            lazy,
+            todo: Vec::new(),
+            job: None,
+        }
+    }
+
+    /// Every variant's summary is to be made again.
+    pub fn queue_summaries(&mut self, n: usize, summaries: &mut Vec<Option<VariantRun>>) {
+        *summaries = vec![None; n];
+        self.todo = (0..n).collect();
+        self.job = None;
+    }
+
+    /// Whether summaries are still being made (the cycles pane says so).
+    pub fn summarising(&self) -> bool {
+        self.job.is_some() || !self.todo.is_empty()
+    }
+}
+
+impl AppState {
+    fn summary_opts(&self) -> RunOpts {
+        RunOpts {
+            log_events: 0,
+            ..self.opts()
+        }
+    }
+
+    /// How far the variant not on screen should have run ahead: the live
+    /// one's iteration (Tab maps by iteration), or its instruction count.
+    fn prerun_wanted(&self, l: &Live) -> bool {
+        use crate::machine::Outcome;
+        if l.outcome
+            .as_ref()
+            .is_some_and(|o| matches!(o, Outcome::Exited(_) | Outcome::Fault(_)))
+        {
+            return false;
+        }
+        let (k, n) = (self.live.stats().iteration_hits, self.live.executed());
+        let st = l.stats();
+        if self.scenario.measure.is_some() && k > 0 {
+            st.iteration_hits <= k
+        } else {
+            l.executed() < n
+        }
+    }
+
+    /// Whether there is idle work to do.
+    pub fn idle_pending(&self) -> bool {
+        if self.idle.summarising() {
+            return true;
+        }
+        (0..self.scenario.variants.len()).any(|v| {
+            v != self.live.variant
+                && match self.parked.get(v) {
+                    Some(Some(l)) => self.prerun_wanted(l),
+                    Some(None) => true,
+                    None => false,
+                }
+        })
+    }
+
+    /// Does idle work for about `slice`; true when something on screen
+    /// changed (a summary arrived).
+    pub fn idle_step(&mut self, slice: Duration) -> bool {
+        let until = Instant::now() + slice;
+        if self.idle.summarising() {
+            return self.summarise(until);
+        }
+        self.prerun(until);
+        false
+    }
+
+    fn summarise(&mut self, until: Instant) -> bool {
+        if self.idle.job.is_none() {
+            let Some(v) = self.idle.todo.first().copied() else {
+                return false;
+            };
+            self.idle.todo.remove(0);
+            let opts = self.summary_opts();
+            match VariantJob::new(&self.scenario, &self.scenario.variants[v], &opts) {
+                Ok(j) => self.idle.job = Some((v, j)),
+                Err(_) => return false,
+            }
+        }
+        let opts = self.summary_opts();
+        let Some((v, job)) = self.idle.job.as_mut() else {
+            return false;
+        };
+        while Instant::now() < until {
+            if job.advance(PIECE) {
+                let v = *v;
+                let r = job.finish(&self.scenario, &self.scenario.variants[v], &opts);
+                if let Some(slot) = self.summaries.get_mut(v) {
+                    *slot = Some(r);
+                }
+                self.idle.job = None;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Runs the first variant not on screen that is behind, with checkpoints.
+    fn prerun(&mut self, until: Instant) {
+        let live = self.live.variant;
+        let Some(v) = (0..self.scenario.variants.len()).find(|&v| {
+            v != live
+                && match self.parked.get(v) {
+                    Some(Some(l)) => self.prerun_wanted(l),
+                    Some(None) => true,
+                    None => false,
+                }
+        }) else {
+            return;
+        };
+        let mut l = match self.parked[v].take() {
+            Some(l) => l,
+            None => match Live::new(&self.scenario, v, &self.opts()) {
+                Ok(l) => l,
+                Err(_) => return,
+            },
+        };
+        // Watchpoints are the screen's: a machine running ahead unseen
+        // stops at none.
+        l.m.set_watches(&[]);
+        while Instant::now() < until && self.prerun_wanted(&l) {
+            let u = crate::machine::Until {
+                max_insns: Some(PIECE),
+                ..Default::default()
+            };
+            let o = l.m.run(&u);
+            if let Some(c) = l.cps.as_mut() {
+                let _ = c.note(&mut l.m);
+            }
+            if o != crate::machine::Outcome::Budget {
+                l.outcome = Some(o);
+                break;
+            }
+        }
+        self.parked[v] = Some(l);
+    }
+}
