@@ -18,13 +18,13 @@ use super::stats::Stats;
 pub const DEFAULT_CAP: usize = 256 << 20;
 /// The most checkpoints of one variant, whatever their size.
 const MAX_COUNT: usize = 4096;
-/// The interval on a small guest: about 5 ms of instrumented execution
-/// here, so that a step back re-executes at most that.
-const BASE_EVERY: u64 = 50_000;
+/// The interval on a small guest: about 4 ms of instrumented execution
+/// here (5 M instructions/s), so that a step back re-executes at most that.
+const BASE_EVERY: u64 = 20_000;
 /// RAM a checkpoint compares per `BASE_EVERY` instructions: a larger
 /// guest's checkpoints are spaced out in proportion, so that comparing its
 /// RAM stays a small share of the run.
-const RAM_PER_BASE: u64 = 4 << 20;
+const RAM_PER_BASE: u64 = 2 << 20;
 /// The finest interval a re-execution leaves behind it.
 const FINE_EVERY: u64 = 4_096;
 
@@ -54,7 +54,7 @@ impl Checkpoints {
     /// resume point) as the first checkpoint.
     pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, String> {
         let ram = m.ram_bytes();
-        let every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(64 * BASE_EVERY);
+        let every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(100 * BASE_EVERY);
         let mut c = Checkpoints {
             list: Vec::new(),
             every,

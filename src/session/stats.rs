@@ -90,6 +90,8 @@ pub struct Stats {
     pub path: Option<super::path::PathRecorder>,
     /// Every retired range, for reverse-continue (`session::stream`).
     pub stream: super::stream::BlockStream,
+    /// Traps entered and not yet returned from (`traps.rs`).
+    pub traps: traps::Traps,
 }
 
 impl Stats {
@@ -132,6 +134,7 @@ impl Stats {
             functions: Functions::default(),
             path: None,
             stream: Default::default(),
+            traps: Default::default(),
         }
     }
 
@@ -290,4 +293,5 @@ impl Counters {
 
 mod observer;
 mod rewind;
+pub mod traps;
 pub use rewind::StatsSaved;

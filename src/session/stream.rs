@@ -11,7 +11,7 @@
 //! by reference count, so a checkpoint holds the stream as it was by
 //! copying the open chunk and a list of pointers.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 /// Entries per chunk: what a checkpoint copies at most (8 KiB).
@@ -121,17 +121,24 @@ impl BlockStream {
     /// starts; `None` if none is in it.
     pub fn last_hit_before(&self, now: u64, addrs: &BTreeSet<u64>) -> Option<u64> {
         // The blocks holding a breakpoint, and at which of their indices.
-        let mut hits: HashMap<u32, Vec<u16>> = HashMap::new();
-        for (id, pcs) in self.blocks.iter().enumerate() {
-            for (i, pc) in pcs.iter().enumerate() {
-                if addrs.contains(pc) {
-                    hits.entry(id as u32).or_default().push(i as u16);
-                }
-            }
-        }
-        if hits.is_empty() {
+        let hits: Vec<Vec<u16>> = self
+            .blocks
+            .iter()
+            .map(|pcs| {
+                pcs.iter()
+                    .enumerate()
+                    .filter(|(_, pc)| addrs.contains(pc))
+                    .map(|(i, _)| i as u16)
+                    .collect()
+            })
+            .collect();
+        if hits.iter().all(Vec::is_empty) {
             return None;
         }
+        let hit = |e: &Entry| {
+            hits.get(e.block as usize)
+                .is_some_and(|is| is.iter().any(|&x| x >= e.from && x < e.from + e.len))
+        };
         let r = &self.run;
         let chunks = r
             .sealed
@@ -141,7 +148,8 @@ impl BlockStream {
         let mut starts = Vec::with_capacity(CHUNK);
         // Newest chunk first, each read forward from its count.
         for c in chunks.rev() {
-            if c.entries.is_empty() || c.at >= now {
+            // Most chunks hold no hit: passed over without counting.
+            if c.entries.is_empty() || c.at >= now || !c.entries.iter().any(hit) {
                 continue;
             }
             starts.clear();
@@ -155,9 +163,10 @@ impl BlockStream {
                 at += u64::from(e.len);
             }
             for (i, e) in c.entries.iter().enumerate().rev() {
-                let Some(is) = hits.get(&e.block) else {
+                let is = &hits[e.block as usize];
+                if is.is_empty() {
                     continue;
-                };
+                }
                 let best = is
                     .iter()
                     .filter(|&&x| x >= e.from && x < e.from + e.len)

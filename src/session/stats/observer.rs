@@ -252,6 +252,7 @@ impl Observer for Stats {
 
     fn event(&mut self, at: u64, ev: &Event) {
         self.log.push(at, ev);
+        self.traps.note(self.log.total() - 1, at, ev);
         let kind = ev.kind();
         if kind == EventKind::Retired {
             return;

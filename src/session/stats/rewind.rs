@@ -43,6 +43,7 @@ pub struct StatsSaved {
     functions: FunctionsSaved,
     path: Option<PathRecorder>,
     stream: crate::session::stream::StreamRun,
+    traps: super::traps::Traps,
 }
 
 /// `v` with zeros up to `n` entries: lines first met later count from zero.
@@ -88,6 +89,7 @@ impl Rewind for Stats {
             functions,
             path,
             stream,
+            traps,
         } = self;
         StatsSaved {
             model: model.as_ref().map(|m| ModelSaved {
@@ -113,6 +115,7 @@ impl Rewind for Stats {
             functions: functions.save(),
             path: path.clone(),
             stream: stream.run.clone(),
+            traps: traps.clone(),
         }
     }
 
@@ -142,6 +145,7 @@ impl Rewind for Stats {
         self.functions.restore(&s.functions);
         self.path.clone_from(&s.path);
         self.stream.run.clone_from(&s.stream);
+        self.traps.clone_from(&s.traps);
     }
 
     fn saved_bytes(s: &StatsSaved) -> usize {

@@ -87,13 +87,12 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let st = c.sstatus;
     let inner = area.width.saturating_sub(2) as usize;
-    // No trap at all yet, or none into this mode (as far as the log goes).
+    // No trap at all yet, or none into this mode.
     let never = s.live.m.last_trap().is_none();
-    let history = s.live.trap_history;
     let untrapped = |into: bool, mode: &'static str| -> Option<String> {
         if never {
             Some("no trap has happened yet".into())
-        } else if !into && history {
+        } else if !into {
             Some(format!("no trap into {mode} yet"))
         } else {
             None

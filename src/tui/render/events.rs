@@ -16,13 +16,23 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let log = &s.live.stats().log;
     let h = area.height.saturating_sub(2) as usize;
-    let shown: Vec<(u64, &crate::trace::Stamped)> = log
-        .since(0)
-        .filter(|(_, e)| s.filter.matches(&e.event))
-        .collect();
-    let end = shown.len().saturating_sub(s.events_scroll);
+    // Only the rows on screen are gathered, newest first (the log holds up
+    // to 200,000 events deep into a run); the title counts them all.
+    let total = log.total();
+    let matching = log.iter().filter(|e| s.filter.matches(&e.event)).count();
+    let end = matching.saturating_sub(s.events_scroll);
     let start = end.saturating_sub(h);
-    let lines: Vec<Line> = shown[start..end]
+    let mut shown: Vec<(u64, &crate::trace::Stamped)> = log
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(k, e)| (total - 1 - k as u64, e))
+        .filter(|(_, e)| s.filter.matches(&e.event))
+        .skip(matching - end)
+        .take(end - start)
+        .collect();
+    shown.reverse();
+    let lines: Vec<Line> = shown
         .iter()
         .map(|(i, e)| {
             let style = match e.event.kind() {
@@ -52,7 +62,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let title = format!(
         " Events [{}] {}  #index @instructions  (f: filter) ",
         s.filter.name(),
-        shown.len()
+        matching
     );
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),

@@ -6,7 +6,6 @@ use crate::machine::{Machine, Outcome, Program};
 use crate::scenario::Scenario;
 use crate::session::stats::Stats;
 use crate::session::{self, RunOpts};
-use crate::trace::{Event, Priv};
 use std::rc::Rc;
 
 /// CSRs as the guest sees them, read after each action.
@@ -25,18 +24,7 @@ pub struct CsrView {
     pub medeleg: u64,
 }
 
-/// A trap that has been entered and not yet returned from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrapFrame {
-    pub cause: u64,
-    pub from: Priv,
-    pub to: Priv,
-    pub epc: u64,
-    pub handler: u64,
-    pub at: u64,
-    /// Its index in the event log.
-    pub index: u64,
-}
+pub use crate::session::stats::traps::TrapFrame;
 
 /// The machine of the variant on screen.
 pub struct Live {
@@ -57,12 +45,8 @@ pub struct Live {
     pub traps: Vec<TrapFrame>,
     /// The last completed trap: its frame and how it returned.
     pub last_return: Option<(TrapFrame, u64)>,
-    /// Events of the log already folded into `traps`.
-    cursor: u64,
-    /// Whether a trap has been taken into S / into M since reset, as far as
-    /// the log tells (`trap_history` false: events fell off it unseen).
+    /// Whether a trap has been taken into S / into M since reset.
     pub trapped_to: (bool, bool),
-    pub trap_history: bool,
     pub outcome: Option<Outcome>,
     /// The machine's checkpoints (issue 14): stepping back, `:goto` and
     /// Tab restore the nearest one and re-execute the rest. None only if
@@ -113,9 +97,7 @@ impl Live {
             csrs: CsrView::default(),
             traps: Vec::new(),
             last_return: None,
-            cursor: 0,
             trapped_to: (false, false),
-            trap_history: true,
             outcome: None,
         };
         l.refresh(0);
@@ -127,9 +109,7 @@ impl Live {
     pub fn resync(&mut self) {
         self.traps.clear();
         self.last_return = None;
-        self.cursor = 0;
         self.trapped_to = (false, false);
-        self.trap_history = true;
     }
 
     pub fn program(&self) -> &Rc<Program> {
@@ -181,46 +161,11 @@ impl Live {
             mtval: c(0x343),
             medeleg: c(0x302),
         };
-        let log = &self.m.observer().log;
-        let mut traps = std::mem::take(&mut self.traps);
-        if log.dropped() > self.cursor {
-            self.trap_history = false;
-        }
-        for (_, e) in log.since(self.cursor) {
-            match &e.event {
-                Event::TrapEnter { to: Priv::S, .. } => self.trapped_to.0 = true,
-                Event::TrapEnter { .. } => self.trapped_to.1 = true,
-                _ => {}
-            }
-        }
-        for (index, e) in log.since(self.cursor) {
-            match &e.event {
-                Event::TrapEnter {
-                    cause,
-                    from,
-                    to,
-                    epc,
-                    handler,
-                    ..
-                } => traps.push(TrapFrame {
-                    cause: *cause,
-                    from: *from,
-                    to: *to,
-                    epc: *epc,
-                    handler: *handler,
-                    at: e.at,
-                    index,
-                }),
-                Event::TrapReturn { target, .. } => {
-                    if let Some(f) = traps.pop() {
-                        self.last_return = Some((f, *target));
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.traps = traps;
-        self.cursor = log.total();
+        // The observer folds the traps as they come (stats/traps.rs).
+        let t = &self.m.observer().traps;
+        self.traps.clone_from(&t.open);
+        self.last_return.clone_from(&t.last_return);
+        self.trapped_to = t.taken_to;
     }
 
     pub fn executed(&self) -> u64 {

@@ -75,6 +75,11 @@ impl AppState {
                 )
             {
                 if l.stats().iteration_hits + 1 == k {
+                    // A checkpoint right before the k-th mark: the next Tab
+                    // to this iteration starts here.
+                    if let Some(c) = l.cps.as_mut() {
+                        let _ = c.take(&mut l.m);
+                    }
                     l.m.step();
                     break;
                 }
