@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod checkpoint;
 pub mod getppid;
 pub mod tui;
 
