@@ -48,6 +48,13 @@ pub(super) fn bench(
         let mut v = serde_json::to_value(&b)?;
         v["first_frame_ms"] = serde_json::json!(first);
         v["travel"] = serde_json::to_value(&travel)?;
+        if !travel_depths.is_empty() {
+            v["travel_snapshot"] =
+                match crate::tui::latency::travel_snapshot(&travel_depths).map_err(anyhow::Error::msg)? {
+                    Ok(t) => serde_json::to_value(&t)?,
+                    Err(why) => serde_json::json!({ "not_measured": why }),
+                };
+        }
         println!(
             "{}",
             crate::report::escape_json(&serde_json::to_string_pretty(&v)?)
@@ -108,26 +115,39 @@ pub(super) fn bench(
         );
         let travel =
             crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
-        for t in &travel {
+        print_travel(&travel);
+        if !travel_depths.is_empty() {
             say!(
-                "  at {:>9} instructions ({:.0} ms to get there with :run): {} checkpoints, {:.1} MiB; block stream {:.1} MiB",
-                t.depth,
-                t.run_ms,
-                t.checkpoints,
-                t.checkpoint_bytes as f64 / (1 << 20) as f64,
-                t.stream_bytes as f64 / (1 << 20) as f64
+                "\nThe same on a snapshot (the Sv39 minikernel booted in QEMU, stopped at its 5th ecall; 128 MiB of RAM):"
             );
-            for l in &t.keys {
-                say!(
-                    "    {:<24} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
-                    l.action,
-                    l.median_us as f64 / 1000.0,
-                    l.max_us as f64 / 1000.0,
-                    l.draw_median_us as f64 / 1000.0,
-                    l.samples
-                );
+            match crate::tui::latency::travel_snapshot(&travel_depths).map_err(anyhow::Error::msg)? {
+                Ok(t) => print_travel(&t),
+                Err(why) => say!("  not measured: {why}"),
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_travel(travel: &[crate::tui::latency::Travel]) {
+    for t in travel {
+        say!(
+            "  at {:>9} instructions ({:.0} ms to get there with :run): {} checkpoints, {:.1} MiB; block stream {:.1} MiB",
+            t.depth,
+            t.run_ms,
+            t.checkpoints,
+            t.checkpoint_bytes as f64 / (1 << 20) as f64,
+            t.stream_bytes as f64 / (1 << 20) as f64
+        );
+        for l in &t.keys {
+            say!(
+                "    {:<24} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
+                l.action,
+                l.median_us as f64 / 1000.0,
+                l.max_us as f64 / 1000.0,
+                l.draw_median_us as f64 / 1000.0,
+                l.samples
+            );
+        }
+    }
 }

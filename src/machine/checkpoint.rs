@@ -281,6 +281,29 @@ fn hart_bytes<D>(s: &HartSaved<D>) -> usize {
         + s.saves.len() * 16
 }
 
+/// Calls `f` with each page of RAM region `start..end` and its index, read
+/// a megabyte at a time into one buffer (a snapshot's 128 MiB read into a
+/// fresh allocation would spend more on the host's page faults than on the
+/// copy).
+fn for_each_page<D>(uc: &Unicorn<'_, D>, start: u64, end: u64, mut f: impl FnMut(usize, &[u8])) {
+    const STEP: usize = 256 * PAGE;
+    let mut buf = vec![0u8; STEP.min((end - start) as usize)];
+    let mut at = start;
+    let mut index = 0;
+    while at < end {
+        let n = STEP.min((end - at) as usize);
+        let chunk = &mut buf[..n];
+        if uc.mem_read(at, chunk).is_err() {
+            chunk.fill(0);
+        }
+        for page in chunk.chunks(PAGE) {
+            f(index, page);
+            index += 1;
+        }
+        at += n as u64;
+    }
+}
+
 /// Reads RAM region `start..end` whole.
 fn read_region<D>(uc: &Unicorn<'_, D>, start: u64, end: u64) -> Vec<u8> {
     uc.mem_read_as_vec(start, (end - start) as usize)
@@ -301,16 +324,14 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
             .iter()
             .enumerate()
             .map(|(ri, &(start, end))| {
-                let bytes = read_region(&self.uc, start, end);
                 let old = base.and_then(|b| b.regions.get(ri)).map(|r| &r.1);
-                let pages = bytes
-                    .chunks(PAGE)
-                    .enumerate()
-                    .map(|(i, now)| match old.and_then(|o| o.get(i)) {
+                let mut pages = Vec::with_capacity((end - start) as usize / PAGE);
+                for_each_page(&self.uc, start, end, |i, now| {
+                    pages.push(match old.and_then(|o| o.get(i)) {
                         Some(p) if p[..] == *now => p.clone(),
                         _ => Rc::from(now),
-                    })
-                    .collect();
+                    });
+                });
                 (start, pages)
             })
             .collect();
@@ -359,11 +380,14 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
             let Some((_, pages)) = c.mem.regions.get(ri) else {
                 continue;
             };
-            let now = read_region(&self.uc, start, end);
-            for (i, (have, want)) in now.chunks(PAGE).zip(pages).enumerate() {
-                if have == &want[..] {
-                    continue;
+            let mut differ = Vec::new();
+            for_each_page(&self.uc, start, end, |i, have| {
+                if pages.get(i).is_some_and(|want| have != &want[..]) {
+                    differ.push(i);
                 }
+            });
+            for i in differ {
+                let want = &pages[i];
                 let at = start + (i * PAGE) as u64;
                 self.uc
                     .mem_write(at, want)

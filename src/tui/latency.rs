@@ -248,3 +248,53 @@ pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, String> {
         .map_err(|e| e.to_string())?;
     Ok(process_start.elapsed().as_secs_f64() * 1e3)
 }
+
+/// The same on a snapshot (when QEMU is installed): trapscope's Sv39
+/// minikernel booted in qemu-system-riscv64 and stopped at its 5th user
+/// ecall (in the warm-up, before the timed loop reads its `iterations`
+/// knob), as two variants: the dispatch before and after seed 003. The
+/// snapshot directory and scenario live in a temporary directory. `Ok(None)`
+/// with the reason when QEMU is missing.
+pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, String> {
+    use crate::snapshot::take::{Booted, Config, Guest};
+    if let Err(e) = crate::snapshot::qemu::find() {
+        return Ok(Err(e));
+    }
+    let dir = std::env::temp_dir().join(format!("trapscope-bench-snap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let elf = crate::project_dir().join("assets/guest/minikernel-sv39.elf");
+    let cfg = Config {
+        guest: Guest::Elf(elf),
+        at: 5,
+        ecall_symbol: "user_syscall_ecall".into(),
+        loop_symbol: "bench_timed_loop".into(),
+        vlen: None,
+        mem_mib: 128,
+        append: String::new(),
+        boot_timeout: std::time::Duration::from_secs(60),
+    };
+    let r = (|| {
+        let mut quiet = |_: &str| {};
+        let mut b = Booted::start(&cfg, &mut quiet)?;
+        b.run_to(cfg.at, &mut quiet)?;
+        b.quiesce()?;
+        b.save(&dir.join("snap"))?;
+        drop(b);
+        let p = dir.join("snapshot-bench.toml");
+        std::fs::write(
+            &p,
+            "title = \"bench on a snapshot\"\npatch = \"seed 003\"\ncores = [\"u74\"]\n\
+             [knobs.iterations]\nsymbol = \"knob_iterations\"\ndefault = 100\n\
+             [knobs.ras_friendly_entry]\nsymbol = \"knob_ras_friendly_entry\"\ndefault = 0\n\
+             [[variants]]\nname = \"before\"\nsnapshot = \"snap\"\n\
+             [[variants]]\nname = \"after\"\nsnapshot = \"snap\"\nknobs = { ras_friendly_entry = 1 }\n\
+             [measure]\nstart = \"bench_timed_loop\"\nend = \"bench_timed_done\"\niteration = \"bench_timed_loop\"\n",
+        )
+        .map_err(|e| format!("{}: {e}", p.display()))?;
+        let s = Scenario::load(&p).map_err(|e| e.to_string())?;
+        travel(s, depths)
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    r.map(Ok)
+}
