@@ -122,14 +122,25 @@ pub(super) fn split<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, to: usize) -> Op
         to = to.min(i + 1);
     }
     let by = hart.fs_by;
-    let (at, d) = p
-        .block
-        .insns
-        .iter()
-        .enumerate()
-        .take(to)
-        .skip(p.from)
-        .find(|(_, d)| Some(d.pc) == by || d.insn.is_some_and(|i| dirties(&i)))?;
+    let (at, d) = match by {
+        // Only the block's FP-state writers can have changed FS.
+        None => {
+            let k = *p
+                .block
+                .fs_dirties
+                .iter()
+                .find(|&&k| k as usize >= p.from && (k as usize) < to)?;
+            (k as usize, &p.block.insns[k as usize])
+        }
+        Some(_) => p
+            .block
+            .insns
+            .iter()
+            .enumerate()
+            .take(to)
+            .skip(p.from)
+            .find(|(_, d)| Some(d.pc) == by || d.insn.is_some_and(|i| dirties(&i)))?,
+    };
     let (pc, insn) = (d.pc, d.insn?);
     let after = p
         .block

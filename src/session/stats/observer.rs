@@ -84,14 +84,16 @@ impl Observer for Stats {
             .filter(|(i, _)| *i >= r.from && *i < r.to)
             .peekable();
         let mut mp = misp.iter().peekable();
+        // The innermost frame's phase changes only at a jal/jalr below.
+        let mut frame = self.stack.phase();
         for i in r.from..r.to {
-            self.executed = r.at + (i - r.from) as u64;
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
+                self.executed = r.at + (i - r.from) as u64;
                 self.mark(*bits);
             }
             // The pc's own phase symbol, else the innermost frame's
             // (session::callstack), else the privilege default.
-            let p = info.phase[i].or(self.stack.phase()).unwrap_or(fallback) as usize;
+            let p = info.phase[i].or(frame).unwrap_or(fallback) as usize;
             self.now.phase[p] += 1;
             let func = info.func[i];
             self.functions.retire(func);
@@ -111,6 +113,7 @@ impl Observer for Stats {
                     let map = &self.map;
                     self.stack.transfer(d, n, &|pc| map.phase_of(pc));
                     self.now.mismatched_returns = self.stack.mismatched;
+                    frame = self.stack.phase();
                 }
             }
             let (Some(m), Some(t)) = (self.model.as_mut(), info.cost.as_ref()) else {
