@@ -49,11 +49,12 @@ pub(super) fn bench(
         v["first_frame_ms"] = serde_json::json!(first);
         v["travel"] = serde_json::to_value(&travel)?;
         if !travel_depths.is_empty() {
-            v["travel_snapshot"] =
-                match crate::tui::latency::travel_snapshot(&travel_depths).map_err(anyhow::Error::msg)? {
-                    Ok(t) => serde_json::to_value(&t)?,
-                    Err(why) => serde_json::json!({ "not_measured": why }),
-                };
+            v["travel_snapshot"] = match crate::tui::latency::travel_snapshot(&travel_depths)
+                .map_err(anyhow::Error::msg)?
+            {
+                Ok(t) => serde_json::to_value(&t)?,
+                Err(why) => serde_json::json!({ "not_measured": why }),
+            };
         }
         println!(
             "{}",
@@ -120,7 +121,9 @@ pub(super) fn bench(
             say!(
                 "\nThe same on a snapshot (the Sv39 minikernel booted in QEMU, stopped at its 5th ecall; 128 MiB of RAM):"
             );
-            match crate::tui::latency::travel_snapshot(&travel_depths).map_err(anyhow::Error::msg)? {
+            match crate::tui::latency::travel_snapshot(&travel_depths)
+                .map_err(anyhow::Error::msg)?
+            {
                 Ok(t) => print_travel(&t),
                 Err(why) => say!("  not measured: {why}"),
             }

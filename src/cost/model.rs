@@ -166,11 +166,13 @@ impl CostModel {
 
     pub fn build(&self, insns: &[DecodedInsn]) -> BlockCost {
         BlockCost {
-            insns: insns
-                .iter()
-                .map(|d| class::of(&self.profile, &self.bypass, d.insn.as_ref()))
-                .collect(),
+            insns: insns.iter().map(|d| self.of(d)).collect(),
         }
+    }
+
+    /// What the pipeline knows of one instruction (`build`'s entries).
+    pub fn of(&self, d: &DecodedInsn) -> Static {
+        class::of(&self.profile, &self.bypass, d.insn.as_ref())
     }
 
     /// Charges instruction `at.i` of a block against the pipeline `st`:
@@ -184,9 +186,21 @@ impl CostModel {
         st: &mut PipeState,
         t: &BlockCost,
         at: At,
+        sink: impl FnMut(Cat, u64, bool),
+    ) {
+        self.charge_insn(st, &t.insns[at.i], at, sink)
+    }
+
+    /// `charge` with the instruction's entry `s` at hand (an observer that
+    /// keeps it beside its own per-instruction table).
+    #[inline]
+    pub fn charge_insn(
+        &self,
+        st: &mut PipeState,
+        s: &Static,
+        at: At,
         mut sink: impl FnMut(Cat, u64, bool),
     ) {
-        let s = &t.insns[at.i];
         let p = &self.params;
         if s.kind == Kind::Csr {
             let cat = if s.csr.counter {

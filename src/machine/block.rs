@@ -27,9 +27,39 @@ pub struct Block<D> {
     pub insns: Vec<DecodedInsn>,
     /// The observer's table for this block, built once.
     pub data: D,
+    /// Indices of the instructions that can make sstatus.FS Dirty
+    /// (`fstate::dirties`), so that `fstate::split` need not look at the
+    /// others each time the block retires.
+    pub fs_dirties: Vec<u32>,
+    /// Some instruction is a CSR access or `sfence.vma`: only then has
+    /// `hooks::post_retire` anything to look for in a retired range.
+    pub system: bool,
 }
 
 impl<D> Block<D> {
+    pub fn new(start: u64, end: u64, phys: u64, insns: Vec<DecodedInsn>, data: D) -> Block<D> {
+        let fs_dirties = (0..insns.len() as u32)
+            .filter(|&k| {
+                insns[k as usize]
+                    .insn
+                    .is_some_and(|i| super::fstate::dirties(&i))
+            })
+            .collect();
+        let system = insns.iter().any(|d| {
+            d.insn
+                .is_some_and(|i| matches!(i.op, isa::Op::Csr(_) | isa::Op::SfenceVma))
+        });
+        Block {
+            start,
+            end,
+            phys,
+            insns,
+            data,
+            fs_dirties,
+            system,
+        }
+    }
+
     /// Index of the instruction at `pc`, if it starts one in this block.
     pub fn index_of(&self, pc: u64) -> Option<usize> {
         if pc < self.start || pc >= self.end {

@@ -104,7 +104,7 @@ struct HartSaved<D> {
     executed: u64,
     pending: Option<(Rc<super::Block<D>>, usize, Priv)>,
     stop: Option<Outcome>,
-    csr_shadow: std::collections::HashMap<u16, u64>,
+    csr_shadow: super::pchash::PcMap<u16, u64>,
     exit: Option<(u64, u64)>,
     cycle_offset: i128,
     instret_offset: i128,
@@ -173,6 +173,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         skip_once: _,   // reset by each run call
         passed: _,      // reset by each run call
         csr_shadow,
+        described: _, // disassembly of code, by pc and encoding
         mem_fault: _, // taken before a run call returns
         exit,
         cycle_offset,

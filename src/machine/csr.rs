@@ -118,12 +118,12 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 }
                 let vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
                 let name = if csr == SSTATUS { "sstatus" } else { "mstatus" };
-                super::vec::set_vs(hart, vs, pc, || {
-                    format!("{} writes {name}", super::vec::describe(insn, pc))
+                super::vec::set_vs(hart, vs, pc, |h| {
+                    format!("{} writes {name}", super::vec::described(h, insn, pc))
                 });
                 // FS as QEMU keeps it after the write (fstate.rs).
-                super::fstate::changed(hart, super::fstate::fs_of(raw_after), pc, || {
-                    format!("{} writes {name}", super::vec::describe(insn, pc))
+                super::fstate::changed(hart, super::fstate::fs_of(raw_after), pc, |h| {
+                    format!("{} writes {name}", super::vec::described(h, insn, pc))
                 });
                 let shown = status_view(csr, raw_after, hart.vs, hart.status_extra);
                 hart.csr_shadow.insert(csr, shown);

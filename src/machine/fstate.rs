@@ -56,8 +56,8 @@ pub fn dirties(insn: &Insn) -> bool {
 }
 
 /// What a change's cause says: the instruction and what it wrote.
-fn cause(insn: &Insn, pc: u64) -> String {
-    let text = super::vec::describe(insn, pc);
+fn cause<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
+    let text = super::vec::described(hart, insn, pc);
     match (insn.op, insn.dest()) {
         (Op::Csr(_), _) => format!(
             "{text} writes {}",
@@ -74,12 +74,12 @@ pub(super) fn changed<O: Observer>(
     hart: &mut Hart<O>,
     to: u8,
     pc: u64,
-    why: impl FnOnce() -> String,
+    why: impl FnOnce(&mut Hart<O>) -> String,
 ) {
     let from = hart.fs_seen;
     if from != to {
         hart.fs_seen = to;
-        let why = why();
+        let why = why(hart);
         hart.emit(Event::FsChange { from, to, pc, why });
     }
 }
@@ -122,14 +122,25 @@ pub(super) fn split<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, to: usize) -> Op
         to = to.min(i + 1);
     }
     let by = hart.fs_by;
-    let (at, d) = p
-        .block
-        .insns
-        .iter()
-        .enumerate()
-        .take(to)
-        .skip(p.from)
-        .find(|(_, d)| Some(d.pc) == by || d.insn.is_some_and(|i| dirties(&i)))?;
+    let (at, d) = match by {
+        // Only the block's FP-state writers can have changed FS.
+        None => {
+            let k = *p
+                .block
+                .fs_dirties
+                .iter()
+                .find(|&&k| k as usize >= p.from && (k as usize) < to)?;
+            (k as usize, &p.block.insns[k as usize])
+        }
+        Some(_) => p
+            .block
+            .insns
+            .iter()
+            .enumerate()
+            .take(to)
+            .skip(p.from)
+            .find(|(_, d)| Some(d.pc) == by || d.insn.is_some_and(|i| dirties(&i)))?,
+    };
     let (pc, insn) = (d.pc, d.insn?);
     let after = p
         .block
@@ -152,7 +163,7 @@ pub(super) fn split<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, to: usize) -> Op
             from,
             to: now,
             pc,
-            why: cause(&insn, pc),
+            why: cause(hart, &insn, pc),
         },
     })
 }

@@ -64,7 +64,9 @@ pub struct Hart<O: Observer> {
     /// instruction, run after it, acts rather than stops.
     pub(super) passed: Option<u64>,
     /// Last value seen of each CSR, for the `old` of CSR-write events.
-    pub(super) csr_shadow: HashMap<u16, u64>,
+    pub(super) csr_shadow: PcMap<u16, u64>,
+    /// `vec::described`'s disassemblies, by pc and encoding.
+    pub(super) described: PcMap<(u64, u32), String>,
     /// Set by the memory-fault hook, read when unicorn returns its error.
     pub(super) mem_fault: Option<(Access, u64, u64)>,
     pub(super) exit: Option<(u64, u64)>,
@@ -148,7 +150,8 @@ impl<O: Observer> Hart<O> {
             stop_addrs: PcSet::default(),
             skip_once: None,
             passed: None,
-            csr_shadow: HashMap::new(),
+            csr_shadow: PcMap::default(),
+            described: PcMap::default(),
             mem_fault: None,
             exit: None,
             cycle_offset: 0,

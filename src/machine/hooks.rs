@@ -98,6 +98,9 @@ fn post_retire<O: Observer>(
     // New page tables: a virtual address may now hold other code, so the
     // decoded blocks go, and intercepts are checked again as blocks are
     // decoded anew (smc::register_block).
+    if !p.block.system {
+        return post_xret(uc, p, to, next);
+    }
     if p.block.insns[p.from..to].iter().any(|d| {
         d.insn.is_some_and(|i| {
             i.op == Op::SfenceVma
@@ -124,6 +127,17 @@ fn post_retire<O: Observer>(
             });
         }
     }
+    post_xret(uc, p, to, next);
+}
+
+/// An `sret`/`mret` at the end of what retired: the return and the new
+/// privilege.
+fn post_xret<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    p: &Pending<O::BlockData>,
+    to: usize,
+    next: Option<u64>,
+) {
     let last = &p.block.insns[to - 1];
     let via = match last.insn.map(|i| i.op) {
         Some(Op::Sret) => XRet::Sret,
@@ -177,16 +191,8 @@ pub(super) fn block_at<O: Observer>(
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
-    hart.blocks.insert(
-        size,
-        Block {
-            start: addr,
-            end,
-            phys,
-            insns,
-            data,
-        },
-    )
+    hart.blocks
+        .insert(size, Block::new(addr, end, phys, insns, data))
 }
 
 pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {

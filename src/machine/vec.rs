@@ -153,13 +153,28 @@ impl<O: Observer> VHost for Host<'_, '_, O> {
 /// Sets the VS field and reports the transition with its cause.
 /// `why` is built only when VS does change: it is a disassembly, and
 /// every sstatus write comes here.
-pub fn set_vs<O: Observer>(hart: &mut Hart<O>, to: u8, pc: u64, why: impl FnOnce() -> String) {
+pub fn set_vs<O: Observer>(
+    hart: &mut Hart<O>,
+    to: u8,
+    pc: u64,
+    why: impl FnOnce(&mut Hart<O>) -> String,
+) {
     let from = hart.vs;
     if from != to {
         hart.vs = to;
-        let why = why();
+        let why = why(hart);
         hart.emit(Event::VsChange { from, to, pc, why });
     }
+}
+
+/// `describe`, kept per pc and encoding: the same few status writes change
+/// VS and FS again and again (each trap's entry and return), and the
+/// disassembly was most of what such an event cost.
+pub(super) fn described<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
+    hart.described
+        .entry((pc, insn.raw))
+        .or_insert_with(|| describe(insn, pc))
+        .clone()
 }
 
 /// Disassembly, vector instructions included.
@@ -206,8 +221,8 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
                 written: effect.written,
             });
             if effect.dirties {
-                set_vs(hart, VS_DIRTY, pc, || {
-                    format!("{} changes vector state", describe(insn, pc))
+                set_vs(hart, VS_DIRTY, pc, |h| {
+                    format!("{} changes vector state", described(h, insn, pc))
                 });
             }
             VResult::Done
@@ -217,8 +232,8 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
             // V spec §7.7 ("Exception handling"): vstart names the faulting
             // element and the ones before it are done: vector state changed.
             if resumable {
-                set_vs(hart, VS_DIRTY, pc, || {
-                    format!("{} stops at a faulting element", describe(insn, pc))
+                set_vs(hart, VS_DIRTY, pc, |h| {
+                    format!("{} stops at a faulting element", described(h, insn, pc))
                 });
             }
             let access = if store { Access::Write } else { Access::Read };
@@ -277,8 +292,8 @@ pub fn run_vector_csr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn:
         if !unit.write_csr(insn.csr, new) {
             return VResult::Illegal; // vl, vtype, vlenb are read-only
         }
-        set_vs(hart, VS_DIRTY, pc, || {
-            format!("{} writes a vector CSR", describe(insn, pc))
+        set_vs(hart, VS_DIRTY, pc, |h| {
+            format!("{} writes a vector CSR", described(h, insn, pc))
         });
     }
     regs::write_gpr(uc, insn.rd, old);

@@ -5,7 +5,8 @@
 
 use std::rc::Rc;
 
-use crate::cost::{At, BlockCost, Cat, CostModel, PipeState, Profile};
+use crate::cost::class::Static;
+use crate::cost::{At, Cat, CostModel, PipeState, Profile};
 use crate::machine::DecodedInsn;
 use crate::predict::Predictors;
 
@@ -93,9 +94,9 @@ pub(super) fn costs_ahead(
     out: &mut Vec<u64>,
 ) {
     out.clear();
-    let Some(t) = info.cost.as_ref() else {
+    if !info.costed {
         return;
-    };
+    }
     out.push(0);
     let (mut pipe, mut pending, mut sum) = (m.pipe.clone(), m.vec_pending, 0u64);
     for i in from..insns.len() {
@@ -106,7 +107,10 @@ pub(super) fn costs_ahead(
             misp: None,
         };
         let mut spent = 0;
-        let waited = charge_one(&m.cost, &mut pipe, t, at, &mut pending, |_, v, _| {
+        let Some(s) = info.slots[i].cost.as_ref() else {
+            continue;
+        };
+        let waited = charge_one(&m.cost, &mut pipe, s, at, &mut pending, |_, v, _| {
             spent += v
         });
         sum += spent + waited;
@@ -123,7 +127,7 @@ pub(super) fn costs_ahead(
 pub(super) fn charge_one(
     cost: &CostModel,
     pipe: &mut PipeState,
-    t: &BlockCost,
+    s: &Static,
     at: At,
     vec_pending: &mut u64,
     mut each: impl FnMut(Cat, u64, bool),
@@ -131,7 +135,7 @@ pub(super) fn charge_one(
     let (mut spent, mut syncs) = (0, false);
     let w = cost.vector_waits();
     let (status, csr) = (w.status_write, w.csr);
-    cost.charge(pipe, t, at, |cat, v, event| {
+    cost.charge_insn(pipe, s, at, |cat, v, event| {
         spent += v;
         syncs |= (status && cat == Cat::StatusWrites)
             || (csr && matches!(cat, Cat::CsrReads | Cat::CsrWrites | Cat::StatusWrites));

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::callstack::CallStack;
-use crate::cost::{BlockCost, Ledger};
+use crate::cost::Ledger;
+use crate::cost::class::Static;
 use crate::machine::Program;
 use crate::trace::{EventLog, Priv};
 
@@ -18,17 +19,27 @@ const M_END: u8 = 2;
 const M_ITER: u8 = 4;
 
 pub struct BlockInfo {
-    /// Phase per instruction (`None`: decided by privilege).
-    phase: Vec<Option<u8>>,
+    /// What accounting reads of each instruction, side by side: retiring a
+    /// range touches one table rather than one per kind of figure.
+    pub(super) slots: Vec<Slot>,
     /// Marker bits per instruction index, only where nonzero.
     marks: Vec<(usize, u8)>,
-    /// Dense source-line id per instruction (into `Stats::lines`).
-    line: Vec<u32>,
-    /// Function id per instruction (into `Stats::functions`).
-    func: Vec<u32>,
-    pub(super) cost: Option<BlockCost>,
+    /// A core model is attached: every slot has its `cost`.
+    pub(super) costed: bool,
     /// Its id in the stream of retired blocks (`session::stream`).
     stream: u32,
+}
+
+/// One instruction's entry in its block's table.
+pub(super) struct Slot {
+    /// Phase (`None`: decided by privilege).
+    phase: Option<u8>,
+    /// Dense source-line id (into `Stats::lines`).
+    line: u32,
+    /// Function id (into `Stats::functions`).
+    func: u32,
+    /// What the pipeline knows of it, with a core model.
+    pub(super) cost: Option<Static>,
 }
 
 /// Counters, snapshotted at the start and end of the window.

@@ -30,25 +30,30 @@ impl Observer for Stats {
                 marks.push((i, b));
             }
         }
-        let line = insns
+        let func = self.functions.ids(&self.program, insns);
+        let slots = insns
             .iter()
-            .map(|d| {
+            .zip(func)
+            .map(|(d, func)| {
                 let loc = self.program.loc(d.pc);
                 let next = self.line_locs.len() as u32;
-                let id = *self.line_ids.entry(loc).or_insert(next);
-                if id == next {
+                let line = *self.line_ids.entry(loc).or_insert(next);
+                if line == next {
                     self.line_locs.push(loc);
                     self.lines.push(0);
                 }
-                id
+                Slot {
+                    phase: self.map.phase_of(d.pc),
+                    line,
+                    func,
+                    cost: self.model.as_ref().map(|m| m.cost.of(d)),
+                }
             })
             .collect();
         BlockInfo {
-            phase: insns.iter().map(|d| self.map.phase_of(d.pc)).collect(),
+            slots,
             marks,
-            line,
-            func: self.functions.ids(&self.program, insns),
-            cost: self.model.as_ref().map(|m| m.cost.build(insns)),
+            costed: self.model.is_some(),
             stream: self.stream.block(insns.iter().map(|d| d.pc)),
         }
     }
@@ -86,16 +91,19 @@ impl Observer for Stats {
             .filter(|(i, _)| *i >= r.from && *i < r.to)
             .peekable();
         let mut mp = misp.iter().peekable();
+        // The innermost frame's phase changes only at a jal/jalr below.
+        let mut frame = self.stack.phase();
         for i in r.from..r.to {
-            self.executed = r.at + (i - r.from) as u64;
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
+                self.executed = r.at + (i - r.from) as u64;
                 self.mark(*bits);
             }
             // The pc's own phase symbol, else the innermost frame's
             // (session::callstack), else the privilege default.
-            let p = info.phase[i].or(self.stack.phase()).unwrap_or(fallback) as usize;
+            let slot = &info.slots[i];
+            let p = slot.phase.or(frame).unwrap_or(fallback) as usize;
             self.now.phase[p] += 1;
-            let func = info.func[i];
+            let func = slot.func;
             self.functions.retire(func);
             let d = &r.insns[i];
             if let Some(rec) = self.path.as_mut() {
@@ -113,16 +121,16 @@ impl Observer for Stats {
                     let map = &self.map;
                     self.stack.transfer(d, n, &|pc| map.phase_of(pc));
                     self.now.mismatched_returns = self.stack.mismatched;
+                    frame = self.stack.phase();
                 }
             }
-            let (Some(m), Some(t)) = (self.model.as_mut(), info.cost.as_ref()) else {
+            let (Some(m), Some(t)) = (self.model.as_mut(), slot.cost.as_ref()) else {
                 continue;
             };
             let kind = mp.next_if(|(j, _)| *j == i).map(|(_, k)| *k);
             let completed = next.is_some();
             let taken = next.is_some_and(|n| n != d.pc + u64::from(d.len));
             let now = &mut self.now;
-            let line = &mut self.lines[info.line[i] as usize];
             let path = &mut self.path;
             let mut spent = 0;
             let at = At {
@@ -138,13 +146,11 @@ impl Observer for Stats {
                 at,
                 &mut m.vec_pending,
                 |cat, v, event| {
-                    now.cycles[p] += v;
                     if event {
                         now.ledger.add(cat, v);
                     } else {
                         now.ledger.add_cycles(cat, v);
                     }
-                    *line += v;
                     spent += v;
                     if let Some(rec) = path.as_mut() {
                         rec.charge(cat, v, event);
@@ -155,13 +161,15 @@ impl Observer for Stats {
                 },
             );
             if waited > 0 {
-                now.cycles[p] += waited;
                 now.ledger.add_cycles(Cat::VectorUnit, waited);
-                *line += waited;
                 if let Some(rec) = path.as_mut() {
                     rec.charge(Cat::VectorUnit, waited, false);
                 }
             }
+            // Each charge's cycles, added once: to the phase, the line and
+            // the function.
+            now.cycles[p] += spent + waited;
+            self.lines[slot.line as usize] += spent + waited;
             self.functions.charge(func, spent + waited);
         }
         let produced = if found.is_empty() {
