@@ -7,6 +7,8 @@ pub mod checkpoint;
 mod clock;
 mod estimate;
 pub mod functions;
+mod job;
+mod outcome;
 pub mod path;
 pub mod phases;
 pub mod source;
@@ -25,6 +27,8 @@ use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault, Stamped};
 pub use estimate::{Estimate, HotLine};
 pub use functions::FunctionFigure;
+pub use job::VariantJob;
+pub use outcome::describe_outcome;
 use stats::{CoreModel, Markers, PhaseMap, Stats};
 
 /// How to run.
@@ -228,58 +232,8 @@ pub fn run_variant(
     Ok(report(scenario, variant, opts, &m, outcome, budget))
 }
 
-/// A variant's run done in slices (the TUI's cycles pane, computed while
-/// it waits for keys): by blocks, as `run_variant` runs.
-pub struct VariantJob {
-    m: Machine<Stats>,
-    budget: u64,
-    outcome: Option<Outcome>,
-}
-
-impl VariantJob {
-    pub fn new(
-        scenario: &Scenario,
-        variant: &Variant,
-        opts: &RunOpts,
-    ) -> Result<VariantJob, String> {
-        for (k, _) in &opts.set {
-            scenario.knob(k)?;
-        }
-        Ok(VariantJob {
-            m: build_machine(scenario, variant, opts)?,
-            budget: opts.budget.unwrap_or(scenario.budget),
-            outcome: None,
-        })
-    }
-
-    /// Runs up to `n` more instructions; true once the run is over.
-    pub fn advance(&mut self, n: u64) -> bool {
-        if self.outcome.is_some() {
-            return true;
-        }
-        let to = self.m.executed().saturating_add(n).min(self.budget);
-        match run_to(&mut self.m, to) {
-            Outcome::Stepped if self.m.executed() < self.budget => return false,
-            // Ctrl-C or Esc stopped the slice, not the run.
-            Outcome::Interrupted => return false,
-            Outcome::Stepped => {
-                self.m.note_budget_exhausted();
-                self.outcome = Some(Outcome::Budget);
-            }
-            o => self.outcome = Some(o),
-        }
-        true
-    }
-
-    /// The report of a run `advance` finished.
-    pub fn finish(&self, scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> VariantRun {
-        let o = self.outcome.clone().unwrap_or(Outcome::Budget);
-        report(scenario, variant, opts, &self.m, o, self.budget)
-    }
-}
-
 /// What a finished run of `variant` produced.
-fn report(
+pub(crate) fn report(
     scenario: &Scenario,
     variant: &Variant,
     opts: &RunOpts,
@@ -443,64 +397,4 @@ pub fn rewind(
     let mut m = build_machine(scenario, variant, opts)?;
     let o = run_to(&mut m, target);
     Ok((m, o))
-}
-
-/// A short name, the exit code, and an error message for the outcome.
-pub fn describe_outcome<O: crate::machine::Observer>(
-    o: &Outcome,
-    m: &Machine<O>,
-    budget: u64,
-) -> (&'static str, Option<u64>, Option<String>) {
-    match o {
-        Outcome::Exited(c) if m.loop_ended() => ("loop-ended", Some(*c), None),
-        Outcome::Exited(c) => ("exited", Some(*c), None),
-        Outcome::Budget => (
-            "budget",
-            None,
-            Some(format!(
-                "the guest did not end within the instruction budget of {budget} (pc {:#x} in {}); raise it with --budget",
-                m.pc(),
-                m.program.describe(m.pc())
-            )),
-        ),
-        Outcome::Fault(f) => {
-            let mut msg = f.to_string();
-            if let GuestFault::Livelock { pc, .. } = f {
-                msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
-            }
-            // A trap loop names its trap already.
-            if !matches!(f, GuestFault::TrapLoop { .. })
-                && let Some((cause, epc)) = m.last_trap()
-            {
-                msg.push_str(&format!(
-                    " (last trap: {} at {:#x} in {})",
-                    crate::trace::cause_name(cause),
-                    epc,
-                    m.program.describe(epc)
-                ));
-            }
-            ("fault", None, Some(msg))
-        }
-        Outcome::Breakpoint(pc) => (
-            "breakpoint",
-            None,
-            Some(format!(
-                "stopped at the guest's ebreak at {pc:#x} in {} (a user breakpoint)",
-                m.program.describe(*pc)
-            )),
-        ),
-        Outcome::ReachedAddr(pc) => ("stopped", None, Some(format!("stopped at {pc:#x}"))),
-        Outcome::ReachedEvent(k) => (
-            "stopped",
-            None,
-            Some(format!("stopped at a {} event", k.name())),
-        ),
-        Outcome::Stepped => ("stepped", None, None),
-        Outcome::Watch(h) => ("watch", None, Some(h.describe(&m.program))),
-        Outcome::Interrupted => (
-            "interrupted",
-            None,
-            Some(format!("interrupted at pc {:#x}", m.pc())),
-        ),
-    }
 }

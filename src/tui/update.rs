@@ -18,6 +18,7 @@ const STEP_OUT_LIMIT: u64 = 2_000_000;
 pub mod idle;
 mod lesson;
 pub mod long;
+mod reverse;
 mod switch;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -409,51 +410,6 @@ impl AppState {
             }
             Outcome::Budget
         });
-    }
-
-    /// Back to the last time a breakpoint was reached before now: found in
-    /// the stream of retired blocks (`session::stream`), then gone to by
-    /// checkpoint. Only what fell off the stream's front is searched by
-    /// re-executing.
-    fn reverse_continue(&mut self) {
-        if self.breakpoints.is_empty() {
-            self.error("no breakpoints: set one with p or :break SYMBOL");
-            return;
-        }
-        let now = self.live.executed();
-        let stream = &self.live.stats().stream;
-        if let Some(n) = stream.last_hit_before(now, &self.breakpoints) {
-            return self.go_to(n);
-        }
-        let searched_from = stream.starts_at();
-        if searched_from == 0 {
-            return self.error("no breakpoint was reached before this point");
-        }
-        // Before the stream: re-execute from power-on up to its start.
-        let v = &self.scenario.variants[self.live.variant];
-        let Ok(mut m) = session::build_machine(&self.scenario, v, &self.opts()) else {
-            return;
-        };
-        let end = searched_from.min(now);
-        let u = self.until(vec![]);
-        let mut last = None;
-        loop {
-            let left = end.saturating_sub(m.executed());
-            if left == 0 {
-                break;
-            }
-            match m.run(&Until {
-                max_insns: Some(left),
-                ..u.clone()
-            }) {
-                Outcome::ReachedAddr(_) if m.executed() < end => last = Some(m.executed()),
-                _ => break,
-            }
-        }
-        match last {
-            Some(n) => self.go_to(n),
-            None => self.error("no breakpoint was reached before this point"),
-        }
     }
 
     /// The privilege the guest is in.

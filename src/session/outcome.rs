@@ -1,0 +1,64 @@
+//! What a run's outcome means, in words.
+
+use crate::machine::{Machine, Outcome};
+use crate::trace::GuestFault;
+
+/// A short name, the exit code, and an error message for the outcome.
+pub fn describe_outcome<O: crate::machine::Observer>(
+    o: &Outcome,
+    m: &Machine<O>,
+    budget: u64,
+) -> (&'static str, Option<u64>, Option<String>) {
+    match o {
+        Outcome::Exited(c) if m.loop_ended() => ("loop-ended", Some(*c), None),
+        Outcome::Exited(c) => ("exited", Some(*c), None),
+        Outcome::Budget => (
+            "budget",
+            None,
+            Some(format!(
+                "the guest did not end within the instruction budget of {budget} (pc {:#x} in {}); raise it with --budget",
+                m.pc(),
+                m.program.describe(m.pc())
+            )),
+        ),
+        Outcome::Fault(f) => {
+            let mut msg = f.to_string();
+            if let GuestFault::Livelock { pc, .. } = f {
+                msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
+            }
+            // A trap loop names its trap already.
+            if !matches!(f, GuestFault::TrapLoop { .. })
+                && let Some((cause, epc)) = m.last_trap()
+            {
+                msg.push_str(&format!(
+                    " (last trap: {} at {:#x} in {})",
+                    crate::trace::cause_name(cause),
+                    epc,
+                    m.program.describe(epc)
+                ));
+            }
+            ("fault", None, Some(msg))
+        }
+        Outcome::Breakpoint(pc) => (
+            "breakpoint",
+            None,
+            Some(format!(
+                "stopped at the guest's ebreak at {pc:#x} in {} (a user breakpoint)",
+                m.program.describe(*pc)
+            )),
+        ),
+        Outcome::ReachedAddr(pc) => ("stopped", None, Some(format!("stopped at {pc:#x}"))),
+        Outcome::ReachedEvent(k) => (
+            "stopped",
+            None,
+            Some(format!("stopped at a {} event", k.name())),
+        ),
+        Outcome::Stepped => ("stepped", None, None),
+        Outcome::Watch(h) => ("watch", None, Some(h.describe(&m.program))),
+        Outcome::Interrupted => (
+            "interrupted",
+            None,
+            Some(format!("interrupted at pc {:#x}", m.pc())),
+        ),
+    }
+}
