@@ -135,11 +135,13 @@ pub(super) fn bench(
 fn print_travel(travel: &[crate::tui::latency::Travel]) {
     for t in travel {
         say!(
-            "  at {:>9} instructions ({:.0} ms to get there with :run): {} checkpoints, {:.1} MiB; block stream {:.1} MiB",
+            "  at {:>9} instructions ({:.0} ms to get there with :run): {} checkpoints, {:.1} MiB (one taken in {:.2} ms, restored in {:.2} ms); block stream {:.1} MiB",
             t.depth,
             t.run_ms,
             t.checkpoints,
             t.checkpoint_bytes as f64 / (1 << 20) as f64,
+            t.take_us as f64 / 1000.0,
+            t.restore_us as f64 / 1000.0,
             t.stream_bytes as f64 / (1 << 20) as f64
         );
         for l in &t.keys {

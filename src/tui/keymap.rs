@@ -53,13 +53,13 @@ impl Default for Keymap {
                     C('b'),
                     Action::StepBack,
                     "b",
-                    "step back (re-executes from the start)",
+                    "step back (from the nearest checkpoint)",
                 ),
                 b(
                     C('B'),
                     Action::ReverseContinue,
                     "B",
-                    "reverse-continue to the previous breakpoint",
+                    "reverse-continue to the last breakpoint hit",
                 ),
                 b(
                     C('r'),

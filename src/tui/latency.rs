@@ -104,6 +104,10 @@ pub struct Travel {
     pub checkpoint_bytes: usize,
     /// The stream of retired blocks reverse-continue searches, in bytes.
     pub stream_bytes: usize,
+    /// One checkpoint taken, and one restored (nothing to write back: what
+    /// comparing the RAM costs), in microseconds.
+    pub take_us: u64,
+    pub restore_us: u64,
 }
 
 fn timed(
@@ -213,6 +217,13 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
                 Action::SwitchVariant,
             )?;
         }
+        let t = Instant::now();
+        let cp = app.live.m.checkpoint()?;
+        let take_us = t.elapsed().as_micros() as u64;
+        let t = Instant::now();
+        app.live.m.restore(&cp)?;
+        let restore_us = t.elapsed().as_micros() as u64;
+        drop(cp);
         let stores = std::iter::once(&app.live)
             .chain(app.parked.iter().flatten())
             .filter_map(|l| l.cps.as_ref());
@@ -232,6 +243,8 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
             checkpoints,
             checkpoint_bytes,
             stream_bytes,
+            take_us,
+            restore_us,
         });
     }
     Ok(out)

@@ -301,7 +301,24 @@ impl AppState {
         let prev_fp = self.live.fp.clone();
         let before = self.live.executed();
         let mut p = self.progress.take();
-        let mut run = |m: &mut Machine<Stats>, to: u64| long::run_to(m, to, "re-executing", &mut p);
+        // Each piece between checkpoints, with the progress hook between
+        // pieces as in any long action.
+        let started = Instant::now();
+        let mut run = |m: &mut Machine<Stats>, to: u64| {
+            let o = long::run_to(m, to, "re-executing", &mut p);
+            match p.as_mut() {
+                Some(hook) if o == Outcome::Stepped && m.executed() < n => {
+                    let go_on = hook(&long::Progress {
+                        what: "re-executing",
+                        done: m.executed(),
+                        total: Some(n),
+                        started,
+                    });
+                    if go_on { o } else { Outcome::Interrupted }
+                }
+                _ => o,
+            }
+        };
         let held = self
             .live
             .cps
@@ -329,11 +346,20 @@ impl AppState {
         self.progress = p;
         match r {
             Ok((_, Outcome::Interrupted)) => {
-                // A restored machine stands where the re-execution stopped.
-                self.live.resync();
-                self.live.refresh(0);
+                // The machine on screen stays where it was: a restored one
+                // goes back there (a checkpoint and a short re-execution).
+                if held {
+                    crate::machine::sigint::flag()
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
+                    let l = &mut self.live;
+                    if let Some(c) = l.cps.as_mut() {
+                        let _ = c.go_to(&mut l.m, before, &mut |m, to| session::run_to(m, to));
+                    }
+                    self.live.regs = prev;
+                    self.live.refresh(0);
+                }
                 self.say(format!(
-                    "stopped (Esc) re-executing to {n} instructions, at {} (was {before})",
+                    "stopped (Esc) re-executing to {n} instructions; still at {}",
                     self.live.executed()
                 ));
             }

@@ -17,7 +17,15 @@ impl AppState {
         let now = self.live.executed();
         let stream = &self.live.stats().stream;
         if let Some(n) = stream.last_hit_before(now, &self.breakpoints) {
-            return self.go_to(n);
+            self.go_to(n);
+            if !self.message.as_ref().is_some_and(|m| m.1) {
+                let here = self.live.program().describe(self.live.m.pc());
+                self.say(format!(
+                    "reverse-continue: the last breakpoint hit, {} instructions back, at {here}",
+                    now - n
+                ));
+            }
+            return;
         }
         let searched_from = stream.starts_at();
         if searched_from == 0 {
