@@ -25,7 +25,8 @@ const BASE_EVERY: u64 = 20_000;
 /// guest's checkpoints are spaced out in proportion, so that comparing its
 /// RAM stays a small share of the run.
 const RAM_PER_BASE: u64 = 2 << 20;
-/// The finest interval a re-execution leaves behind it.
+/// The finest interval a re-execution leaves behind it (on a guest with
+/// much RAM, a sixteenth of its `every`).
 const FINE_EVERY: u64 = 4_096;
 
 pub struct Checkpoints {
@@ -135,9 +136,16 @@ impl Checkpoints {
         Ok(())
     }
 
-    /// Where the next checkpoint of a forward run from `n` goes.
-    fn next_stop(&self, n: u64, fine: bool) -> u64 {
-        let step = if fine { FINE_EVERY } else { self.every };
+    /// Where the next checkpoint of a forward run from `n` to `target`
+    /// goes: `every` apart, and on a fine trail `fine` apart over its last
+    /// eight fine intervals (where the next step back lands).
+    fn next_stop(&self, n: u64, target: u64, fine: bool) -> u64 {
+        let fine_step = FINE_EVERY.max(self.every / 16);
+        let step = if fine && target.saturating_sub(n) <= 8 * fine_step {
+            fine_step
+        } else {
+            self.every
+        };
         let last = self.at_or_before(n).map_or(0, |i| self.list[i].executed);
         (last + step).max(n + 1)
     }
@@ -155,7 +163,7 @@ impl Checkpoints {
     ) -> Result<Outcome, String> {
         let mut o = Outcome::Stepped;
         while m.executed() < target {
-            let stop = self.next_stop(m.executed(), fine).min(target);
+            let stop = self.next_stop(m.executed(), target, fine).min(target);
             o = run(m, stop);
             if o != Outcome::Stepped {
                 break;

@@ -16,9 +16,10 @@ use std::rc::Rc;
 
 /// Entries per chunk: what a checkpoint copies at most (8 KiB).
 const CHUNK: usize = 1024;
-/// The most chunks kept: 128 MiB of entries. Past it the oldest go
-/// (reverse-continue then re-executes to search what fell off).
-const MAX_CHUNKS: usize = (1 << 24) / CHUNK;
+/// The most chunks kept: 32 MiB of entries, about 15 million instructions
+/// of the syscall loop. Past it the oldest go (reverse-continue then
+/// re-executes to search what fell off).
+const MAX_CHUNKS: usize = (1 << 22) / CHUNK;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {

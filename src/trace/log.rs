@@ -141,6 +141,25 @@ impl EventLog {
         self.dropped
     }
 
+    /// A copy keeping only about the newest `keep` events (whole sealed
+    /// chunks beyond them are left out, as if they had fallen off): what a
+    /// checkpoint holds, so that checkpoints do not keep the whole history
+    /// of events alive between them.
+    pub fn trimmed(&self, keep: usize) -> EventLog {
+        let mut t = self.clone();
+        while let Some(front) = t.sealed.front() {
+            let n = front.len() - t.skip;
+            if t.len - n < keep {
+                break;
+            }
+            t.sealed.pop_front();
+            t.len -= n;
+            t.dropped += n as u64;
+            t.skip = 0;
+        }
+        t
+    }
+
     /// Bytes this log holds of its own: the open chunk and the pointers to
     /// the sealed ones, which a clone shares (for the checkpoints' memory).
     pub fn unshared_bytes(&self) -> usize {
@@ -226,6 +245,26 @@ mod tests {
             pcs(saved.iter()),
             (0..(2 * CHUNK as u64 + 10)).collect::<Vec<_>>()
         );
+    }
+
+    /// A trimmed log is the newest events of the original, numbered as
+    /// they were.
+    #[test]
+    fn a_trimmed_log_keeps_the_newest_with_their_numbers() {
+        let mut log = EventLog::new(100_000, true);
+        for i in 0..(10 * CHUNK as u64 + 17) {
+            log.push(i, &ev(i));
+        }
+        let t = log.trimmed(2 * CHUNK);
+        assert!(
+            t.len() >= 2 * CHUNK && t.len() < 3 * CHUNK + 17,
+            "{}",
+            t.len()
+        );
+        assert_eq!(t.total(), log.total());
+        let want: Vec<(u64, u64)> = log.since(t.dropped()).map(|(i, e)| (i, e.at)).collect();
+        let got: Vec<(u64, u64)> = t.since(0).map(|(i, e)| (i, e.at)).collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -151,9 +151,7 @@ impl AppState {
                     let target = self.live.executed().saturating_add(n);
                     let mut p = self.progress.take();
                     self.moved(|l| {
-                        let mut run = |m: &mut crate::machine::Machine<_>, to: u64| {
-                            super::update::long::run_to(m, to, "run", &mut p)
-                        };
+                        let mut run = super::update::long::pieces("run", target, &mut p);
                         match l.cps.as_mut() {
                             // Checkpoints on the way, so that going back
                             // from there is short.

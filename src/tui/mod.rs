@@ -133,7 +133,7 @@ pub fn run(
                 Ok(e) => break e,
                 Err(mpsc::RecvTimeoutError::Disconnected) => return done(&stop),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if s.idle_step(std::time::Duration::from_millis(8)) {
+                    if s.idle_step(std::time::Duration::from_millis(3)) {
                         terminal
                             .draw(|f| render::draw(f, &s))
                             .map_err(|e| e.to_string())?;

@@ -5,9 +5,8 @@ use std::time::Instant;
 
 use super::state::{AppState, Live, Mode, Pane};
 use crate::isa::{Op, RasHint};
-use crate::machine::{Machine, Outcome, Until};
+use crate::machine::{Outcome, Until};
 use crate::session;
-use crate::session::stats::Stats;
 use crate::trace::{EventKind, Priv};
 
 /// Instructions a free run may take before it gives the screen back.
@@ -301,24 +300,7 @@ impl AppState {
         let prev_fp = self.live.fp.clone();
         let before = self.live.executed();
         let mut p = self.progress.take();
-        // Each piece between checkpoints, with the progress hook between
-        // pieces as in any long action.
-        let started = Instant::now();
-        let mut run = |m: &mut Machine<Stats>, to: u64| {
-            let o = long::run_to(m, to, "re-executing", &mut p);
-            match p.as_mut() {
-                Some(hook) if o == Outcome::Stepped && m.executed() < n => {
-                    let go_on = hook(&long::Progress {
-                        what: "re-executing",
-                        done: m.executed(),
-                        total: Some(n),
-                        started,
-                    });
-                    if go_on { o } else { Outcome::Interrupted }
-                }
-                _ => o,
-            }
-        };
+        let mut run = long::pieces("re-executing", n, &mut p);
         let held = self
             .live
             .cps
@@ -343,6 +325,7 @@ impl AppState {
                 Ok((Some(l), o))
             })
         };
+        drop(run);
         self.progress = p;
         match r {
             Ok((_, Outcome::Interrupted)) => {

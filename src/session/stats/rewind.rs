@@ -13,6 +13,12 @@ use crate::session::functions::FunctionsSaved;
 use crate::session::path::PathRecorder;
 use crate::trace::{EventLog, Priv};
 
+/// Events a checkpoint keeps of the log: enough for the events pane and
+/// Tab's count of trap events since the iteration mark; older ones read as
+/// fallen off after a restore. Keeping the whole log would keep every event
+/// of the run alive across the checkpoints.
+const LOG_KEPT: usize = 2048;
+
 /// The core model's run state: its profile and parameters stay.
 #[derive(Clone)]
 struct ModelSaved {
@@ -105,7 +111,7 @@ impl Rewind for Stats {
             lines_end: lines_end.clone(),
             lines_mark: lines_mark.clone(),
             iterations: *iterations,
-            log: log.clone(),
+            log: log.trimmed(LOG_KEPT),
             iteration_marks: iteration_marks.clone(),
             iteration_hits: *iteration_hits,
             executed: *executed,

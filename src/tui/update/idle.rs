@@ -12,7 +12,7 @@ use crate::session::{RunOpts, VariantJob, VariantRun};
 use crate::tui::state::{AppState, Live};
 
 /// Instructions between looks at the clock.
-const PIECE: u64 = 20_000;
+const PIECE: u64 = 5_000;
 
 pub struct Idle {
     /// Whole runs are made here rather than at once (the terminal's TUI).
@@ -64,8 +64,11 @@ impl AppState {
         }
         let (k, n) = (self.live.stats().iteration_hits, self.live.executed());
         let st = l.stats();
+        // Never far past the live one's count, whatever its iterations
+        // (a variant whose loop is longer, or whose mark never comes).
+        let far = l.executed() > n.saturating_mul(2).saturating_add(1_000_000);
         if self.scenario.measure.is_some() && k > 0 {
-            st.iteration_hits <= k
+            st.iteration_hits <= k && !far
         } else {
             l.executed() < n
         }

@@ -114,3 +114,33 @@ pub fn run_to<O: crate::machine::Observer + 'static>(
         }
     }
 }
+
+/// A runner for `Checkpoints::run_to` and `go_to`: each piece between
+/// checkpoints run to its count, the progress hook asked between pieces
+/// (a store's pieces are shorter than `CHUNK`, so `run_to` alone would
+/// never ask it). `Outcome::Interrupted` when the hook says stop.
+pub fn pieces<'a>(
+    what: &'a str,
+    total: u64,
+    progress: &'a mut Option<ProgressFn>,
+) -> impl FnMut(&mut Machine<Stats>, u64) -> Outcome + 'a {
+    let started = Instant::now();
+    let from = None::<u64>;
+    let mut from = from;
+    move |m: &mut Machine<Stats>, to: u64| {
+        let first = *from.get_or_insert(m.executed());
+        let o = run_to(m, to, what, progress);
+        match progress.as_mut() {
+            Some(hook) if o == Outcome::Stepped && m.executed() < total => {
+                let go_on = hook(&Progress {
+                    what,
+                    done: m.executed().saturating_sub(first),
+                    total: Some(total.saturating_sub(first)),
+                    started,
+                });
+                if go_on { o } else { Outcome::Interrupted }
+            }
+            _ => o,
+        }
+    }
+}

@@ -43,38 +43,38 @@ impl AppState {
             };
         }
         let mut p = self.progress.take();
+        let mut stopped = false;
         // From the last checkpoint before its k-th iteration mark (or the
         // last before the mark this machine is past), forward from there.
         let past = l.stats().iteration_hits >= k;
         if let Some(c) = l.cps.as_mut() {
             let from = c.last_where(|s| s.iteration_hits() < k).unwrap_or(0);
             if l.m.executed() < from || past {
-                let mut run = |m: &mut crate::machine::Machine<_>, n: u64| {
-                    long::run_to(m, n, "switching", &mut p)
-                };
-                if let Err(e) = c.go_to(&mut l.m, from, &mut run) {
-                    self.progress = p;
-                    return self.error(e);
+                let mut run = long::pieces("switching", from, &mut p);
+                match c.go_to(&mut l.m, from, &mut run) {
+                    Ok((Outcome::Interrupted, _)) => stopped = true,
+                    Ok(_) => {}
+                    Err(e) => {
+                        drop(run);
+                        self.progress = p;
+                        self.parked[to] = Some(l);
+                        return self.error(e);
+                    }
                 }
             }
         }
         let sym = self.scenario.measure.as_ref().map(|m| m.iteration.clone());
         let iter_addr = sym.and_then(|s| l.program().symbol(&s).map(|x| x.addr));
-        if let Some(a) = iter_addr {
+        if let Some(a) = iter_addr.filter(|_| !stopped) {
             let u = Until {
                 max_insns: Some(RUN_BUDGET),
                 addrs: vec![a],
                 kinds: vec![],
             };
-            // Each run passes the marker it stopped at before (and counts it),
-            // then stops before the next one; the k-th is stepped over.
-            while k > l.stats().iteration_hits
-                && matches!(
-                    long::run(&mut l.m, &u, "switching", &mut p, l.cps.as_mut()),
-                    Outcome::ReachedAddr(_)
-                )
-            {
-                if l.stats().iteration_hits + 1 == k {
+            // Up to the k-th mark and over it: a run from the mark passes
+            // it (and counts it), then stops before the next one.
+            while k > l.stats().iteration_hits {
+                if l.m.pc() == a && l.stats().iteration_hits + 1 == k {
                     // A checkpoint right before the k-th mark: the next Tab
                     // to this iteration starts here.
                     if let Some(c) = l.cps.as_mut() {
@@ -83,9 +83,25 @@ impl AppState {
                     l.m.step();
                     break;
                 }
+                match long::run(&mut l.m, &u, "switching", &mut p, l.cps.as_mut()) {
+                    Outcome::ReachedAddr(_) => {}
+                    Outcome::Interrupted => {
+                        stopped = true;
+                        break;
+                    }
+                    _ => break,
+                }
             }
         }
         self.progress = p;
+        if stopped {
+            // Esc: the variant on screen stays; the other keeps how far it got.
+            self.parked[to] = Some(l);
+            return self.say(format!(
+                "Tab stopped (Esc); still on variant {}",
+                self.variant_name()
+            ));
+        }
         let u = Until {
             max_insns: Some(RUN_BUDGET),
             addrs: vec![],
