@@ -15,18 +15,18 @@ use crate::machine::{Machine, Outcome};
 use super::stats::Stats;
 
 /// The memory the checkpoints of one variant may hold.
-pub const DEFAULT_CAP: usize = 256 << 20;
+pub const DEFAULT_CAP: usize = 128 << 20;
 /// The most checkpoints of one variant, whatever their size.
 const MAX_COUNT: usize = 4096;
 /// The interval on a small guest: about 4 ms of instrumented execution
 /// here (5 M instructions/s), so that a step back re-executes at most that.
 const BASE_EVERY: u64 = 20_000;
 /// RAM a checkpoint compares per `BASE_EVERY` instructions: a larger
-/// guest's checkpoints are spaced out in proportion, so that comparing its
-/// RAM stays a small share of the run.
-const RAM_PER_BASE: u64 = 2 << 20;
-/// The finest interval a re-execution leaves behind it (on a guest with
-/// much RAM, a sixteenth of its `every`).
+/// guest's checkpoints are spaced out in proportion (a snapshot's 128 MiB:
+/// every 320,000), so that comparing its RAM stays a bounded share of the
+/// run.
+const RAM_PER_BASE: u64 = 8 << 20;
+/// The finest interval a re-execution leaves behind it (on a small guest).
 const FINE_EVERY: u64 = 4_096;
 
 pub struct Checkpoints {
@@ -59,7 +59,9 @@ impl Checkpoints {
         let mut c = Checkpoints {
             list: Vec::new(),
             every,
-            cap,
+            // The first checkpoint holds all of RAM once; the cap is for
+            // what the others add.
+            cap: cap.saturating_add(ram as usize),
             focus: m.executed(),
             taken: 0,
             restored: 0,
@@ -138,16 +140,25 @@ impl Checkpoints {
 
     /// Where the next checkpoint of a forward run from `n` to `target`
     /// goes: `every` apart, and on a fine trail `fine` apart over its last
-    /// eight fine intervals (where the next step back lands).
+    /// eight fine intervals (where the next step back lands) on a small
+    /// guest.
     fn next_stop(&self, n: u64, target: u64, fine: bool) -> u64 {
-        let fine_step = FINE_EVERY.max(self.every / 16);
-        let step = if fine && target.saturating_sub(n) <= 8 * fine_step {
-            fine_step
+        // Only where a checkpoint costs little against re-executing: on a
+        // large RAM (a snapshot) comparing it takes longer than running the
+        // fine interval again.
+        let fine = fine && self.every <= BASE_EVERY;
+        let step = if fine && target.saturating_sub(n) <= 8 * FINE_EVERY {
+            FINE_EVERY
         } else {
             self.every
         };
         let last = self.at_or_before(n).map_or(0, |i| self.list[i].executed);
-        (last + step).max(n + 1)
+        // Never a checkpoint per instruction when the last is far back.
+        if last + step > n {
+            last + step
+        } else {
+            n + step
+        }
     }
 
     /// Runs `m` forward to `target`, taking checkpoints on the way; `run`

@@ -2,7 +2,7 @@
 //! few milliseconds so that a key is never kept waiting longer:
 //!
 //! 1. the whole runs behind the cycles pane, one variant at a time;
-//! 2. each variant not on screen runs ahead with checkpoints (parked, as
+//! 2. the variant Tab goes to next runs ahead with checkpoints (parked, as
 //!    Tab leaves it) to where the live one is, so that Tab restores a
 //!    checkpoint instead of running there.
 
@@ -79,14 +79,23 @@ impl AppState {
         if self.idle.summarising() {
             return true;
         }
-        (0..self.scenario.variants.len()).any(|v| {
-            v != self.live.variant
-                && match self.parked.get(v) {
-                    Some(Some(l)) => self.prerun_wanted(l),
-                    Some(None) => true,
-                    None => false,
-                }
-        })
+        self.prerun_next().is_some()
+    }
+
+    /// The variant Tab goes to next, if it is behind: the one run ahead
+    /// (each variant's checkpoints take memory, so not all of them; `:variant`
+    /// to another one runs it there, with a progress line).
+    fn prerun_next(&self) -> Option<usize> {
+        let n = self.scenario.variants.len();
+        let v = (self.live.variant + 1) % n;
+        if v == self.live.variant {
+            return None;
+        }
+        match self.parked.get(v) {
+            Some(Some(l)) => self.prerun_wanted(l).then_some(v),
+            Some(None) => Some(v),
+            None => None,
+        }
     }
 
     /// Does idle work for about `slice`; true when something on screen
@@ -132,15 +141,7 @@ impl AppState {
 
     /// Runs the first variant not on screen that is behind, with checkpoints.
     fn prerun(&mut self, until: Instant) {
-        let live = self.live.variant;
-        let Some(v) = (0..self.scenario.variants.len()).find(|&v| {
-            v != live
-                && match self.parked.get(v) {
-                    Some(Some(l)) => self.prerun_wanted(l),
-                    Some(None) => true,
-                    None => false,
-                }
-        }) else {
+        let Some(v) = self.prerun_next() else {
             return;
         };
         let mut l = match self.parked[v].take() {
