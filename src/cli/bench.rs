@@ -101,14 +101,7 @@ pub(super) fn bench(
         }
         say!("\nTUI key-to-frame (action + full draw at 160x45):");
         for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
-            say!(
-                "  {:<22} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
-                l.action,
-                l.median_us as f64 / 1000.0,
-                l.max_us as f64 / 1000.0,
-                l.draw_median_us as f64 / 1000.0,
-                l.samples
-            );
+            print_latency("  ", 22, &l);
         }
         say!("  first frame (process start to the lesson's start drawn): {first:.1} ms");
         say!(
@@ -145,14 +138,19 @@ fn print_travel(travel: &[crate::tui::latency::Travel]) {
             t.stream_bytes as f64 / (1 << 20) as f64
         );
         for l in &t.keys {
-            say!(
-                "    {:<24} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
-                l.action,
-                l.median_us as f64 / 1000.0,
-                l.max_us as f64 / 1000.0,
-                l.draw_median_us as f64 / 1000.0,
-                l.samples
-            );
+            print_latency("    ", 24, l);
         }
     }
+}
+
+/// One action's latencies: median, maximum, the draw's median, samples.
+fn print_latency(indent: &str, width: usize, l: &crate::tui::latency::Latency) {
+    say!(
+        "{indent}{:<width$} median {:>7.2} ms  max {:>7.2} ms  (draw {:.2} ms)  n={}",
+        l.action,
+        l.median_us as f64 / 1000.0,
+        l.max_us as f64 / 1000.0,
+        l.draw_median_us as f64 / 1000.0,
+        l.samples
+    );
 }
