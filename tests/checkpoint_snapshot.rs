@@ -5,13 +5,10 @@
 //! gives at that target: registers, CSRs, all 128 MiB of RAM, events and
 //! cycles. Skips with a reason when QEMU is absent; CI requires it.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use trapscope::scenario::Scenario;
 use trapscope::session::checkpoint::Checkpoints;
 use trapscope::session::{self, RunOpts};
-use trapscope::snapshot::take::{Booted, Config, Guest};
+use trapscope::snapshot::take::Booted;
 
 mod common;
 mod snapshot_util;
@@ -25,17 +22,7 @@ fn restore_and_rerun_on_a_snapshot_equals_a_fresh_resume() {
     let dir = std::env::temp_dir().join(format!("trapscope-cpsnap-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let elf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf");
-    let cfg = Config {
-        guest: Guest::Elf(elf),
-        at: 20,
-        ecall_symbol: "user_syscall_ecall".into(),
-        loop_symbol: "bench_timed_loop".into(),
-        vlen: None,
-        mem_mib: 128,
-        append: String::new(),
-        boot_timeout: Duration::from_secs(60),
-    };
+    let cfg = snapshot_util::minikernel_sv39(20);
     let mut note = |l: &str| eprintln!("{l}");
     let mut b = Booted::start(&cfg, &mut note).unwrap();
     b.run_to(cfg.at, &mut note).unwrap();

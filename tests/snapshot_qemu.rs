@@ -16,7 +16,6 @@
 //! when QEMU is absent; CI sets TRAPSCOPE_REQUIRE_QEMU=1 so absence fails.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
@@ -52,16 +51,7 @@ fn elf() -> PathBuf {
 }
 
 fn config() -> Config {
-    Config {
-        guest: Guest::Elf(elf()),
-        at: N,
-        ecall_symbol: "user_syscall_ecall".into(),
-        loop_symbol: "bench_timed_loop".into(),
-        vlen: None,
-        mem_mib: 128,
-        append: String::new(),
-        boot_timeout: Duration::from_secs(60),
-    }
+    snapshot_util::minikernel_sv39(N)
 }
 
 fn scenario(dir: &std::path::Path, name: &str, body: &str) -> Scenario {

@@ -352,7 +352,6 @@ impl AppState {
                 }
                 self.live.regs = prev;
                 self.live.fp = prev_fp.clone();
-                self.live.resync();
                 self.live.refresh(0);
                 self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);

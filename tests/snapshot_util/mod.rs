@@ -125,6 +125,24 @@ pub fn scenario(dir: &Path, snapshot: &str, extra: &str) -> PathBuf {
 
 /// QEMU's path when it is found; else prints why and returns None, or
 /// fails under TRAPSCOPE_REQUIRE_QEMU=1 (CI). Shared by every QEMU test.
+/// `trapscope snapshot --elf` of the Sv39 minikernel, stopped before the
+/// `at`-th user ecall (QEMU's defaults of the snapshot tests).
+pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
+    use trapscope::snapshot::take::{Config, Guest};
+    Config {
+        guest: Guest::Elf(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf"),
+        ),
+        at,
+        ecall_symbol: "user_syscall_ecall".into(),
+        loop_symbol: "bench_timed_loop".into(),
+        vlen: None,
+        mem_mib: 128,
+        append: String::new(),
+        boot_timeout: std::time::Duration::from_secs(60),
+    }
+}
+
 pub fn qemu_path_or_skip() -> Option<PathBuf> {
     match trapscope::snapshot::qemu::find() {
         Ok(p) => Some(p),

@@ -104,14 +104,6 @@ impl Live {
         l
     }
 
-    /// After the machine went back (a checkpoint restored): what was read
-    /// from its event log is read again from the start of the log.
-    pub fn resync(&mut self) {
-        self.traps.clear();
-        self.last_return = None;
-        self.trapped_to = (false, false);
-    }
-
     pub fn program(&self) -> &Rc<Program> {
         &self.m.program
     }

@@ -171,7 +171,6 @@ impl AppState {
             let _ = c.note(&mut l.m);
         }
         l.regs = self.live.regs;
-        l.resync();
         l.refresh(0);
         let from = std::mem::replace(&mut self.live, l);
         if let Some(slot) = self.parked.get_mut(from.variant) {
