@@ -131,8 +131,8 @@ pub(super) enum Cmd {
         format: Format,
         /// How deep into a run to time the time-travel keys (b, B, Tab),
         /// in instructions, comma-separated; an empty list leaves them out.
-        #[arg(long, value_delimiter = ',', default_values_t = [100_000u64, 1_000_000, 10_000_000])]
-        depths: Vec<u64>,
+        #[arg(long, value_parser = parse_depths, default_value = "100000,1000000,10000000")]
+        depths: Depths,
     },
     /// Two variants' paths through one iteration of the measured loop,
     /// aligned like diff, each line with its cycles and events.
@@ -195,6 +195,24 @@ pub(super) enum Cmd {
         #[command(flatten)]
         machine: MachineArgs,
     },
+}
+
+/// `--depths`' counts of instructions.
+#[derive(Debug, Clone)]
+pub struct Depths(pub Vec<u64>);
+
+/// `--depths`: comma-separated counts; an empty string is no depths.
+fn parse_depths(s: &str) -> Result<Depths, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            d.replace('_', "")
+                .parse::<u64>()
+                .map_err(|e| format!("`{d}` is not a count of instructions: {e}"))
+        })
+        .collect::<Result<_, _>>()
+        .map(Depths)
 }
 
 fn parse_knob(s: &str) -> Result<(String, u64), String> {

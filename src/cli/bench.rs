@@ -74,6 +74,11 @@ pub(super) fn bench(
             b.raw_minstr_per_s
         );
         say!(
+            "hooks alone (no observer)          {:>8.3} s  {:>7.1} M instr/s",
+            b.hooks_seconds,
+            b.hooks_minstr_per_s
+        );
+        say!(
             "instrumented ({:<5} model)          {:>8.3} s  {:>7.1} M instr/s",
             b.core,
             b.instrumented_seconds,
@@ -85,8 +90,9 @@ pub(super) fn bench(
             b.single_step_minstr_per_s
         );
         say!(
-            "ratio instrumented/raw: {:.2} (best of {} runs each)",
+            "ratio instrumented/raw: {:.2}; hooks alone/raw, its ceiling: {:.2} (best of {} interleaved runs each)",
             b.ratio,
+            b.hooks_ratio,
             b.repeats
         );
         if let Some(fp) = &b.fp {

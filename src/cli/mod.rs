@@ -244,7 +244,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             format,
             depths,
         }) => bench(
-            &scenario, variant, core, iterations, repeats, format, depths,
+            &scenario, variant, core, iterations, repeats, format, depths.0,
         ),
         Some(Cmd::Elf {
             file,

@@ -27,6 +27,7 @@
 use std::rc::Rc;
 
 use unicorn_engine::Unicorn;
+use unicorn_engine::unicorn_const::HookType;
 
 use super::hart::{Hart, Outcome, Pending};
 use super::observe::Observer;
@@ -65,7 +66,7 @@ impl Rewind for super::NoObserver {
 /// RAM at one moment: per region, its pages (shared between images).
 #[derive(Clone, Debug)]
 pub struct MemImage {
-    regions: Vec<(u64, Vec<Rc<[u8]>>)>,
+    pub(super) regions: Vec<(u64, Vec<Rc<[u8]>>)>,
 }
 
 impl MemImage {
@@ -205,6 +206,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         end_at,
         watch,
         saves,
+        dirty: _, // relative to the machine's last image (Machine::image)
     } = h;
     HartSaved {
         priv_: *priv_,
@@ -317,8 +319,53 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         self.ram.iter().map(|(s, e)| e - s).sum()
     }
 
+    /// Notes the guest's writes to RAM from now on, so that checkpoints
+    /// compare only the pages that may have changed (`dirty.rs`).
+    pub fn track_writes(&mut self) -> Result<(), String> {
+        if self.uc.get_data().dirty.is_some() {
+            return Ok(());
+        }
+        for &(start, end) in &self.ram {
+            self.uc
+                .add_mem_hook(
+                    HookType::MEM_WRITE,
+                    start,
+                    end - 1,
+                    |uc, _, addr, size, _| {
+                        if let Some(d) = uc.get_data_mut().dirty.as_mut() {
+                            d.mark(addr, size as u64);
+                        }
+                        true
+                    },
+                )
+                .map_err(|e| format!("tracking RAM writes: {}", super::uc_text(e)))?;
+        }
+        self.uc.get_data_mut().dirty = Some(super::dirty::Dirty::new(&self.ram));
+        // Writes before now were not seen: the next image compares all.
+        self.image = None;
+        Ok(())
+    }
+
     /// RAM now, sharing every page that equals the last image's.
-    fn image_now(&self) -> MemImage {
+    fn image_now(&mut self) -> MemImage {
+        let suspects = super::dirty::suspects(&mut self.uc, &self.ram);
+        if let (Some(base), Some(suspects)) = (self.image.as_ref(), suspects) {
+            let mut image = base.clone();
+            let mut buf = vec![0u8; PAGE];
+            for ((start, pages), which) in image.regions.iter_mut().zip(suspects) {
+                for i in which {
+                    let Some(old) = pages.get(i) else { continue };
+                    let now = &mut buf[..old.len()];
+                    if self.uc.mem_read(*start + (i * PAGE) as u64, now).is_err() {
+                        now.fill(0);
+                    }
+                    if old[..] != *now {
+                        pages[i] = Rc::from(&*now);
+                    }
+                }
+            }
+            return image;
+        }
         let base = self.image.as_ref();
         let regions = self
             .ram
@@ -377,16 +424,45 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         // RAM: write back each page that differs from the checkpoint's, as
         // the machine's own writes go (code bytes a page changes drop their
         // decoded blocks and translations: smc::code_written).
+        // With writes tracked: the pages written since the last image and
+        // those where it and `c` are not the same page; else all of RAM.
+        let suspects = super::dirty::suspects(&mut self.uc, &self.ram);
+        let tracked = suspects.zip(self.image.as_ref()).map(|(mut s, image)| {
+            for ((which, (_, have)), (_, want)) in
+                s.iter_mut().zip(&image.regions).zip(&c.mem.regions)
+            {
+                which.extend(
+                    (0..want.len())
+                        .filter(|&i| !have.get(i).is_some_and(|h| Rc::ptr_eq(h, &want[i]))),
+                );
+                which.sort_unstable();
+                which.dedup();
+            }
+            s
+        });
         for (ri, &(start, end)) in self.ram.clone().iter().enumerate() {
             let Some((_, pages)) = c.mem.regions.get(ri) else {
                 continue;
             };
             let mut differ = Vec::new();
-            for_each_page(&self.uc, start, end, |i, have| {
-                if pages.get(i).is_some_and(|want| have != &want[..]) {
-                    differ.push(i);
+            let mut buf = vec![0u8; PAGE];
+            match tracked.as_ref().and_then(|t| t.get(ri)) {
+                Some(which) => {
+                    for &i in which {
+                        let Some(want) = pages.get(i) else { continue };
+                        let have = &mut buf[..want.len()];
+                        let at = start + (i * PAGE) as u64;
+                        if self.uc.mem_read(at, have).is_err() || have != &want[..] {
+                            differ.push(i);
+                        }
+                    }
                 }
-            });
+                None => for_each_page(&self.uc, start, end, |i, have| {
+                    if pages.get(i).is_some_and(|want| have != &want[..]) {
+                        differ.push(i);
+                    }
+                }),
+            }
             for i in differ {
                 let want = &pages[i];
                 let at = start + (i * PAGE) as u64;
@@ -402,6 +478,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         // Translations of addresses (the TLB) are not part of the context.
         let _ = self.uc.ctl_flush_tlb();
         let satp_after = super::regs::read_csr(&mut self.uc, 0x180);
+        super::dirty::reset(&mut self.uc);
         let hart = self.uc.get_data_mut();
         restore_hart(hart, &c.hart);
         hart.obs.restore(&c.obs);

@@ -130,6 +130,9 @@ pub struct Hart<O: Observer> {
     pub(super) watch: super::watch::WatchState,
     /// Where the kernel saved its trap frames (`frames.rs`).
     pub(super) saves: super::frames::Saves,
+    /// RAM pages written since the machine's last image, when checkpoints
+    /// track them (`dirty.rs`).
+    pub(super) dirty: Option<super::dirty::Dirty>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -183,6 +186,7 @@ impl<O: Observer> Hart<O> {
             end_at: None,
             watch: Default::default(),
             saves: Default::default(),
+            dirty: None,
         }
     }
 

@@ -108,6 +108,11 @@ fn post_retire<O: Observer>(
         })
     }) {
         uc.get_data_mut().blocks.clear();
+        // The new root's tables get A/D bits no hook sees (dirty.rs).
+        let satp = regs::read_csr(uc, 0x180).unwrap_or(0);
+        if let Some(d) = uc.get_data_mut().dirty.as_mut() {
+            d.note_root(satp);
+        }
     }
     for d in &p.block.insns[p.from..to] {
         let Some(insn) = d.insn else { continue };

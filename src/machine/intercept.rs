@@ -53,6 +53,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     }
     let idx = pending_index(uc.get_data(), pc);
     if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
+        super::dirty::note_amo(uc, &insn);
         return; // runs natively
     }
     if matches!(insn.op, Op::Sret) && !csr::sret_traps(uc) {

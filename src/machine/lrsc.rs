@@ -120,6 +120,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
         if uc.mem_write(pa, &v[..width as usize]).is_err() {
             return no_memory(uc, pc, addr, Access::Write);
         }
+        super::smc::code_written(uc, pa, u64::from(width), None);
     }
     regs::write_gpr(uc, insn.rd, u64::from(!outcome.ok()));
     let hart = uc.get_data_mut();

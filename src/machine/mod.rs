@@ -6,6 +6,7 @@ mod access;
 mod block;
 pub mod checkpoint;
 mod csr;
+mod dirty;
 mod dwarf;
 pub mod elfhdr;
 mod end;

@@ -201,6 +201,9 @@ pub(super) fn code_written<O: Observer>(
     len: u64,
     new: Option<&[u8]>,
 ) {
+    if let Some(d) = uc.get_data_mut().dirty.as_mut() {
+        d.mark(addr, len);
+    }
     if len == 0 || !uc.get_data().smc.watches(addr, len) {
         return;
     }

@@ -20,13 +20,19 @@ pub struct BenchResult {
     pub instructions: u64,
     /// Best of `repeats` runs, in seconds.
     pub raw_seconds: f64,
+    /// trapscope's hooks (block, intercepts, trap delivery) with no
+    /// observer: what instrumenting costs before any accounting.
+    pub hooks_seconds: f64,
     pub instrumented_seconds: f64,
     pub single_step_seconds: f64,
     pub raw_minstr_per_s: f64,
+    pub hooks_minstr_per_s: f64,
     pub instrumented_minstr_per_s: f64,
     pub single_step_minstr_per_s: f64,
     /// Instrumented throughput over raw throughput.
     pub ratio: f64,
+    /// The hooks alone over raw: the ceiling of `ratio`.
+    pub hooks_ratio: f64,
     pub repeats: u32,
     /// The same measure on an FP-heavy guest (`bench_fp`).
     pub fp: Option<FpBench>,
@@ -178,7 +184,7 @@ fn bench_runs(
     let budget = u64::MAX / 2;
     // Instrumented: the full observer with the core model.
     let mut instructions = 0;
-    let instrumented = best(repeats, || {
+    let mut instrumented = || {
         let mut m = build_machine(s, v, &opts)?;
         let t = Instant::now();
         let o = m.run(&until(budget));
@@ -188,10 +194,17 @@ fn bench_runs(
         }
         instructions = m.executed();
         Ok(dt)
-    })?;
+    };
     // Raw: the same guest and knobs with only trap delivery and tohost.
-    let raw = best(repeats, || {
-        let mut m = Machine::new_raw(v.program.clone(), NoObserver).map_err(|e| e.to_string())?;
+    // Hooks alone: trapscope's block and intercept hooks with no observer,
+    // the most the ratio can be whatever the model costs.
+    let bare = |account: bool| -> Result<f64, String> {
+        let mut m = if account {
+            Machine::new(v.program.clone(), NoObserver)
+        } else {
+            Machine::new_raw(v.program.clone(), NoObserver)
+        }
+        .map_err(|e| e.to_string())?;
         // A snapshot resumes where it was taken, and its loop ends by count.
         if let Some(r) = &v.resume {
             m.resume(r).map_err(|e| e.to_string())?;
@@ -211,17 +224,27 @@ fn bench_runs(
         let t = Instant::now();
         let o = m.run(&until(budget));
         let dt = t.elapsed().as_secs_f64();
+        let what = if account { "hooks-alone" } else { "raw" };
         match o {
             Outcome::Exited(0) => {}
             Outcome::Exited(c) => {
                 return Err(format!(
-                    "the raw run (unicorn alone: no V unit, no intercepts) ended with guest exit code {c}, so there is nothing to compare; bench needs a guest that unicorn runs unaided, such as the scalar scenarios"
+                    "the {what} run (unicorn alone: no V unit, no intercepts) ended with guest exit code {c}, so there is nothing to compare; bench needs a guest that unicorn runs unaided, such as the scalar scenarios"
                 ));
             }
-            o => return Err(format!("the raw run ended with {o:?}")),
+            o => return Err(format!("the {what} run ended with {o:?}")),
         }
         Ok(dt)
-    })?;
+    };
+    // Interleaved, so that a busy spell on a shared host falls on all
+    // three alike; the best of each.
+    let (mut raw, mut hooks, mut inst) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    for _ in 0..repeats {
+        inst = inst.min(instrumented()?);
+        raw = raw.min(bare(false)?);
+        hooks = hooks.min(bare(true)?);
+    }
+    let instrumented = inst;
     // Single-stepping (what the TUI does per key), on a tenth of the loop.
     let step_opts = RunOpts {
         set: step_set,
@@ -243,12 +266,15 @@ fn bench_runs(
         iterations,
         instructions,
         raw_seconds: raw,
+        hooks_seconds: hooks,
         instrumented_seconds: instrumented,
         single_step_seconds: step,
         raw_minstr_per_s: mips(raw, instructions),
+        hooks_minstr_per_s: mips(hooks, instructions),
         instrumented_minstr_per_s: mips(instrumented, instructions),
         single_step_minstr_per_s: mips(step, step_insns),
         ratio: raw / instrumented,
+        hooks_ratio: raw / hooks,
         repeats,
         fp: Some(bench_fp(core.clone(), iterations, repeats)?),
     })

@@ -54,6 +54,7 @@ impl Checkpoints {
     /// A store for `m`, holding its state now (power-on, or a snapshot's
     /// resume point) as the first checkpoint.
     pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, String> {
+        m.track_writes()?;
         let ram = m.ram_bytes();
         let every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(100 * BASE_EVERY);
         let mut c = Checkpoints {
