@@ -5,21 +5,21 @@
 //! gives at that target: registers, CSRs, all 128 MiB of RAM, events and
 //! cycles. Skips with a reason when QEMU is absent; CI requires it.
 
+use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::checkpoint::Checkpoints;
 use trapscope::session::{self, RunOpts};
 use trapscope::snapshot::take::Booted;
+use trapscope::trace::Priv;
 
 mod common;
 mod snapshot_util;
 use common::checkpoint::{Rng, assert_same, seed, state};
 
-#[test]
-fn restore_and_rerun_on_a_snapshot_equals_a_fresh_resume() {
-    if !snapshot_util::qemu_or_skip() {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("trapscope-cpsnap-{}", std::process::id()));
+/// A snapshot of the Sv39 minikernel at its 20th user ecall, with a
+/// scenario over it, in a directory of its own (`tag`).
+fn snapshot_scenario(tag: &str) -> (std::path::PathBuf, Scenario) {
+    let dir = std::env::temp_dir().join(format!("trapscope-cpsnap-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let cfg = snapshot_util::minikernel_sv39(20);
@@ -36,6 +36,15 @@ fn restore_and_rerun_on_a_snapshot_equals_a_fresh_resume() {
     )
     .unwrap();
     let s = Scenario::load(&p).unwrap();
+    (dir, s)
+}
+
+#[test]
+fn restore_and_rerun_on_a_snapshot_equals_a_fresh_resume() {
+    if !snapshot_util::qemu_or_skip() {
+        return;
+    }
+    let (dir, s) = snapshot_scenario("rerun");
     let o = RunOpts {
         core: s.cores.first().cloned(),
         log_events: 50_000,
@@ -79,5 +88,56 @@ fn restore_and_rerun_on_a_snapshot_equals_a_fresh_resume() {
             ),
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A stop address first asked for while the hart is in S-mode, on user
+/// code unicorn has already translated, stops the run there: unicorn drops
+/// a translation by fetching its address in the current mode, which S-mode
+/// may not do on a user page (smc::drop_translations). The oracle is a
+/// machine that had the stop's hook before it translated anything.
+#[test]
+fn a_stop_asked_for_in_s_mode_on_user_code_stops_there() {
+    if !snapshot_util::qemu_or_skip() {
+        return;
+    }
+    let (dir, s) = snapshot_scenario("stop");
+    let o = RunOpts {
+        core: s.cores.first().cloned(),
+        ..RunOpts::default()
+    };
+    let a = s.variants[0]
+        .program
+        .symbol("bench_timed_loop")
+        .unwrap()
+        .addr;
+    let to_a = Until {
+        max_insns: Some(50_000),
+        addrs: vec![a],
+        kinds: vec![],
+    };
+    // The oracle: the stop's hook in place from the start.
+    let mut oracle = session::build_machine(&s, &s.variants[0], &o).unwrap();
+    assert_eq!(oracle.run(&to_a), Outcome::ReachedAddr(a));
+    let first = oracle.executed();
+    // The loop's code translated (a few iterations in), then back to the
+    // kernel right after the snapshot's ecall (a restore leaves unicorn's
+    // translations be).
+    let mut m = session::build_machine(&s, &s.variants[0], &o).unwrap();
+    let mut cps = Checkpoints::new(&mut m, 1 << 30).unwrap();
+    // The snapshot stops at an ecall: one step is into the kernel.
+    assert_eq!(m.step(), Outcome::Stepped);
+    let kernel = m.executed();
+    assert_eq!(m.priv_(), Priv::S, "in the kernel at {kernel}");
+    cps.take(&mut m).unwrap();
+    cps.run_to(&mut m, first + 1_000, false, &mut |m, n| {
+        session::run_to(m, n)
+    })
+    .unwrap();
+    cps.go_to(&mut m, kernel, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    assert_eq!(m.priv_(), Priv::S);
+    assert_eq!(m.run(&to_a), Outcome::ReachedAddr(a));
+    assert_eq!(m.executed(), oracle.executed());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,7 +26,6 @@
 
 use std::rc::Rc;
 
-use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
 
 use super::hart::{Hart, Outcome, Pending};
@@ -40,8 +39,7 @@ pub(super) fn next_serial() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The page size RAM is copied and compared in.
-pub const PAGE: usize = 4096;
+pub use super::memimage::{MemImage, PAGE};
 
 /// An observer whose state a checkpoint can hold and give back.
 pub trait Rewind {
@@ -60,39 +58,6 @@ impl Rewind for super::NoObserver {
     fn restore(&mut self, _: &()) {}
     fn saved_bytes(_: &()) -> usize {
         0
-    }
-}
-
-/// RAM at one moment: per region, its pages (shared between images).
-#[derive(Clone, Debug)]
-pub struct MemImage {
-    pub(super) regions: Vec<(u64, Vec<Rc<[u8]>>)>,
-}
-
-impl MemImage {
-    /// The page holding physical `addr`, if it is RAM.
-    pub fn page(&self, addr: u64) -> Option<&[u8]> {
-        self.regions.iter().find_map(|(start, pages)| {
-            let off = addr.checked_sub(*start)? as usize / PAGE;
-            pages.get(off).map(|p| &p[..])
-        })
-    }
-
-    /// Pages of `self` that are not the very pages of `other`.
-    pub fn unshared_pages(&self, other: Option<&MemImage>) -> usize {
-        let mut n = 0;
-        for (i, (_, pages)) in self.regions.iter().enumerate() {
-            let theirs = other.and_then(|o| o.regions.get(i)).map(|r| &r.1);
-            for (j, p) in pages.iter().enumerate() {
-                if !theirs
-                    .and_then(|t| t.get(j))
-                    .is_some_and(|q| Rc::ptr_eq(p, q))
-                {
-                    n += 1;
-                }
-            }
-        }
-        n
     }
 }
 
@@ -284,39 +249,16 @@ fn hart_bytes<D>(s: &HartSaved<D>) -> usize {
         + s.saves.len() * 16
 }
 
-/// Calls `f` with each page of RAM region `start..end` and its index, read
-/// a megabyte at a time into one buffer (a snapshot's 128 MiB read into a
-/// fresh allocation would spend more on the host's page faults than on the
-/// copy).
-fn for_each_page<D>(uc: &Unicorn<'_, D>, start: u64, end: u64, mut f: impl FnMut(usize, &[u8])) {
-    const STEP: usize = 256 * PAGE;
-    let mut buf = vec![0u8; STEP.min((end - start) as usize)];
-    let mut at = start;
-    let mut index = 0;
-    while at < end {
-        let n = STEP.min((end - at) as usize);
-        let chunk = &mut buf[..n];
-        if uc.mem_read(at, chunk).is_err() {
-            chunk.fill(0);
-        }
-        for page in chunk.chunks(PAGE) {
-            f(index, page);
-            index += 1;
-        }
-        at += n as u64;
-    }
-}
-
-/// Reads RAM region `start..end` whole.
-fn read_region<D>(uc: &Unicorn<'_, D>, start: u64, end: u64) -> Vec<u8> {
-    uc.mem_read_as_vec(start, (end - start) as usize)
-        .unwrap_or_default()
-}
-
 impl<O: Observer + Rewind + 'static> Machine<O> {
     /// Bytes of guest RAM (what a checkpoint compares).
     pub fn ram_bytes(&self) -> u64 {
         self.ram.iter().map(|(s, e)| e - s).sum()
+    }
+
+    /// Whether the last checkpoint read all of RAM: writes are not tracked,
+    /// or the page tables could not be followed (`dirty.rs`).
+    pub fn image_whole(&self) -> bool {
+        self.image_whole
     }
 
     /// Notes the guest's writes to RAM from now on, so that checkpoints
@@ -349,41 +291,8 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
     /// RAM now, sharing every page that equals the last image's.
     fn image_now(&mut self) -> MemImage {
         let suspects = super::dirty::suspects(&mut self.uc, &self.ram);
-        if let (Some(base), Some(suspects)) = (self.image.as_ref(), suspects) {
-            let mut image = base.clone();
-            let mut buf = vec![0u8; PAGE];
-            for ((start, pages), which) in image.regions.iter_mut().zip(suspects) {
-                for i in which {
-                    let Some(old) = pages.get(i) else { continue };
-                    let now = &mut buf[..old.len()];
-                    if self.uc.mem_read(*start + (i * PAGE) as u64, now).is_err() {
-                        now.fill(0);
-                    }
-                    if old[..] != *now {
-                        pages[i] = Rc::from(&*now);
-                    }
-                }
-            }
-            return image;
-        }
-        let base = self.image.as_ref();
-        let regions = self
-            .ram
-            .iter()
-            .enumerate()
-            .map(|(ri, &(start, end))| {
-                let old = base.and_then(|b| b.regions.get(ri)).map(|r| &r.1);
-                let mut pages = Vec::with_capacity((end - start) as usize / PAGE);
-                for_each_page(&self.uc, start, end, |i, now| {
-                    pages.push(match old.and_then(|o| o.get(i)) {
-                        Some(p) if p[..] == *now => p.clone(),
-                        _ => Rc::from(now),
-                    });
-                });
-                (start, pages)
-            })
-            .collect();
-        MemImage { regions }
+        self.image_whole = suspects.is_none() || self.image.is_none();
+        super::memimage::capture(&self.uc, &self.ram, self.image.as_ref(), suspects)
     }
 
     /// A checkpoint of the whole run state now. Take it between run calls
@@ -400,7 +309,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         let hart = self.uc.get_data();
         let h = save_hart(hart);
         let obs = hart.obs.save();
-        let pointers: usize = mem.regions.iter().map(|r| r.1.len() * 16).sum();
+        let pointers = mem.pointer_bytes(self.image.as_ref());
         let bytes = pointers + hart_bytes(&h) + O::saved_bytes(&obs);
         self.image = Some(mem.clone());
         Ok(Checkpoint {
@@ -427,45 +336,13 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         // With writes tracked: the pages written since the last image and
         // those where it and `c` are not the same page; else all of RAM.
         let suspects = super::dirty::suspects(&mut self.uc, &self.ram);
-        let tracked = suspects.zip(self.image.as_ref()).map(|(mut s, image)| {
-            for ((which, (_, have)), (_, want)) in
-                s.iter_mut().zip(&image.regions).zip(&c.mem.regions)
-            {
-                which.extend(
-                    (0..want.len())
-                        .filter(|&i| !have.get(i).is_some_and(|h| Rc::ptr_eq(h, &want[i]))),
-                );
-                which.sort_unstable();
-                which.dedup();
-            }
-            s
-        });
-        for (ri, &(start, end)) in self.ram.clone().iter().enumerate() {
-            let Some((_, pages)) = c.mem.regions.get(ri) else {
-                continue;
-            };
-            let mut differ = Vec::new();
-            let mut buf = vec![0u8; PAGE];
-            match tracked.as_ref().and_then(|t| t.get(ri)) {
-                Some(which) => {
-                    for &i in which {
-                        let Some(want) = pages.get(i) else { continue };
-                        let have = &mut buf[..want.len()];
-                        let at = start + (i * PAGE) as u64;
-                        if self.uc.mem_read(at, have).is_err() || have != &want[..] {
-                            differ.push(i);
-                        }
-                    }
-                }
-                None => for_each_page(&self.uc, start, end, |i, have| {
-                    if pages.get(i).is_some_and(|want| have != &want[..]) {
-                        differ.push(i);
-                    }
-                }),
-            }
-            for i in differ {
-                let want = &pages[i];
-                let at = start + (i * PAGE) as u64;
+        let differ =
+            super::memimage::differing(&self.uc, &self.ram, self.image.as_ref(), suspects, &c.mem);
+        for (ri, pages) in differ.into_iter().enumerate() {
+            for i in pages {
+                let Some((at, want)) = super::memimage::page_at(&c.mem, ri, i) else {
+                    continue;
+                };
                 self.uc
                     .mem_write(at, want)
                     .map_err(|e| format!("restoring RAM at {at:#x}: {}", super::uc_text(e)))?;
@@ -497,7 +374,7 @@ impl<O: Observer + 'static> Machine<O> {
     pub fn ram_contents(&self) -> Vec<(u64, Vec<u8>)> {
         self.ram
             .iter()
-            .map(|&(s, e)| (s, read_region(&self.uc, s, e)))
+            .map(|&(s, e)| (s, super::memimage::read_region(&self.uc, s, e)))
             .collect()
     }
 }

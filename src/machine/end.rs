@@ -34,7 +34,7 @@ impl<O: Observer + 'static> Machine<O> {
         self.uc
             .add_code_hook(addr, addr, |uc, pc, _| on_end_addr(uc, pc))
             .map_err(emu)?;
-        let _ = self.uc.ctl_remove_cache(addr, addr + 4);
+        super::smc::drop_translations(&mut self.uc, addr, addr + 4);
         Ok(())
     }
 }

@@ -222,7 +222,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
     if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
         // Its translation lacks the hooks of intercepts just found: drop it
         // and stop before it runs; the run loop starts here again.
-        let _ = uc.ctl_remove_cache(s, e);
+        super::smc::drop_translations(uc, s, e);
         let _ = uc.emu_stop();
         return;
     }

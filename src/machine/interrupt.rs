@@ -279,7 +279,7 @@ pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) 
                 Ok(id) => {
                     uc.get_data_mut().irq_hooks.insert(pc, id);
                     // Code translated before the hook existed does not call it.
-                    let _ = uc.ctl_remove_cache(pc, pc + 4);
+                    super::smc::drop_translations(uc, pc, pc + 4);
                     None
                 }
                 Err(e) => {

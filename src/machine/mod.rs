@@ -20,6 +20,7 @@ mod intercept;
 mod interrupt;
 pub mod irq;
 mod lrsc;
+mod memimage;
 mod memory;
 mod mmio;
 mod mmu;
@@ -127,6 +128,8 @@ pub struct Machine<O: Observer + 'static> {
     /// RAM as it was at the last checkpoint taken or restored: pages a new
     /// checkpoint has not changed are shared with it (`checkpoint.rs`).
     image: Option<checkpoint::MemImage>,
+    /// The last image read all of RAM (no tracked writes to go by).
+    image_whole: bool,
     /// This machine among all built in the process: a checkpoint goes back
     /// only into the machine it was taken of (its observer's tables of
     /// lines and functions are numbered in the order that machine met them).
@@ -208,6 +211,7 @@ impl<O: Observer + 'static> Machine<O> {
             trigger_hook: None,
             ram,
             image: None,
+            image_whole: true,
             serial: checkpoint::next_serial(),
         };
         m.install_hooks(account)?;
@@ -304,7 +308,7 @@ impl<O: Observer + 'static> Machine<O> {
             self.uc
                 .add_code_hook(a, a, |uc, addr, _| hooks::on_probe(uc, addr))
                 .map_err(emu)?;
-            let _ = self.uc.ctl_remove_cache(a, a + 4);
+            smc::drop_translations(&mut self.uc, a, a + 4);
             self.uc.get_data_mut().probes.insert(a);
         }
         Ok(())

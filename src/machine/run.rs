@@ -25,7 +25,7 @@ impl<O: Observer + 'static> Machine<O> {
                 })?;
             self.stop_hooks.insert(a, id);
             // Code already translated does not call hooks added after it.
-            let _ = self.uc.ctl_remove_cache(a, a + 4);
+            smc::drop_translations(&mut self.uc, a, a + 4);
         }
         let hart = self.uc.get_data_mut();
         hart.stop_addrs = addrs.iter().copied().collect();

@@ -97,12 +97,31 @@ pub(super) fn read_code<O: Observer>(
     uc.mem_read_as_vec(pa, len).unwrap_or_default()
 }
 
+/// Drops unicorn's translations of virtual `start..end`, so that code hooks
+/// added since are called there. unicorn finds the code's physical page
+/// through the current privilege's translation and skips, silently, an
+/// address that privilege may not fetch (a user page while the hart is in
+/// S-mode): then the whole translation cache goes.
+pub(super) fn drop_translations<D>(uc: &mut Unicorn<'_, D>, start: u64, end: u64) {
+    let p = super::regs::read_priv(uc);
+    let fetchable = [start, end.saturating_sub(1).max(start)]
+        .iter()
+        .all(|&va| super::mmu::translate(uc, va, crate::trace::Access::Fetch, p, false).is_ok());
+    let paged =
+        p != crate::trace::Priv::M && super::regs::read_csr(uc, 0x180).unwrap_or(0) >> 60 != 0;
+    if paged && !fetchable {
+        let _ = uc.ctl_flush_tb();
+    } else {
+        let _ = uc.ctl_remove_cache(start, end);
+    }
+}
+
 /// After a block was decoded outside the block hook (a single step, a trap
 /// whose instruction no block covered): drop the translation of a block
 /// that turned out to hold new intercepts, before unicorn runs it.
 pub(super) fn retranslate_fresh<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
     if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
-        let _ = uc.ctl_remove_cache(s, e);
+        drop_translations(uc, s, e);
     }
 }
 
@@ -243,7 +262,7 @@ pub(super) fn code_written<O: Observer>(
     if new.is_none() {
         for va in places {
             let v0 = va.wrapping_sub(addr - w0);
-            let _ = uc.ctl_remove_cache(v0, v0.wrapping_add(w1 + 2 - w0));
+            drop_translations(uc, v0, v0.wrapping_add(w1 + 2 - w0));
         }
     }
 }

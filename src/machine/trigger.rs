@@ -362,10 +362,12 @@ impl<O: Observer + 'static> Machine<O> {
 
     /// Translated code calls only the hooks that existed when it was made.
     fn drop_translations(&mut self, at: HookAt) {
-        let _ = match at {
-            HookAt::Addr(a) => self.uc.ctl_remove_cache(a, a.wrapping_add(4)),
-            HookAt::All => self.uc.ctl_flush_tb(),
-        };
+        match at {
+            HookAt::Addr(a) => super::smc::drop_translations(&mut self.uc, a, a.wrapping_add(4)),
+            HookAt::All => {
+                let _ = self.uc.ctl_flush_tb();
+            }
+        }
     }
 
     /// Before a single step: the trigger fires instead of the instruction

@@ -21,10 +21,10 @@ const MAX_COUNT: usize = 4096;
 /// The interval on a small guest: about 4 ms of instrumented execution
 /// here (5 M instructions/s), so that a step back re-executes at most that.
 const BASE_EVERY: u64 = 20_000;
-/// RAM a checkpoint compares per `BASE_EVERY` instructions: a larger
-/// guest's checkpoints are spaced out in proportion (a snapshot's 128 MiB:
-/// every 320,000), so that comparing its RAM stays a bounded share of the
-/// run.
+/// RAM a checkpoint compares per `BASE_EVERY` instructions when it must
+/// read all of it (writes not tracked: machine/dirty.rs): a larger guest's
+/// checkpoints are then spaced out in proportion (128 MiB: every 320,000),
+/// so that comparing its RAM stays a bounded share of the run.
 const RAM_PER_BASE: u64 = 8 << 20;
 /// The finest interval a re-execution leaves behind it (on a small guest).
 const FINE_EVERY: u64 = 4_096;
@@ -33,6 +33,8 @@ pub struct Checkpoints {
     list: Vec<Checkpoint<Stats>>,
     /// Instructions between checkpoints taken running forward.
     pub every: u64,
+    /// `every` when a checkpoint reads all of RAM.
+    whole_every: u64,
     cap: usize,
     /// Where the user is: thinning keeps checkpoints dense around it.
     focus: u64,
@@ -56,10 +58,11 @@ impl Checkpoints {
     pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, String> {
         m.track_writes()?;
         let ram = m.ram_bytes();
-        let every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(100 * BASE_EVERY);
+        let whole_every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(100 * BASE_EVERY);
         let mut c = Checkpoints {
             list: Vec::new(),
-            every,
+            every: BASE_EVERY,
+            whole_every,
             // The first checkpoint holds all of RAM once; the cap is for
             // what the others add.
             cap: cap.saturating_add(ram as usize),
@@ -122,6 +125,11 @@ impl Checkpoints {
             return Ok(());
         }
         let c = m.checkpoint()?;
+        // The first reads all of RAM; a later one does only when writes
+        // cannot be tracked, and then they are spaced out.
+        if m.image_whole() && !self.list.is_empty() {
+            self.every = self.every.max(self.whole_every);
+        }
         self.list.insert(i, c);
         self.taken += 1;
         self.thin();

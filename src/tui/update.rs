@@ -104,8 +104,13 @@ impl AppState {
                 let u = self.until(vec![EventKind::TrapEnter, EventKind::TrapReturn]);
                 self.moved_long("run to trap", &u);
             }
+            Action::StepBack if self.live.executed() == 0 => {
+                self.say(
+                    "at the start of the run (instruction 0): nothing before it to step back to",
+                );
+            }
             Action::StepBack => {
-                let n = self.live.executed().saturating_sub(1);
+                let n = self.live.executed() - 1;
                 self.go_to(n);
             }
             Action::ReverseContinue => self.reverse_continue(),

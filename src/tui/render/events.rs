@@ -32,6 +32,21 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .take(end - start)
         .collect();
     shown.reverse();
+    // Columns as wide as the largest number shown, so that a deep run's
+    // counts never run into the text.
+    let digits = |n: u64| n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let wi = shown
+        .iter()
+        .map(|(i, _)| digits(*i))
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let wa = shown
+        .iter()
+        .map(|(_, e)| digits(e.at))
+        .max()
+        .unwrap_or(0)
+        .max(7);
     let lines: Vec<Line> = shown
         .iter()
         .map(|(i, e)| {
@@ -48,7 +63,10 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             } else {
                 '#'
             };
-            let mut spans = vec![Span::styled(format!("{mark}{i:<5} @{:<7}", e.at), dim())];
+            let mut spans = vec![Span::styled(
+                format!("{mark}{i:<wi$} @{:<wa$} ", e.at),
+                dim(),
+            )];
             spans.extend(crate::tui::search::spans(
                 s,
                 hit,

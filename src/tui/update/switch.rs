@@ -173,6 +173,7 @@ impl AppState {
         l.regs = self.live.regs;
         l.refresh(0);
         let from = std::mem::replace(&mut self.live, l);
+        let from_name = self.scenario.variants[from.variant].name.clone();
         if let Some(slot) = self.parked.get_mut(from.variant) {
             *slot = Some(from);
         }
@@ -188,8 +189,9 @@ impl AppState {
                 " ({f} differs between the two builds: the same offset may be another instruction)"
             ));
         }
+        // The registers pane's marks compare the two variants here.
         self.say(format!(
-            "variant {}: iteration {k}, trap event {e}, {place}",
+            "variant {}: iteration {k}, trap event {e}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
         self.update_narration();
