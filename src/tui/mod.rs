@@ -115,6 +115,11 @@ pub fn run(
             s.timing.shown = latency::shown(k, update_us, s.timing.render_us, Instant::now());
             s.timing.update_us = update_us;
             s.timing.key_to_frame_us = s.timing.shown.2;
+            // The status line then says this key's figure, not the one
+            // before (only that line changes on screen).
+            terminal
+                .draw(|f| render::draw(f, &s))
+                .map_err(|e| e.to_string())?;
         }
         if s.quit || quit_now.load(Ordering::Relaxed) {
             return done(&stop);

@@ -176,6 +176,9 @@ pub struct AppState {
     pub start_found: Option<(super::start::Rule, usize, u64, String)>,
     /// Work done while the TUI waits for keys (`update/idle.rs`).
     pub idle: super::update::idle::Idle,
+    /// The last Tab: (variant, instruction count) it left and landed at, so
+    /// that a Tab straight back returns exactly (`update/switch.rs`).
+    pub tab_back: Option<((usize, u64), (usize, u64))>,
 }
 
 impl AppState {
@@ -257,6 +260,7 @@ impl AppState {
             parked: Vec::new(),
             start_found: None,
             idle: super::update::idle::Idle::new(lazy),
+            tab_back: None,
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
         s.lower = s.default_lower();

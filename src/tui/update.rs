@@ -209,6 +209,9 @@ impl AppState {
 
     /// `b` pressed `n` times in a row: one re-execution.
     pub fn step_back_by(&mut self, n: u64) {
+        if self.live.executed() == 0 {
+            return self.update(Action::StepBack); // says why nothing moves
+        }
         let to = self.live.executed().saturating_sub(n);
         self.go_to(to);
         self.record_after();

@@ -10,6 +10,17 @@ use crate::tui::state::{AppState, Live};
 impl AppState {
     /// Shows another variant at the same iteration and trap event.
     pub fn switch_variant(&mut self, to: usize) {
+        // Straight back, nothing moved since the last Tab: where that
+        // variant was, exactly (mapping by iteration and trap event need
+        // not be symmetric between two paths, near a loop's end above all).
+        if let Some((from, landed)) = self.tab_back.take()
+            && landed == (self.live.variant, self.live.executed())
+            && from.0 == to
+            && self.return_to(to, from.1)
+        {
+            return;
+        }
+        let (from_variant, from_at) = (self.live.variant, self.live.executed());
         let st = self.live.stats();
         let k = st.iteration_hits;
         let mark = st.iteration_marks.back().map_or(0, |m| m.0);
@@ -170,13 +181,7 @@ impl AppState {
         if let Some(c) = l.cps.as_mut() {
             let _ = c.note(&mut l.m);
         }
-        l.regs = self.live.regs;
-        l.refresh(0);
-        let from = std::mem::replace(&mut self.live, l);
-        let from_name = self.scenario.variants[from.variant].name.clone();
-        if let Some(slot) = self.parked.get_mut(from.variant) {
-            *slot = Some(from);
-        }
+        let from_name = self.swap_in(l);
         self.sync_sources();
         self.describe(&o);
         let mut place = if found {
@@ -190,10 +195,54 @@ impl AppState {
             ));
         }
         // The registers pane's marks compare the two variants here.
+        self.tab_back = Some(((from_variant, from_at), (to, self.live.executed())));
         self.say(format!(
             "variant {}: iteration {k}, trap event {e}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
         self.update_narration();
+    }
+
+    /// Puts `l` on screen and parks the machine that was; the name of the
+    /// variant it was. The registers pane marks what differs between them.
+    fn swap_in(&mut self, mut l: Live) -> String {
+        l.regs = self.live.regs;
+        l.refresh(0);
+        let from = std::mem::replace(&mut self.live, l);
+        let name = self.scenario.variants[from.variant].name.clone();
+        if let Some(slot) = self.parked.get_mut(from.variant) {
+            *slot = Some(from);
+        }
+        name
+    }
+
+    /// Tab straight back: variant `to` at instruction count `n`, where the
+    /// last Tab left it (its parked machine, by checkpoint if idle time ran
+    /// it on). False if that machine is gone.
+    fn return_to(&mut self, to: usize, n: u64) -> bool {
+        let Some(mut l) = self.parked.get_mut(to).and_then(Option::take) else {
+            return false;
+        };
+        if l.executed() != n {
+            let mut run = |m: &mut crate::machine::Machine<_>, k: u64| session::run_to(m, k);
+            let moved = l.cps.as_mut().map(|c| c.go_to(&mut l.m, n, &mut run));
+            match moved {
+                Some(Ok((o, _))) if l.m.executed() == n => l.outcome = Some(o),
+                _ => {
+                    self.parked[to] = Some(l);
+                    return false;
+                }
+            }
+        }
+        let left = (self.live.variant, self.live.executed());
+        let from_name = self.swap_in(l);
+        self.sync_sources();
+        self.tab_back = Some((left, (to, n)));
+        self.say(format!(
+            "variant {}: back where Tab left it, at instruction {n}; * marks registers that differ from {from_name}",
+            self.variant_name()
+        ));
+        self.update_narration();
+        true
     }
 }
