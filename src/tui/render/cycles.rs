@@ -24,10 +24,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     } else {
         ("instructions", s.live.executed() as f64)
     };
+    // The instruction count gives way when the line would wrap (the status
+    // line has it too).
+    let head = format!("{total:.1} {unit}");
+    let count = format!("  ({} instr)", s.live.executed());
+    let fits = 7 + head.chars().count() + count.chars().count() <= inner.width as usize;
     let mut lines = vec![Line::from(vec![
         Span::styled("total  ", dim()),
-        Span::styled(format!("{total:.1} {unit}"), hot()),
-        Span::raw(format!("  ({} instr)", s.live.executed())),
+        Span::styled(head, hot()),
+        Span::raw(if fits { count } else { String::new() }),
     ])];
     let per_phase: Vec<String> = st
         .map
