@@ -7,7 +7,8 @@
 //! - RAM: copy-on-write pages under trapscope's control. Each checkpoint is
 //!   a list of pointers to 4 KiB pages; a page no store changed since the
 //!   previous checkpoint is shared with it, so a checkpoint costs the pages
-//!   written since, not the guest's RAM. unicorn's own memory snapshots
+//!   written since, not the guest's RAM, and only the pages noted as
+//!   written are looked at (`dirty.rs`, `memimage.rs`). unicorn's own memory snapshots
 //!   (`UC_CTL_CONTEXT_MEMORY`) are levels, where restoring one discards the
 //!   newer ones, and they do not mix with `uc_mem_protect`; these are
 //!   random access;
