@@ -261,12 +261,24 @@ impl AppState {
         }
     }
 
-    /// Moves the machine forward with `f` and reads the new state.
+    /// Moves the machine forward with `f` and reads the new state; the
+    /// watchpoints stop it.
     pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
+        self.moved_with(true, f);
+    }
+
+    /// As `moved`; `watched`: whether the watchpoints stop `f`. They are in
+    /// the machine only while the move they stop runs: a step back, `r`, a
+    /// re-execution for Tab or for naming a recorded step, and a lesson
+    /// step (which must end at the same instruction however it is played)
+    /// all run with none.
+    pub fn moved_with(&mut self, watched: bool, f: impl FnOnce(&mut Live) -> Outcome) {
         let before = self.live.changed;
-        // Watchpoints stop what the user drives, never a rewind (state/debug.rs).
-        self.live.m.set_watches(&self.debug.watch_list());
+        if watched {
+            self.live.m.set_watches(&self.debug.watch_list());
+        }
         let o = f(&mut self.live);
+        self.live.m.set_watches(&[]);
         if let Some(c) = self.live.cps.as_mut() {
             // A failed checkpoint only makes going back slower.
             let _ = c.note(&mut self.live.m);
