@@ -207,17 +207,28 @@ impl AppState {
             }
             ("goto" | "g", n) => match n.trim_start_matches('#').parse::<u64>() {
                 Ok(i) => {
-                    let at = self
-                        .live
-                        .stats()
-                        .log
-                        .since(i)
-                        .next()
-                        .filter(|(j, _)| *j == i)
-                        .map(|(_, e)| e.at);
-                    match at {
-                        Some(at) => self.go_to(at),
-                        None => self.error(format!("goto: no event #{i}")),
+                    let log = &self.live.stats().log;
+                    let found = log.numbered_event(i).map(|e| (e.at, e.event.clone()));
+                    let newest = log.numbered();
+                    match found {
+                        Some((at, ev)) => {
+                            self.go_to(at);
+                            if self.live.executed() != at {
+                                return; // stopped (Esc) or failed: go_to said why
+                            }
+                            let p = self.live.program();
+                            let what = crate::report::event_text(p, &ev);
+                            self.say(format!(
+                                "at event #{i} ({what}), {at} instructions into the run"
+                            ));
+                        }
+                        None if i >= newest => self.error(format!(
+                            "goto: no event #{i} yet: the run has reached #{}",
+                            newest.saturating_sub(1)
+                        )),
+                        None => self.error(format!(
+                            "goto: event #{i} fell out of the log (it keeps the newest events)"
+                        )),
                     }
                 }
                 Err(_) => self.error("goto: give an event number from the events pane"),

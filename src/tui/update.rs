@@ -103,6 +103,7 @@ impl AppState {
             Action::RunToTrap => {
                 let u = self.until(vec![EventKind::TrapEnter, EventKind::TrapReturn]);
                 self.moved_long("run to trap", &u);
+                self.say_reached_trap();
             }
             Action::StepBack if self.live.executed() == 0 => {
                 self.say(
@@ -230,6 +231,23 @@ impl AppState {
                 self.live.executed()
             ));
         }
+    }
+
+    /// After `t`: which trap entry or return it stopped at, and where.
+    fn say_reached_trap(&mut self) {
+        let Some(Outcome::ReachedEvent(k)) = self.live.outcome else {
+            return;
+        };
+        let log = &self.live.stats().log;
+        let Some(e) = log.iter().rev().find(|e| e.event.kind() == k) else {
+            return;
+        };
+        let text = crate::report::event_text(self.live.program(), &e.event);
+        let (n, at) = (e.n, e.at);
+        let here = self.live.program().describe(self.live.m.pc());
+        self.say(format!(
+            "event #{n}: {text}; now at {here}, {at} instructions into the run"
+        ));
     }
 
     pub fn say(&mut self, msg: impl Into<String>) {
