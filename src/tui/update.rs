@@ -110,10 +110,7 @@ impl AppState {
                     "at the start of the run (instruction 0): nothing before it to step back to",
                 );
             }
-            Action::StepBack => {
-                let n = self.live.executed() - 1;
-                self.go_to(n);
-            }
+            Action::StepBack => self.step_back_one(),
             Action::ReverseContinue => self.reverse_continue(),
             // A lesson starts over with the guest.
             Action::Restart => self.go_to_start(),
@@ -213,8 +210,16 @@ impl AppState {
         if self.live.executed() == 0 {
             return self.update(Action::StepBack); // says why nothing moves
         }
-        let to = self.live.executed().saturating_sub(n);
-        self.go_to(to);
+        // The last press goes through `step_back_one`, so that the run of
+        // presses ends on a state `b` can reach (a trap delivered before
+        // any instruction ran shares its count with the state before it).
+        let to = self.live.executed().saturating_sub(n.saturating_sub(1));
+        if n > 1 {
+            self.go_to(to);
+        }
+        if self.live.executed() > 0 {
+            self.step_back_one();
+        }
         self.record_after();
     }
 
