@@ -17,6 +17,7 @@ const STEP_OUT_LIMIT: u64 = 2_000_000;
 pub mod idle;
 mod lesson;
 pub mod long;
+pub(crate) mod place;
 mod reverse;
 mod switch;
 
