@@ -114,7 +114,7 @@ impl AppState {
             Action::StepBack => self.step_back_one(),
             Action::ReverseContinue => self.reverse_continue(),
             // A lesson starts over with the guest.
-            Action::Restart => self.go_to_start(),
+            Action::Restart => self.restart_here(),
             Action::Reset => self.reset_power_on(),
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
