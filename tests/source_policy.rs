@@ -1,5 +1,5 @@
 //! A line table may name any path; trapscope shows only source files under
-//! its allowed roots (session::source_policy). Guests and stand-in vmlinux
+//! its allowed roots (input::source_policy). Guests and stand-in vmlinux
 //! files are assembled here with binutils, whose `.file`/`.loc` directives
 //! write whatever names the test wants into the line table (skipped without
 //! binutils, failing under TRAPSCOPE_REQUIRE_GUEST_AS=1).
@@ -222,7 +222,7 @@ fn a_kernel_src_of_the_root_directory_is_not_a_source_root() {
     std::fs::create_dir_all(&snap).unwrap();
     snapshot(&snap, &v);
     assert_eq!(kernel_line(&snap, Some(Path::new("/"))), None);
-    let summary = trapscope::session::source_policy::summary().unwrap();
+    let summary = trapscope::input::source_policy::summary().unwrap();
     assert!(
         summary.contains(&format!("outside the source roots: {rel}")),
         "{summary}"

@@ -98,9 +98,9 @@ pub(super) fn elf(
     }
     let program = Rc::new(Program::load(file)?);
     // Named by the user: its sources may sit beside it.
-    crate::session::source_policy::allow_dir_of(
+    crate::input::source_policy::allow_dir_of(
         file,
-        crate::session::source_policy::Origin::CommandLine,
+        crate::input::source_policy::Origin::CommandLine,
     );
     let cap = if events { 1_000_000 } else { 0 };
     let mut m = Machine::with_config(

@@ -117,7 +117,7 @@ pub fn main() -> ExitCode {
         Ok(code) => {
             // Once per run: the guest sources a line table named that were
             // not shown, and why.
-            if let Some(line) = crate::session::source_policy::summary() {
+            if let Some(line) = crate::input::source_policy::summary() {
                 tell!("{line}");
             }
             code

@@ -31,10 +31,7 @@ pub(super) fn load_elf(
     }
     let p = Rc::new(Program::load(&path).map_err(|e| loc.span(s, e.to_string()))?);
     // Its sources may sit beside it (unless that is $HOME or a system directory).
-    crate::session::source_policy::allow_dir_of(
-        &path,
-        crate::session::source_policy::Origin::Scenario,
-    );
+    crate::input::source_policy::allow_dir_of(&path, crate::input::source_policy::Origin::Scenario);
     cache.push((path, p.clone()));
     Ok(p)
 }

@@ -12,7 +12,6 @@ mod outcome;
 pub mod path;
 pub mod phases;
 pub mod source;
-pub mod source_policy;
 pub mod stats;
 pub mod stream;
 pub mod timeline;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::machine::{Program, SrcLoc};
 
-use super::source_policy::{self, Refusal};
+use crate::input::source_policy::{self, Refusal};
 
 /// Source files of a program, read on first use.
 #[derive(Default)]

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use object::Object;
 
 use super::format::Snapshot;
+use crate::input::source_policy::{self, Origin};
 use crate::machine::{Program, ResumeState, Segment};
-use crate::session::source_policy::{self, Origin};
 
 /// `--kernel-src`: where kernel trees are, for every snapshot loaded after.
 static KERNEL_SRC: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();

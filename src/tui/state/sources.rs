@@ -62,7 +62,7 @@ impl SourceFiles {
         self.line_count(file) > 0
     }
 
-    /// Why file `file` exists but is not shown (`session::source_policy`).
+    /// Why file `file` exists but is not shown (`input::source_policy`).
     pub fn refusal(&self, file: u16) -> Option<String> {
         let mut read = self.read.borrow_mut();
         read.lines(&self.program, file);
