@@ -4,6 +4,7 @@
 //! write whatever names the test wants into the line table (skipped without
 //! binutils, failing under TRAPSCOPE_REQUIRE_GUEST_AS=1).
 
+mod common;
 mod snapshot_util;
 
 use std::path::{Path, PathBuf};
@@ -266,5 +267,31 @@ fn the_readmes_two_tree_recipe_still_shows_each_trees_source() {
     std::fs::rename(dir.join("before").join(entry), copy.join(entry)).unwrap();
     let before = kernel_line(&dir.join("snaps/before"), Some(&copy));
     assert_eq!(before.as_deref(), Some("nop # before-LINE"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The TUI's source pane on a guest whose first line the line table puts
+/// in /etc/passwd: the listing instead, and its title says why.
+#[test]
+fn the_source_pane_shows_no_refused_file_and_says_why() {
+    if !binutils_or_skip() {
+        return;
+    }
+    let dir = scratch("policy-tui");
+    let src = "\t.section .text, \"ax\"\n\t.globl _start\n_start:\n\t.file 1 \"/etc/passwd\"\n\t.loc 1 1\n\tla t0, tohost\n\tli t1, 1\n\tsd t1, 0(t0)\n1:\tj 1b\n\t.include \"htif.inc\"\n\tHTIF_MAILBOX\n";
+    std::fs::write(dir.join("g.S.in"), src).unwrap();
+    build(&dir, "g.S.in", "g.elf", None, false);
+    let scen = dir.join("s.toml");
+    std::fs::write(
+        &scen,
+        "title = \"t\"\npatch = \"p\"\nelf = \"g.elf\"\ncores = [\"u74\"]\n[[variants]]\nname = \"v\"\n",
+    )
+    .unwrap();
+    let mut s = common::tui::app_at(scen.to_str().unwrap(), None);
+    let text = common::tui::screen(&mut s, 200, 50);
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap();
+    let first = passwd.lines().next().unwrap().trim();
+    assert!(!text.contains(first), "{text}");
+    assert!(text.contains("/etc/passwd: not shown"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

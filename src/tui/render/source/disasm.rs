@@ -185,7 +185,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let refused = p
         .loc(anchor(s))
         .and_then(|l| s.sources.refusal(l.file))
-        .map(|w| format!(" {w} "))
+        .map(|w| format!(" {} ", crate::report::escape_line(&w)))
         .unwrap_or_default();
     let title = format!(" Disassembly  {place}  [{}] {refused}", heat.title());
     f.render_widget(
