@@ -197,21 +197,26 @@ pub fn to_hex(b: &[u8]) -> String {
 }
 
 impl Snapshot {
-    /// Writes the manifest and the compressed RAM into `dir` (created).
+    /// Writes the manifest and the compressed RAM into `dir` (created; not
+    /// a link, and the user's), each file under a new name renamed over
+    /// the old one (`output`), so a link in its place is replaced, never
+    /// written through.
     pub fn write(dir: &Path, manifest: &Manifest, ram: &[u8]) -> Result<(), String> {
-        let io = |what: &str, e: std::io::Error| format!("{}: {what}: {e}", dir.display());
-        std::fs::create_dir_all(dir).map_err(|e| io("cannot create the directory", e))?;
-        let f = std::fs::File::create(dir.join(RAM_FILE)).map_err(|e| io("cannot write", e))?;
-        let mut z = flate2::write::ZlibEncoder::new(
-            std::io::BufWriter::new(f),
-            flate2::Compression::fast(),
-        );
-        z.write_all(ram).map_err(|e| io("cannot write RAM", e))?;
-        z.finish()
-            .and_then(|mut w| w.flush())
-            .map_err(|e| io("cannot write RAM", e))?;
+        if std::fs::symlink_metadata(dir).is_err() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
+        }
+        crate::output::check_own_dir(dir)?;
+        crate::output::replace_with(&dir.join(RAM_FILE), &mut |f| {
+            let mut z = flate2::write::ZlibEncoder::new(
+                std::io::BufWriter::new(f),
+                flate2::Compression::fast(),
+            );
+            z.write_all(ram)?;
+            z.finish().and_then(|mut w| w.flush())
+        })?;
         let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join(MANIFEST), json + "\n").map_err(|e| io("cannot write", e))
+        crate::output::replace(&dir.join(MANIFEST), (json + "\n").as_bytes())
     }
 
     /// Reads and checks a snapshot directory.

@@ -134,13 +134,10 @@ impl Drop for Scratch {
     }
 }
 
-/// A scratch directory for the socket, the initramfs and the RAM dump.
+/// A scratch directory for the socket, the initramfs and the RAM dump:
+/// made fresh, mode 0700, under a random name (`output::scratch_dir`).
 fn work_dir() -> Result<PathBuf, String> {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let d = std::env::temp_dir().join(format!("trapscope-snapshot-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-    Ok(d)
+    crate::output::scratch_dir("trapscope-snapshot")
 }
 
 impl Booted {
@@ -168,8 +165,12 @@ impl Booted {
         let (kernel, initrd, append, bios) = match &cfg.guest {
             Guest::Linux { image, .. } => {
                 let rd = work.join("initramfs.cpio");
-                std::fs::write(&rd, super::cpio::initramfs(facts.init_elf.clone()))
-                    .map_err(|e| format!("{}: {e}", rd.display()))?;
+                crate::output::create_new(&rd, &super::cpio::initramfs(facts.init_elf.clone()))
+                    .map_err(|e| {
+                        e.unwrap_or_else(|| {
+                            format!("{}: exists in a fresh directory", rd.display())
+                        })
+                    })?;
                 let mut append = LINUX_APPEND.to_string();
                 if !cfg.append.is_empty() {
                     append = format!("{append} {}", cfg.append);
@@ -410,9 +411,14 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
 /// then fails).
 fn prepare_out(out: &Path) -> Result<bool, String> {
     let bad = |why: String| format!("-o {}: {why}", out.display());
-    let created = match std::fs::metadata(out) {
+    // Not followed: a link at DIR is refused (output::check_own_dir).
+    let created = match std::fs::symlink_metadata(out) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(bad("is a symbolic link: give the directory itself".into()));
+        }
         Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
         Ok(_) => {
+            crate::output::check_own_dir(out).map_err(|e| format!("-o {e}"))?;
             // An earlier snapshot is replaced; anything else is left alone.
             let foreign = std::fs::read_dir(out)
                 .map_err(|e| bad(format!("cannot read the directory: {e}")))?
@@ -442,11 +448,12 @@ fn prepare_out(out: &Path) -> Result<bool, String> {
         }
     };
     let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
-    if let Err(e) = std::fs::write(&probe, b"") {
+    if let Err(e) = crate::output::create_new(&probe, b"") {
         if created {
             let _ = std::fs::remove_dir_all(out);
         }
-        return Err(bad(format!("cannot write into the directory: {e}")));
+        let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
+        return Err(bad(format!("cannot write into the directory: {why}")));
     }
     let _ = std::fs::remove_file(&probe);
     Ok(created)

@@ -174,9 +174,8 @@ impl Booted {
             },
         };
         Snapshot::write(dir, &manifest, &ram)?;
-        let put = |name: &str, bytes: &[u8]| {
-            std::fs::write(dir.join(name), bytes).map_err(|e| format!("{}: {e}", dir.display()))
-        };
+        // As Snapshot::write: a new file renamed over the name.
+        let put = |name: &str, bytes: &[u8]| crate::output::replace(&dir.join(name), bytes);
         put(format::INIT_FILE, &self.facts.init_elf)?;
         put(
             format::CONSOLE_FILE,
