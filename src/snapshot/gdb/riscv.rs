@@ -189,6 +189,29 @@ mod tests {
     }
 
     #[test]
+    fn vector_csrs_come_from_the_vector_feature_and_a_missing_one_is_absent() {
+        // QEMU 7.2's layout: v0..v31, then the vector CSRs, in the vector
+        // feature; none of them in the csr feature.
+        let mut regs: Vec<(String, u32, u32, &str)> = (0..32)
+            .map(|i| (format!("v{i}"), 100 + i, 128, VECTOR))
+            .collect();
+        for (i, n) in VECTOR_CSRS.iter().enumerate().filter(|(_, n)| **n != "vl") {
+            regs.push((n.to_string(), 132 + i as u32, 64, VECTOR));
+        }
+        regs.push(("mstatus".into(), 0x300 + 66, 64, CSR));
+        let extra: Vec<(&str, u32, u32, &str)> = regs
+            .iter()
+            .map(|(n, r, b, f)| (n.as_str(), *r, *b, *f))
+            .collect();
+        let r = RiscvRegs::from_map(&map(&extra)).unwrap();
+        assert_eq!(r.vlen_bits, Some(128));
+        assert_eq!(r.vector_csrs.get("vtype"), Some(&(132 + 5)));
+        assert_eq!(r.vector_csrs.get("vlenb"), Some(&(132 + 6)));
+        assert_eq!(r.vector_csrs.get("vl"), None, "not listed: absent, never 0");
+        assert_eq!(r.csr_regnum_unlisted(FCSR), 66 + 3);
+    }
+
+    #[test]
     fn inconsistent_base_and_ragged_vectors_are_refused() {
         let m = map(&[
             ("mstatus", 0x300 + 66, 64, CSR),
