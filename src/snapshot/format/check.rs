@@ -20,7 +20,7 @@ pub(super) fn fields(m: &Manifest) -> Result<(), String> {
     let (base, size) = (m.ram.base.0, m.ram.size.0);
     if size == 0 || size % 4096 != 0 {
         return Err(format!(
-            "ram.size {size:#x} is not a whole number of 4 KiB pages"
+            "ram.size {size:#x} is not a whole number of pages (4 KiB each)"
         ));
     }
     if size > RAM_MAX {
