@@ -42,6 +42,7 @@ impl Booted {
                 _ => f.push(Hex(v)),
             }
         }
+        check_fp_count(&self.isa, f.len())?;
         if f.len() != 32 {
             f.clear();
         }
@@ -239,6 +240,22 @@ impl Booted {
     }
 }
 
+/// A hart whose `riscv,isa` names F or D needs all 32 FP registers from
+/// the stub's FP feature: fewer is refused, never resumed as zeros.
+fn check_fp_count(isa: &str, got: usize) -> Result<(), String> {
+    let base = isa.split('_').next().unwrap_or("");
+    let letters = base
+        .strip_prefix("rv64")
+        .or_else(|| base.strip_prefix("rv32"));
+    let has_fp = letters.is_some_and(|l| l.contains(['f', 'd', 'g']));
+    if has_fp && got != 32 {
+        return Err(format!(
+            "the gdbstub gives {got} of the 32 FP registers (org.gnu.gdb.riscv.fpu), which a snapshot of a hart with F/D ({isa}) needs"
+        ));
+    }
+    Ok(())
+}
+
 /// `p` as a string argument of QEMU's monitor: in double quotes, with
 /// `\`, `"`, newline and carriage return escaped as the monitor's parser
 /// reads them (so a `"` in TMPDIR cannot end the name early). A path that
@@ -282,7 +299,16 @@ pub(super) fn le_u64(b: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::monitor_string;
+    use super::{check_fp_count, monitor_string};
+
+    #[test]
+    fn a_hart_with_f_or_d_needs_all_32_fp_registers() {
+        assert!(check_fp_count("rv64imafdc_zicsr_zifencei", 32).is_ok());
+        assert!(check_fp_count("rv64imac_zicsr", 0).is_ok());
+        let e = check_fp_count("rv64imafdc_zicsr", 12).unwrap_err();
+        assert!(e.contains("12 of the 32 FP registers"), "{e}");
+        assert!(check_fp_count("rv64imafdc", 0).is_err());
+    }
     use std::path::Path;
 
     #[test]
