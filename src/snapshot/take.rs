@@ -138,29 +138,6 @@ impl Drop for Scratch {
     }
 }
 
-/// The temporary directory (TMPDIR, else /tmp) must be a directory before
-/// QEMU is asked anything: QEMU writes its device tree, socket and RAM
-/// dump there, and a missing one would surface as QEMU's own long error.
-fn check_tmpdir() -> Result<(), String> {
-    let t = std::env::temp_dir();
-    let from = if std::env::var_os("TMPDIR").is_some() {
-        "TMPDIR"
-    } else {
-        "the temporary directory"
-    };
-    match std::fs::metadata(&t) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!(
-            "{from} {}: not a directory (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): set TMPDIR to a directory",
-            t.display()
-        )),
-        Err(e) => Err(format!(
-            "{from} {}: {e} (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): create it or set TMPDIR to a directory",
-            t.display()
-        )),
-    }
-}
-
 /// A scratch directory for the socket, the initramfs and the RAM dump.
 fn work_dir() -> Result<PathBuf, String> {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -174,7 +151,7 @@ impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
     pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
         let facts = guest_facts(cfg)?;
-        check_tmpdir()?;
+        guest::check_tmpdir()?;
         let bin = qemu::find()?;
         let version = qemu::version(&bin)?;
         let cpu = qemu::cpu_arg(&version, cfg.vlen)?;
