@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 use crate::machine::{ResumeState, VectorState};
 use crate::trace::Priv;
 
+mod check;
+pub use check::{RAM_MAX, RAM_MAX_MIB};
+
 pub const FORMAT: &str = "trapscope-snapshot";
 /// Bumped whenever a field changes meaning; older and newer ones are refused.
 pub const VERSION: u32 = 1;
@@ -143,6 +146,11 @@ pub struct Init {
     pub loop_top: Hex,
     /// The snapshot stopped before the `at`-th execution of the ecall.
     pub at: u64,
+    /// The init's own count of the iterations it had finished at the stop
+    /// (x9, where trapscope's inits keep it): `at - 1`, checked when the
+    /// snapshot is taken. Absent for a bare ELF guest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -247,16 +255,11 @@ impl Snapshot {
         let bytes = crate::input::read_regular(&mpath, "snapshot manifest", crate::input::TEXT_MAX)
             .map_err(|e| format!("{}: {e}", mpath.display()))?;
         let manifest = parse_manifest(&bytes).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        check::fields(&manifest).map_err(|e| format!("{}: {e}", mpath.display()))?;
         let rpath = dir.join(RAM_FILE);
         let z = crate::input::read_regular(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)
             .map_err(|e| format!("{}: {e}", rpath.display()))?;
         let size = manifest.ram.size.0;
-        if size > crate::input::KERNEL_IMAGE_MAX || size == 0 || size % 4096 != 0 {
-            return Err(format!(
-                "{}: ram.size {size:#x} is not a whole number of pages up to 2 GiB",
-                mpath.display()
-            ));
-        }
         let mut ram = Vec::with_capacity(size as usize);
         // One byte more than the size, so a longer stream is noticed.
         let mut unz = flate2::read::ZlibDecoder::new(&z[..]).take(size + 1);

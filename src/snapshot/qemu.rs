@@ -334,9 +334,14 @@ pub(crate) fn first_line(bytes: &[u8]) -> String {
     crate::report::escape_line(line).into_owned()
 }
 
-/// Runs `cmd` (stdin null) to completion, killing it after `limit`.
+/// Runs `cmd` (stdin null) to completion, killing it after `limit`. It
+/// leads a process group of its own, and the whole group is killed at
+/// the end, so that a wrapper's children (a `TRAPSCOPE_QEMU` script's
+/// QEMU) go with it and none holds the output pipes open.
 fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
+    use std::os::unix::process::CommandExt;
     let mut child = cmd
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -368,14 +373,19 @@ fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
         match child.try_wait() {
             Ok(Some(s)) => break s,
             Ok(None) if start.elapsed() > limit => {
+                process::kill_group(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!("still running after {} s, killed", limit.as_secs()));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("cannot wait for it: {e}")),
+            Err(e) => {
+                process::kill_group(child.id());
+                return Err(format!("cannot wait for it: {e}"));
+            }
         }
     };
+    process::kill_group(child.id());
     Ok(Output {
         status,
         stdout: out_t.join().unwrap_or_default(),

@@ -17,6 +17,7 @@ use super::qemu::{self, Launch, Qemu};
 
 mod dump;
 mod guest;
+mod step;
 use dump::le_u64;
 use guest::{GuestFacts, guest_facts};
 
@@ -69,6 +70,9 @@ pub struct Booted {
     /// The ecall's address and how many times it has been reached.
     pub ecall: u64,
     pub hits: u64,
+    /// Steps over the ecall that took an interrupt instead of its trap
+    /// (not counted in `hits`).
+    pub interrupted_steps: u64,
     pub cpu: String,
     pub isa: String,
     pub version: qemu::Version,
@@ -144,6 +148,7 @@ impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
     pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
         let facts = guest_facts(cfg)?;
+        guest::check_tmpdir()?;
         let bin = qemu::find()?;
         let version = qemu::version(&bin)?;
         let cpu = qemu::cpu_arg(&version, cfg.vlen)?;
@@ -206,6 +211,7 @@ impl Booted {
             regs,
             ecall: facts.ecall,
             hits: 0,
+            interrupted_steps: 0,
             cpu,
             isa: isa.isa,
             version,
@@ -215,14 +221,16 @@ impl Booted {
         })
     }
 
-    /// Runs until the ecall has been reached `n` times in all.
+    /// Runs until the guest stops before the `n`-th execution of the
+    /// ecall. A stop at the breakpoint counts only once the step over the
+    /// previous one took the ecall's own trap (`step_over`): a step that
+    /// takes an interrupt instead comes back to the same ecall.
     pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
         let mut told = Instant::now();
         while self.hits < n {
             let first = self.hits == 0;
-            if !first {
-                self.step_over()?;
-            }
+            // Whether the stop ahead is the next execution of the ecall.
+            let next = first || self.step_over()?;
             // --timeout bounds every wait: the boot's, and each iteration's.
             let timeout = self.cfg.boot_timeout;
             let deadline = Instant::now() + timeout;
@@ -310,7 +318,9 @@ impl Booted {
                     self.console_note()
                 ));
             }
-            self.hits += 1;
+            if next {
+                self.hits += 1;
+            }
             // Each stop is a round trip through the gdbstub: a long --at
             // says how far it has got, about once a second.
             if !first && self.hits < n && told.elapsed() >= Duration::from_secs(1) {
@@ -328,13 +338,29 @@ impl Booted {
     }
 
     /// Leaves the breakpoint at the ecall: QEMU would stop there again at
-    /// once, so the breakpoint comes out for one step (which takes the
-    /// trap) and goes back in.
-    fn step_over(&mut self) -> Result<(), String> {
+    /// once, so the breakpoint comes out for one step and goes back in.
+    /// Returns whether the step took the ecall's trap (`step::Took`); an
+    /// interrupt taken instead leaves the ecall to run after it returns.
+    fn step_over(&mut self) -> Result<bool, String> {
         let e = |e: super::gdb::GdbError| e.to_string();
+        let from = self.privilege()?;
         self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
         self.gdb.step().map_err(e)?;
-        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)
+        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
+        let took = self.trap_after_step(from)?;
+        match took {
+            step::Took::Ecall => Ok(true),
+            step::Took::Interrupt => {
+                self.interrupted_steps += 1;
+                Ok(false)
+            }
+            step::Took::Other(what) => Err(format!(
+                "the step over {} ({:#x}) did not take its trap: {what}{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.console_note()
+            )),
+        }
     }
 
     fn console_note(&self) -> String {
@@ -371,11 +397,12 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     if cfg.at == 0 {
         return Err("--at must be at least 1".into());
     }
-    // A snapshot's RAM is at most 2 GiB (format.rs checks it on load).
-    let max_mib = crate::input::KERNEL_IMAGE_MAX >> 20;
-    if cfg.mem_mib == 0 || u64::from(cfg.mem_mib) > max_mib {
+    // A snapshot's RAM is at most what the emulator can load (format.rs
+    // checks it on load too).
+    let max_mib = format::RAM_MAX_MIB;
+    if cfg.mem_mib == 0 || cfg.mem_mib > max_mib {
         return Err(format!(
-            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (a snapshot holds at most 2 GiB)",
+            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (the most trapscope can load from a snapshot)",
             cfg.mem_mib
         ));
     }
