@@ -38,6 +38,22 @@ struct Chunk {
     gaps: Vec<(u32, u64)>,
 }
 
+impl Chunk {
+    /// Each entry with the instruction count it starts at.
+    fn starts(&self) -> impl Iterator<Item = (&Entry, u64)> {
+        let mut at = self.at;
+        let mut g = self.gaps.iter().peekable();
+        self.entries.iter().enumerate().map(move |(i, e)| {
+            if let Some((_, gap)) = g.next_if(|(gi, _)| *gi as usize == i) {
+                at += gap;
+            }
+            let start = at;
+            at += u64::from(e.len);
+            (e, start)
+        })
+    }
+}
+
 /// The ranges retired so far: what a checkpoint holds of the stream.
 #[derive(Clone, Debug, Default)]
 pub struct StreamRun {
@@ -58,6 +74,14 @@ pub struct BlockStream {
 }
 
 impl StreamRun {
+    /// The chunks, oldest first.
+    fn chunks(&self) -> impl DoubleEndedIterator<Item = &Chunk> {
+        self.sealed
+            .iter()
+            .map(|c| &**c)
+            .chain(std::iter::once(&self.open))
+    }
+
     /// Heap bytes of its own (sealed chunks are shared with checkpoints).
     pub fn unshared_bytes(&self) -> usize {
         self.open.entries.capacity() * std::mem::size_of::<Entry>()
@@ -140,12 +164,7 @@ impl BlockStream {
             hits.get(e.block as usize)
                 .is_some_and(|is| is.iter().any(|&x| x >= e.from && x < e.from + e.len))
         };
-        let r = &self.run;
-        let chunks = r
-            .sealed
-            .iter()
-            .map(|c| &**c)
-            .chain(std::iter::once(&r.open));
+        let chunks = self.run.chunks();
         let mut starts = Vec::with_capacity(CHUNK);
         // Newest chunk first, each read forward from its count.
         for c in chunks.rev() {
@@ -154,15 +173,7 @@ impl BlockStream {
                 continue;
             }
             starts.clear();
-            let mut at = c.at;
-            let mut g = c.gaps.iter().peekable();
-            for (i, e) in c.entries.iter().enumerate() {
-                if let Some((_, gap)) = g.next_if(|(gi, _)| *gi as usize == i) {
-                    at += gap;
-                }
-                starts.push(at);
-                at += u64::from(e.len);
-            }
+            starts.extend(c.starts().map(|(_, at)| at));
             for (i, e) in c.entries.iter().enumerate().rev() {
                 let is = &hits[e.block as usize];
                 if is.is_empty() {
@@ -194,23 +205,13 @@ impl BlockStream {
             .iter()
             .map(|pcs| pcs.iter().position(|&pc| pc == addr).map(|i| i as u16))
             .collect();
-        let r = &self.run;
-        let chunks = r
-            .sealed
-            .iter()
-            .map(|c| &**c)
-            .chain(std::iter::once(&r.open));
+        let chunks = self.run.chunks();
         let mut n = 0;
         for c in chunks {
             if c.entries.is_empty() || c.at >= to {
                 continue;
             }
-            let mut at = c.at;
-            let mut g = c.gaps.iter().peekable();
-            for (i, e) in c.entries.iter().enumerate() {
-                if let Some((_, gap)) = g.next_if(|(gi, _)| *gi as usize == i) {
-                    at += gap;
-                }
+            for (e, at) in c.starts() {
                 if let Some(Some(x)) = at_index.get(e.block as usize)
                     && *x >= e.from
                     && *x < e.from + e.len
@@ -220,7 +221,6 @@ impl BlockStream {
                         n += 1;
                     }
                 }
-                at += u64::from(e.len);
             }
         }
         Some(n)
