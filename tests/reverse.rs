@@ -67,6 +67,21 @@ fn check(name: &str, symbols: &[&str], len: u64) {
             "{name}: before {now}"
         );
     }
+    // The arrivals at one address in a span (what Tab and :core count).
+    for &a in &addrs {
+        let mut one = BTreeSet::new();
+        one.insert(a);
+        let mut m1 = session::build_machine(&s, v, &opts(&s)).unwrap();
+        let at_a = oracle(&mut m1, &one, len);
+        for (from, to) in [(0, len), (hits[0], hits[2]), (hits[1] + 1, len / 2)] {
+            let want = at_a.iter().filter(|&&h| h >= from && h < to).count() as u64;
+            assert_eq!(
+                stream.hits_between(from, to, a),
+                Some(want),
+                "{name}: arrivals at {a:#x} in {from}..{to}"
+            );
+        }
+    }
     // After going back, the stream ends where the machine is.
     let back = len / 3;
     cps.go_to(&mut m, back, &mut |m, n| session::run_to(m, n))
