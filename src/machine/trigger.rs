@@ -353,7 +353,9 @@ impl<O: Observer + 'static> Machine<O> {
         };
         if let Ok(id) = self
             .uc
-            .add_code_hook(lo, hi, |uc, addr, _| on_code(uc, addr))
+            .add_code_hook(lo, hi, |uc, addr, _| {
+                super::guard::shield(uc, (), |uc| on_code(uc, addr))
+            })
         {
             self.drop_translations(at);
             self.trigger_hook = Some((at, id));
