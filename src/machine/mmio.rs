@@ -6,8 +6,8 @@
 
 use unicorn_engine::Unicorn;
 
-use super::hart::{Hart, Outcome};
 use super::guard;
+use super::hart::{Hart, Outcome};
 use super::interrupt;
 use super::observe::Observer;
 use super::{LoadError, Program};
@@ -109,7 +109,9 @@ pub(super) fn map<O: Observer + 'static>(
         }),
         Some(
             |uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize, v: u64| {
-                guard::shield(uc, (), |uc| uc.get_data_mut().platform.uart.write(off, v as u8));
+                guard::shield(uc, (), |uc| {
+                    uc.get_data_mut().platform.uart.write(off, v as u8)
+                });
             },
         ),
     )

@@ -13,8 +13,8 @@ mod end;
 mod fault;
 mod fp;
 mod frames;
-pub mod guard;
 pub mod fstate;
+pub mod guard;
 mod hart;
 mod hooks;
 mod intercept;
@@ -249,12 +249,17 @@ impl<O: Observer + 'static> Machine<O> {
         )
         .map_err(emu)?;
         if let Some(t) = self.program.symbol("tohost") {
-            uc.add_mem_hook(HookType::MEM_WRITE, t.addr, t.addr.saturating_add(7), |uc, _, a, _, v| {
-                guard::shield(uc, true, |uc| {
-                    hooks::on_tohost(uc, a, v);
-                    true
-                })
-            })
+            uc.add_mem_hook(
+                HookType::MEM_WRITE,
+                t.addr,
+                t.addr.saturating_add(7),
+                |uc, _, a, _, v| {
+                    guard::shield(uc, true, |uc| {
+                        hooks::on_tohost(uc, a, v);
+                        true
+                    })
+                },
+            )
             .map_err(emu)?;
         }
         if !account || self.program.dynamic_code {

@@ -81,12 +81,7 @@ pub fn suspend() {
 /// Mouse reporting off, the main screen, the cursor shown, the tty cooked
 /// (crossterm keeps the mode it found and puts it back).
 pub fn restore(out: &mut impl Write) {
-    let _ = execute!(
-        out,
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        cursor::Show
-    );
+    let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
     let _ = out.flush();
     let _ = disable_raw_mode();
 }
