@@ -37,7 +37,10 @@ pub(super) fn shield<'u, O: Observer, T>(
     body: impl FnOnce(&mut Unicorn<'u, Hart<O>>) -> T,
 ) -> T {
     DEPTH.with(|d| d.set(d.get() + 1));
-    let r = catch_unwind(AssertUnwindSafe(|| body(&mut *uc)));
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        test_panic();
+        body(&mut *uc)
+    }));
     DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     let payload = match r {
         Ok(v) => return v,
@@ -62,6 +65,29 @@ pub(super) fn shield<'u, O: Observer, T>(
     let _ = uc.emu_stop();
     fallback
 }
+
+/// In debug builds (the tests'), `TRAPSCOPE_TEST_HOOK_PANIC=N` makes the
+/// N-th shielded callback panic, so the tests can see this guard work; a
+/// release build has no such switch.
+#[cfg(debug_assertions)]
+fn test_panic() {
+    use std::sync::LazyLock;
+    use std::sync::atomic::AtomicU64;
+    static AT: LazyLock<Option<u64>> = LazyLock::new(|| {
+        std::env::var("TRAPSCOPE_TEST_HOOK_PANIC")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    if let Some(n) = *AT
+        && CALLS.fetch_add(1, Ordering::Relaxed) + 1 == n
+    {
+        panic!("TRAPSCOPE_TEST_HOOK_PANIC={n}: a panic for the tests");
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn test_panic() {}
 
 /// For the process's panic hook: a panic inside a shielded callback is
 /// noted (its place) and true returned, so the hook prints nothing; the
