@@ -256,8 +256,18 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             repeats,
             format,
             depths,
+            travel_only,
         }) => bench(
-            &scenario, variant, core, iterations, repeats, format, depths.0,
+            &scenario,
+            variant,
+            core,
+            bench::Opts {
+                iterations,
+                repeats,
+                format,
+                travel_depths: depths.0,
+                travel_only,
+            },
         ),
         Some(Cmd::Elf {
             file,
