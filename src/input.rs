@@ -4,6 +4,8 @@
 //! trapscope. The type is checked before the file is opened: opening a FIFO
 //! for reading blocks until a writer comes.
 
+pub mod source_policy;
+
 use std::fs::FileType;
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;

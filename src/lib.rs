@@ -12,6 +12,7 @@ pub mod cost;
 pub mod input;
 pub mod isa;
 pub mod machine;
+pub mod output;
 pub mod platform;
 pub mod predict;
 pub mod report;

@@ -166,7 +166,8 @@ fn events_search_finds_each_matching_event_in_order_and_wraps() {
     s.update(Action::Continue);
     s.update(Action::Focus(Pane::Events));
     // The events the pane shows (all but retired blocks) whose text names
-    // the old entry's handler: the warm-up's traps went there.
+    // the old entry's handler, by the number the pane shows: the warm-up's
+    // traps went there.
     let p = s.live.program().clone();
     let want: Vec<u64> = s
         .live
@@ -179,7 +180,7 @@ fn events_search_finds_each_matching_event_in_order_and_wraps() {
                 .to_lowercase()
                 .contains("handle_exception")
         })
-        .map(|(i, _)| i)
+        .map(|(_, e)| e.n)
         .collect();
     assert!(want.len() >= 3, "{want:?}");
 

@@ -97,6 +97,11 @@ pub(super) fn elf(
             .map_err(|m| anyhow::anyhow!("--vlen {vlen}: {m}; or 0 for no vector unit"))?;
     }
     let program = Rc::new(Program::load(file)?);
+    // Named by the user: its sources may sit beside it.
+    crate::input::source_policy::allow_dir_of(
+        file,
+        crate::input::source_policy::Origin::CommandLine,
+    );
     let cap = if events { 1_000_000 } else { 0 };
     let mut m = Machine::with_config(
         program.clone(),

@@ -127,7 +127,14 @@ pub fn main() -> ExitCode {
         return ExitCode::from(EXIT_INTERRUPTED);
     }
     match r {
-        Ok(code) => code,
+        Ok(code) => {
+            // Once per run: the guest sources a line table named that were
+            // not shown, and why.
+            if let Some(line) = crate::input::source_policy::summary() {
+                tell!("{line}");
+            }
+            code
+        }
         Err(e) => {
             tell!("trapscope: error: {e:#}");
             ExitCode::from(2)

@@ -60,12 +60,25 @@ impl<O: Observer + 'static> Machine<O> {
     pub fn resume(&mut self, st: &ResumeState) -> Result<(), LoadError> {
         let bad = LoadError::Resume;
         regs::set_priv(&mut self.uc, Priv::M);
-        // The FP registers before mstatus: writing them may mark FS dirty.
+        // The FP registers before mstatus: writing them marks FS Dirty, and
+        // the emulator drops an fcsr write while FS is Off, so FS is on
+        // for them and the snapshot's mstatus, written after, sets FS.
         if let Some((f, fcsr)) = &st.f {
+            let status = super::csr::MSTATUS;
+            let before = regs::read_csr(&mut self.uc, status).unwrap_or(0);
+            regs::write_csr(&mut self.uc, status, before | regs::status::FS);
             for (i, v) in f.iter().enumerate() {
                 let _ = self.uc.reg_write(R::F0 as i32 + i as i32, *v);
             }
-            let _ = self.uc.reg_write(R::FCSR, *fcsr);
+            // fcsr is frm (7:5) and fflags (4:0); the bits above read 0.
+            let want = fcsr & 0xff;
+            let _ = self.uc.reg_write(R::FCSR, want);
+            if self.uc.reg_read(R::FCSR).ok() != Some(want) {
+                return Err(bad(format!("cannot restore fcsr = {fcsr:#x}")));
+            }
+            if !st.csrs.iter().any(|&(c, _)| c == status) {
+                regs::write_csr(&mut self.uc, status, before);
+            }
         }
         for &csr in &ORDER {
             let Some(&(_, v)) = st.csrs.iter().find(|(c, _)| *c == csr) else {

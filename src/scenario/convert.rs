@@ -30,6 +30,8 @@ pub(super) fn load_elf(
         return Ok(p.clone());
     }
     let p = Rc::new(Program::load(&path).map_err(|e| loc.span(s, e.to_string()))?);
+    // Its sources may sit beside it (unless that is $HOME or a system directory).
+    crate::input::source_policy::allow_dir_of(&path, crate::input::source_policy::Origin::Scenario);
     cache.push((path, p.clone()));
     Ok(p)
 }

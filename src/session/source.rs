@@ -1,14 +1,19 @@
-//! Guest source files, for showing a pc's `.S` line.
+//! Guest source files, for showing a pc's `.S` line. Every file is read
+//! through `source_policy`, which decides what a line table may show.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::machine::{Program, SrcLoc};
 
+use crate::input::source_policy::{self, Refusal};
+
 /// Source files of a program, read on first use.
 #[derive(Default)]
 pub struct Sources {
     files: HashMap<u16, Option<Vec<String>>>,
+    /// Files that exist but are not shown, and why.
+    refused: HashMap<u16, String>,
 }
 
 impl Sources {
@@ -25,18 +30,54 @@ impl Sources {
     }
 
     pub fn lines(&mut self, program: &Program, file: u16) -> Option<&[String]> {
-        self.files
-            .entry(file)
-            .or_insert_with(|| {
-                let name = program.files.get(file as usize)?;
-                let built = program.built.get(file as usize).copied().flatten();
-                Sources::candidates(program, name)
-                    .iter()
-                    .filter(|p| p.is_file())
-                    .find(|p| !changed_since(p, built))
-                    .and_then(|p| read(p))
-            })
-            .as_deref()
+        if !self.files.contains_key(&file) {
+            let found = Sources::find(program, file);
+            let lines = match found {
+                Ok(l) => Some(l),
+                Err(why) => {
+                    if let Some(w) = why {
+                        self.refused.insert(file, w);
+                    }
+                    None
+                }
+            };
+            self.files.insert(file, lines);
+        }
+        self.files.get(&file).and_then(|l| l.as_deref())
+    }
+
+    /// Why file `file` exists but is not shown (after `lines` looked).
+    pub fn refusal(&self, file: u16) -> Option<&str> {
+        self.refused.get(&file).map(String::as_str)
+    }
+
+    /// The lines of `file` from the first candidate the policy allows and
+    /// that is not newer than the build; else why not, when a candidate
+    /// exists but was refused (recorded for the run's summary too).
+    fn find(program: &Program, file: u16) -> Result<Vec<String>, Option<String>> {
+        let name = program.files.get(file as usize).ok_or(None)?;
+        let built = program.built.get(file as usize).copied().flatten();
+        let mut why = None;
+        for p in Sources::candidates(program, name) {
+            match source_policy::check(&p) {
+                Ok(real) if !changed_since(&real, built) => {
+                    if let Some(l) = read(&real) {
+                        return Ok(l);
+                    }
+                }
+                Ok(_) | Err(Refusal::Missing) => {}
+                Err(r) => {
+                    why.get_or_insert(r);
+                }
+            }
+        }
+        match why {
+            Some(r) => {
+                source_policy::refused(name, &r);
+                Err(Some(format!("{name}: not shown, {r}")))
+            }
+            None => Err(None),
+        }
     }
 
     /// Whether `file`'s source exists but changed after the build its lines
@@ -48,7 +89,7 @@ impl Sources {
         let built = program.built.get(file as usize).copied().flatten();
         let found: Vec<PathBuf> = Sources::candidates(program, name)
             .into_iter()
-            .filter(|p| p.is_file())
+            .filter_map(|p| source_policy::check(&p).ok())
             .collect();
         !found.is_empty() && found.iter().all(|p| changed_since(p, built))
     }

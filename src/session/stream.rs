@@ -181,4 +181,48 @@ impl BlockStream {
         }
         None
     }
+
+    /// How many times execution was about to run `addr` at an instruction
+    /// count in `from..to`; `None` if the stream does not reach back to
+    /// `from` (its oldest chunks were dropped).
+    pub fn hits_between(&self, from: u64, to: u64, addr: u64) -> Option<u64> {
+        if from < self.starts_at() {
+            return None;
+        }
+        let at_index: Vec<Option<u16>> = self
+            .blocks
+            .iter()
+            .map(|pcs| pcs.iter().position(|&pc| pc == addr).map(|i| i as u16))
+            .collect();
+        let r = &self.run;
+        let chunks = r
+            .sealed
+            .iter()
+            .map(|c| &**c)
+            .chain(std::iter::once(&r.open));
+        let mut n = 0;
+        for c in chunks {
+            if c.entries.is_empty() || c.at >= to {
+                continue;
+            }
+            let mut at = c.at;
+            let mut g = c.gaps.iter().peekable();
+            for (i, e) in c.entries.iter().enumerate() {
+                if let Some((_, gap)) = g.next_if(|(gi, _)| *gi as usize == i) {
+                    at += gap;
+                }
+                if let Some(Some(x)) = at_index.get(e.block as usize)
+                    && *x >= e.from
+                    && *x < e.from + e.len
+                {
+                    let p = at + u64::from(x - e.from);
+                    if p >= from && p < to {
+                        n += 1;
+                    }
+                }
+                at += u64::from(e.len);
+            }
+        }
+        Some(n)
+    }
 }

@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 use crate::machine::{ResumeState, VectorState};
 use crate::trace::Priv;
 
+mod check;
+pub use check::{RAM_MAX, RAM_MAX_MIB};
+
 pub const FORMAT: &str = "trapscope-snapshot";
 /// Bumped whenever a field changes meaning; older and newer ones are refused.
 pub const VERSION: u32 = 1;
@@ -143,6 +146,11 @@ pub struct Init {
     pub loop_top: Hex,
     /// The snapshot stopped before the `at`-th execution of the ecall.
     pub at: u64,
+    /// The init's own count of the iterations it had finished at the stop
+    /// (x9, where trapscope's inits keep it): `at - 1`, checked when the
+    /// snapshot is taken. Absent for a bare ELF guest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -197,21 +205,26 @@ pub fn to_hex(b: &[u8]) -> String {
 }
 
 impl Snapshot {
-    /// Writes the manifest and the compressed RAM into `dir` (created).
+    /// Writes the manifest and the compressed RAM into `dir` (created; not
+    /// a link, and the user's), each file under a new name renamed over
+    /// the old one (`output`), so a link in its place is replaced, never
+    /// written through.
     pub fn write(dir: &Path, manifest: &Manifest, ram: &[u8]) -> Result<(), String> {
-        let io = |what: &str, e: std::io::Error| format!("{}: {what}: {e}", dir.display());
-        std::fs::create_dir_all(dir).map_err(|e| io("cannot create the directory", e))?;
-        let f = std::fs::File::create(dir.join(RAM_FILE)).map_err(|e| io("cannot write", e))?;
-        let mut z = flate2::write::ZlibEncoder::new(
-            std::io::BufWriter::new(f),
-            flate2::Compression::fast(),
-        );
-        z.write_all(ram).map_err(|e| io("cannot write RAM", e))?;
-        z.finish()
-            .and_then(|mut w| w.flush())
-            .map_err(|e| io("cannot write RAM", e))?;
+        if std::fs::symlink_metadata(dir).is_err() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
+        }
+        crate::output::check_own_dir(dir)?;
+        crate::output::replace_with(&dir.join(RAM_FILE), &mut |f| {
+            let mut z = flate2::write::ZlibEncoder::new(
+                std::io::BufWriter::new(f),
+                flate2::Compression::fast(),
+            );
+            z.write_all(ram)?;
+            z.finish().and_then(|mut w| w.flush())
+        })?;
         let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join(MANIFEST), json + "\n").map_err(|e| io("cannot write", e))
+        crate::output::replace(&dir.join(MANIFEST), (json + "\n").as_bytes())
     }
 
     /// Reads and checks a snapshot directory.
@@ -242,16 +255,11 @@ impl Snapshot {
         let bytes = crate::input::read_regular(&mpath, "snapshot manifest", crate::input::TEXT_MAX)
             .map_err(|e| format!("{}: {e}", mpath.display()))?;
         let manifest = parse_manifest(&bytes).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        check::fields(&manifest).map_err(|e| format!("{}: {e}", mpath.display()))?;
         let rpath = dir.join(RAM_FILE);
         let z = crate::input::read_regular(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)
             .map_err(|e| format!("{}: {e}", rpath.display()))?;
         let size = manifest.ram.size.0;
-        if size > crate::input::KERNEL_IMAGE_MAX || size == 0 || size % 4096 != 0 {
-            return Err(format!(
-                "{}: ram.size {size:#x} is not a whole number of pages up to 2 GiB",
-                mpath.display()
-            ));
-        }
         let mut ram = Vec::with_capacity(size as usize);
         // One byte more than the size, so a longer stream is noticed.
         let mut unz = flate2::read::ZlibDecoder::new(&z[..]).take(size + 1);

@@ -13,7 +13,7 @@ mod run;
 mod tdesc;
 
 pub use error::{GdbError, StopReply};
-pub use riscv::RiscvRegs;
+pub use riscv::{CSR, FCSR, RiscvRegs, VECTOR, VECTOR_CSRS};
 pub use tdesc::{RegInfo, RegMap};
 
 use error::{clip, console_text};
@@ -326,6 +326,16 @@ impl<S: Read + Write> Gdb<S> {
             });
         }
         self.expect_ok(&reply, &what)
+    }
+
+    /// QEMU's `Qqemu.sstep`: what a single step lets happen besides the
+    /// instruction (QEMU's default, 7, masks interrupts and timers; 1 lets
+    /// a pending interrupt be taken). Tests use it to force a step that
+    /// takes an interrupt.
+    pub fn qemu_sstep_bits(&mut self, bits: u32) -> Result<(), GdbError> {
+        let cmd = format!("Qqemu.sstep={bits:x}");
+        let reply = self.request(cmd.as_bytes(), &cmd)?;
+        self.expect_ok(&reply, &cmd)
     }
 
     /// `qRcmd`: a monitor command; returns the text of its `O` packets.

@@ -279,11 +279,10 @@ pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
 /// dumps (`-M virt,dumpdtb=FILE` writes the tree and exits). A warning from
 /// QEMU about the CPU is an error.
 pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
-    let file = std::env::temp_dir().join(format!(
-        "trapscope-dtb-{}-{}.dtb",
-        std::process::id(),
-        unique()
-    ));
+    // QEMU writes the tree into a fresh private directory, never at a
+    // name in TMPDIR someone could have put a link at.
+    let scratch = crate::output::scratch_dir("trapscope-dtb")?;
+    let file = scratch.join("virt.dtb");
     let mut machine = OsString::from("virt,dumpdtb=");
     machine.push(process::escape_commas(file.as_os_str()));
     let out = output_within(
@@ -294,7 +293,7 @@ pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
         Duration::from_secs(30),
     );
     let dtb = std::fs::read(&file);
-    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&scratch);
     let out = out.map_err(|e| format!("{} (dumping the device tree): {e}", bin.display()))?;
     if !out.status.success() {
         return Err(format!(
@@ -324,13 +323,6 @@ pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
     fdt::cpu_isa(&dtb).map_err(|e| format!("device tree from {}: {e}", bin.display()))
 }
 
-/// A number no other call in this process gets (for temporary file names).
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static N: AtomicU64 = AtomicU64::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
-}
-
 /// The first non-empty line of `bytes`, control characters escaped.
 pub(crate) fn first_line(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -342,9 +334,14 @@ pub(crate) fn first_line(bytes: &[u8]) -> String {
     crate::report::escape_line(line).into_owned()
 }
 
-/// Runs `cmd` (stdin null) to completion, killing it after `limit`.
+/// Runs `cmd` (stdin null) to completion, killing it after `limit`. It
+/// leads a process group of its own, and the whole group is killed at
+/// the end, so that a wrapper's children (a `TRAPSCOPE_QEMU` script's
+/// QEMU) go with it and none holds the output pipes open.
 fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
+    use std::os::unix::process::CommandExt;
     let mut child = cmd
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -376,14 +373,19 @@ fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
         match child.try_wait() {
             Ok(Some(s)) => break s,
             Ok(None) if start.elapsed() > limit => {
+                process::kill_group(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!("still running after {} s, killed", limit.as_secs()));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("cannot wait for it: {e}")),
+            Err(e) => {
+                process::kill_group(child.id());
+                return Err(format!("cannot wait for it: {e}"));
+            }
         }
     };
+    process::kill_group(child.id());
     Ok(Output {
         status,
         stdout: out_t.join().unwrap_or_default(),

@@ -17,6 +17,7 @@ use super::qemu::{self, Launch, Qemu};
 
 mod dump;
 mod guest;
+mod step;
 use dump::le_u64;
 use guest::{GuestFacts, guest_facts};
 
@@ -69,6 +70,9 @@ pub struct Booted {
     /// The ecall's address and how many times it has been reached.
     pub ecall: u64,
     pub hits: u64,
+    /// Steps over the ecall that took an interrupt instead of its trap
+    /// (not counted in `hits`).
+    pub interrupted_steps: u64,
     pub cpu: String,
     pub isa: String,
     pub version: qemu::Version,
@@ -134,19 +138,17 @@ impl Drop for Scratch {
     }
 }
 
-/// A scratch directory for the socket, the initramfs and the RAM dump.
+/// A scratch directory for the socket, the initramfs and the RAM dump:
+/// made fresh, mode 0700, under a random name (`output::scratch_dir`).
 fn work_dir() -> Result<PathBuf, String> {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let d = std::env::temp_dir().join(format!("trapscope-snapshot-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-    Ok(d)
+    crate::output::scratch_dir("trapscope-snapshot")
 }
 
 impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
     pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
         let facts = guest_facts(cfg)?;
+        guest::check_tmpdir()?;
         let bin = qemu::find()?;
         let version = qemu::version(&bin)?;
         let cpu = qemu::cpu_arg(&version, cfg.vlen)?;
@@ -168,8 +170,12 @@ impl Booted {
         let (kernel, initrd, append, bios) = match &cfg.guest {
             Guest::Linux { image, .. } => {
                 let rd = work.join("initramfs.cpio");
-                std::fs::write(&rd, super::cpio::initramfs(facts.init_elf.clone()))
-                    .map_err(|e| format!("{}: {e}", rd.display()))?;
+                crate::output::create_new(&rd, &super::cpio::initramfs(facts.init_elf.clone()))
+                    .map_err(|e| {
+                        e.unwrap_or_else(|| {
+                            format!("{}: exists in a fresh directory", rd.display())
+                        })
+                    })?;
                 let mut append = LINUX_APPEND.to_string();
                 if !cfg.append.is_empty() {
                     append = format!("{append} {}", cfg.append);
@@ -205,6 +211,7 @@ impl Booted {
             regs,
             ecall: facts.ecall,
             hits: 0,
+            interrupted_steps: 0,
             cpu,
             isa: isa.isa,
             version,
@@ -214,14 +221,16 @@ impl Booted {
         })
     }
 
-    /// Runs until the ecall has been reached `n` times in all.
+    /// Runs until the guest stops before the `n`-th execution of the
+    /// ecall. A stop at the breakpoint counts only once the step over the
+    /// previous one took the ecall's own trap (`step_over`): a step that
+    /// takes an interrupt instead comes back to the same ecall.
     pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
         let mut told = Instant::now();
         while self.hits < n {
             let first = self.hits == 0;
-            if !first {
-                self.step_over()?;
-            }
+            // Whether the stop ahead is the next execution of the ecall.
+            let next = first || self.step_over()?;
             // --timeout bounds every wait: the boot's, and each iteration's.
             let timeout = self.cfg.boot_timeout;
             let deadline = Instant::now() + timeout;
@@ -309,7 +318,9 @@ impl Booted {
                     self.console_note()
                 ));
             }
-            self.hits += 1;
+            if next {
+                self.hits += 1;
+            }
             // Each stop is a round trip through the gdbstub: a long --at
             // says how far it has got, about once a second.
             if !first && self.hits < n && told.elapsed() >= Duration::from_secs(1) {
@@ -327,13 +338,29 @@ impl Booted {
     }
 
     /// Leaves the breakpoint at the ecall: QEMU would stop there again at
-    /// once, so the breakpoint comes out for one step (which takes the
-    /// trap) and goes back in.
-    fn step_over(&mut self) -> Result<(), String> {
+    /// once, so the breakpoint comes out for one step and goes back in.
+    /// Returns whether the step took the ecall's trap (`step::Took`); an
+    /// interrupt taken instead leaves the ecall to run after it returns.
+    fn step_over(&mut self) -> Result<bool, String> {
         let e = |e: super::gdb::GdbError| e.to_string();
+        let from = self.privilege()?;
         self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
         self.gdb.step().map_err(e)?;
-        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)
+        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
+        let took = self.trap_after_step(from)?;
+        match took {
+            step::Took::Ecall => Ok(true),
+            step::Took::Interrupt => {
+                self.interrupted_steps += 1;
+                Ok(false)
+            }
+            step::Took::Other(what) => Err(format!(
+                "the step over {} ({:#x}) did not take its trap: {what}{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.console_note()
+            )),
+        }
     }
 
     fn console_note(&self) -> String {
@@ -370,11 +397,12 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     if cfg.at == 0 {
         return Err("--at must be at least 1".into());
     }
-    // A snapshot's RAM is at most 2 GiB (format.rs checks it on load).
-    let max_mib = crate::input::KERNEL_IMAGE_MAX >> 20;
-    if cfg.mem_mib == 0 || u64::from(cfg.mem_mib) > max_mib {
+    // A snapshot's RAM is at most what the emulator can load (format.rs
+    // checks it on load too).
+    let max_mib = format::RAM_MAX_MIB;
+    if cfg.mem_mib == 0 || cfg.mem_mib > max_mib {
         return Err(format!(
-            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (a snapshot holds at most 2 GiB)",
+            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (the most trapscope can load from a snapshot)",
             cfg.mem_mib
         ));
     }
@@ -410,9 +438,14 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
 /// then fails).
 fn prepare_out(out: &Path) -> Result<bool, String> {
     let bad = |why: String| format!("-o {}: {why}", out.display());
-    let created = match std::fs::metadata(out) {
+    // Not followed: a link at DIR is refused (output::check_own_dir).
+    let created = match std::fs::symlink_metadata(out) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(bad("is a symbolic link: give the directory itself".into()));
+        }
         Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
         Ok(_) => {
+            crate::output::check_own_dir(out).map_err(|e| format!("-o {e}"))?;
             // An earlier snapshot is replaced; anything else is left alone.
             let foreign = std::fs::read_dir(out)
                 .map_err(|e| bad(format!("cannot read the directory: {e}")))?
@@ -442,11 +475,12 @@ fn prepare_out(out: &Path) -> Result<bool, String> {
         }
     };
     let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
-    if let Err(e) = std::fs::write(&probe, b"") {
+    if let Err(e) = crate::output::create_new(&probe, b"") {
         if created {
             let _ = std::fs::remove_dir_all(out);
         }
-        return Err(bad(format!("cannot write into the directory: {e}")));
+        let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
+        return Err(bad(format!("cannot write into the directory: {why}")));
     }
     let _ = std::fs::remove_file(&probe);
     Ok(created)

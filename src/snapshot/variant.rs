@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use object::Object;
 
 use super::format::Snapshot;
+use crate::input::source_policy::{self, Origin};
 use crate::machine::{Program, ResumeState, Segment};
 
 /// `--kernel-src`: where kernel trees are, for every snapshot loaded after.
@@ -15,6 +16,7 @@ static KERNEL_SRC: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 /// Sets `--kernel-src` (the first call wins; the CLI makes one).
 pub fn set_kernel_src(dir: &Path) {
     let _ = KERNEL_SRC.set(dir.to_path_buf());
+    source_policy::allow_root(dir, Origin::CommandLine);
 }
 
 /// What a variant needs from its snapshot.
@@ -160,6 +162,13 @@ pub fn load(
                 ))
             }
         })?;
+        // The tree the vmlinux was built in holds it, as the reviewer's
+        // recipe builds; a variant's kernel_src is a root too. Neither may
+        // be `/`, $HOME or a system directory (source_policy).
+        source_policy::allow_dir_of(v, Origin::Scenario);
+        if let Some(src) = kernel_src {
+            source_policy::allow_root(src, Origin::Scenario);
+        }
         if let Some(src) = kernel_src.or(KERNEL_SRC.get().map(PathBuf::as_path)) {
             k.src_roots.insert(0, src.to_path_buf());
         }

@@ -26,6 +26,8 @@ pub struct EventLog {
     len: usize,
     dropped: u64,
     keep_retired: bool,
+    /// Events other than retired ranges ever pushed: the next one's `n`.
+    numbered: u64,
 }
 
 impl EventLog {
@@ -38,12 +40,18 @@ impl EventLog {
             len: 0,
             dropped: 0,
             keep_retired,
+            numbered: 0,
         }
     }
 
     pub fn push(&mut self, at: u64, event: &Event) {
-        if !self.keep_retired && event.kind() == EventKind::Retired {
+        let retired = event.kind() == EventKind::Retired;
+        if !self.keep_retired && retired {
             return;
+        }
+        let n = self.numbered;
+        if !retired {
+            self.numbered += 1;
         }
         if self.open.len() == CHUNK {
             let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK));
@@ -51,6 +59,7 @@ impl EventLog {
         }
         self.open.push(Stamped {
             at,
+            n,
             event: event.clone(),
         });
         self.len += 1;
@@ -134,6 +143,26 @@ impl EventLog {
             .skip(skip - passed)
             .enumerate()
             .map(move |(i, e)| (base + (skip + i) as u64, e))
+    }
+
+    /// How many events other than retired ranges were ever pushed.
+    pub fn numbered(&self) -> u64 {
+        self.numbered
+    }
+
+    /// The event numbered `n` (never a retired range), if the log still
+    /// holds it.
+    pub fn numbered_event(&self, n: u64) -> Option<&Stamped> {
+        if n >= self.numbered {
+            return None;
+        }
+        // Numbers grow with the log's order: a binary search over the
+        // chunks would do, but a walk from the newest end is short for the
+        // events a pane shows.
+        self.iter()
+            .rev()
+            .take_while(|e| e.n >= n)
+            .find(|e| e.n == n && e.event.kind() != EventKind::Retired)
     }
 
     /// How many old events fell off the front.

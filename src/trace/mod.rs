@@ -340,10 +340,17 @@ impl PredKind {
     }
 }
 
-/// An event with the number of instructions executed before it.
+/// An event with the number of instructions executed before it, and its
+/// number among the events that are not retired ranges (`n`): how a run
+/// was cut into blocks depends on how it got there (stepping, running,
+/// re-executing from a checkpoint), so only that numbering names the same
+/// event whatever the way. A retired range carries the number the next
+/// other event gets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stamped {
     pub at: u64,
+    #[serde(skip)]
+    pub n: u64,
     #[serde(flatten)]
     pub event: Event,
 }

@@ -27,7 +27,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("run N", "run N more instructions"),
     (
         "core NAME|PATH.toml",
-        "estimate for another core (same position)",
+        "estimate for another core (same pc and iteration)",
     ),
     (
         "variant NAME",
@@ -167,12 +167,31 @@ impl AppState {
             },
             ("core", name) if !name.is_empty() => match Profile::find(name) {
                 Ok(p) => {
+                    let place = self.place();
+                    let at = self.live.executed();
                     self.core = Some(Rc::new(p));
                     self.machine_changed();
-                    let at = self.live.executed();
-                    self.go_to(at);
+                    // The same place, not the same count: the core's clock
+                    // moves the timer interrupts (update/place.rs).
+                    use super::update::place::Kept;
+                    let kept = place.map_or(Kept::Lost, |pl| self.go_to_place(pl));
+                    if kept == Kept::Lost {
+                        self.go_to(at);
+                    }
                     self.compute_summaries();
-                    self.say(format!("core {name}"));
+                    let here = self.live.program().describe(self.live.m.pc());
+                    let (n, k) = (self.live.executed(), self.live.stats().iteration_hits);
+                    self.say(match kept {
+                        Kept::Place => format!(
+                            "core {name}: the same place, {here} (iteration mark {k}), now {n} instructions into the run"
+                        ),
+                        Kept::Iteration => format!(
+                            "core {name}: the start of the same iteration (mark {k}), {here}: this core does not reach the place before as often"
+                        ),
+                        Kept::Lost => format!(
+                            "core {name}: at instruction {at} ({here}); the place before could not be found again"
+                        ),
+                    });
                 }
                 Err(e) => self.error(e),
             },
@@ -207,17 +226,28 @@ impl AppState {
             }
             ("goto" | "g", n) => match n.trim_start_matches('#').parse::<u64>() {
                 Ok(i) => {
-                    let at = self
-                        .live
-                        .stats()
-                        .log
-                        .since(i)
-                        .next()
-                        .filter(|(j, _)| *j == i)
-                        .map(|(_, e)| e.at);
-                    match at {
-                        Some(at) => self.go_to(at),
-                        None => self.error(format!("goto: no event #{i}")),
+                    let log = &self.live.stats().log;
+                    let found = log.numbered_event(i).map(|e| (e.at, e.event.clone()));
+                    let newest = log.numbered();
+                    match found {
+                        Some((at, ev)) => {
+                            self.go_to(at);
+                            if self.live.executed() != at {
+                                return; // stopped (Esc) or failed: go_to said why
+                            }
+                            let p = self.live.program();
+                            let what = crate::report::event_text(p, &ev);
+                            self.say(format!(
+                                "at event #{i} ({what}), {at} instructions into the run"
+                            ));
+                        }
+                        None if i >= newest => self.error(format!(
+                            "goto: no event #{i} yet: the run has reached #{}",
+                            newest.saturating_sub(1)
+                        )),
+                        None => self.error(format!(
+                            "goto: event #{i} fell out of the log (it keeps the newest events)"
+                        )),
                     }
                 }
                 Err(_) => self.error("goto: give an event number from the events pane"),

@@ -287,9 +287,7 @@ pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, St
     if let Err(e) = crate::snapshot::qemu::find() {
         return Ok(Err(e));
     }
-    let dir = std::env::temp_dir().join(format!("trapscope-bench-snap-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = crate::output::scratch_dir("trapscope-bench-snap")?;
     let elf = crate::project_dir().join("assets/guest/minikernel-sv39.elf");
     let cfg = Config {
         guest: Guest::Elf(elf),
@@ -309,16 +307,16 @@ pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, St
         b.save(&dir.join("snap"))?;
         drop(b);
         let p = dir.join("snapshot-bench.toml");
-        std::fs::write(
+        crate::output::replace(
             &p,
             "title = \"bench on a snapshot\"\npatch = \"seed 003\"\ncores = [\"u74\"]\n\
              [knobs.iterations]\nsymbol = \"knob_iterations\"\ndefault = 100\n\
              [knobs.ras_friendly_entry]\nsymbol = \"knob_ras_friendly_entry\"\ndefault = 0\n\
              [[variants]]\nname = \"before\"\nsnapshot = \"snap\"\n\
              [[variants]]\nname = \"after\"\nsnapshot = \"snap\"\nknobs = { ras_friendly_entry = 1 }\n\
-             [measure]\nstart = \"bench_timed_loop\"\nend = \"bench_timed_done\"\niteration = \"bench_timed_loop\"\n",
-        )
-        .map_err(|e| format!("{}: {e}", p.display()))?;
+             [measure]\nstart = \"bench_timed_loop\"\nend = \"bench_timed_done\"\niteration = \"bench_timed_loop\"\n"
+                .as_bytes(),
+        )?;
         let s = Scenario::load(&p).map_err(|e| e.to_string())?;
         travel(s, depths)
     })();

@@ -12,8 +12,6 @@
 //! position. The replay begins where the lesson begins: the scenario's
 //! `start_at`, else power-on.
 
-use std::io::Write;
-
 use super::state::AppState;
 use crate::machine::{Outcome, Until};
 use crate::scenario::{ScriptStep, StepTarget};
@@ -164,20 +162,15 @@ impl AppState {
             return self.error("save: no steps recorded yet");
         }
         let text = script_toml(self, r);
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .and_then(|mut f| f.write_all(text.as_bytes()));
+        // A new file (O_EXCL: never through a link) in a directory of the user's.
+        let written = crate::output::create_new(std::path::Path::new(path), text.as_bytes());
         match written {
             Ok(()) => self.say(format!(
                 "saved {} steps to {path}: put them in the scenario for --autoplay and run --script",
                 r.steps.len()
             )),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                self.error(format!("save: {path} exists; give a new file name"))
-            }
-            Err(e) => self.error(format!("save: cannot write {path}: {e}")),
+            Err(None) => self.error(format!("save: {path} exists; give a new file name")),
+            Err(Some(e)) => self.error(format!("save: cannot write {e}")),
         }
     }
 

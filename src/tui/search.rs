@@ -267,7 +267,8 @@ impl AppState {
         // The match becomes the pane's bottom line.
         self.events_scroll = n - k - 1;
         let i = order.items[k].0;
-        Ok((Hit::Event(i), wrapped, format!("event #{i}")))
+        let n = log.since(i).next().map(|(_, e)| e.n).unwrap_or(i);
+        Ok((Hit::Event(i), wrapped, format!("event #{n}")))
     }
 
     fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {

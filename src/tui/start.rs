@@ -222,6 +222,46 @@ impl AppState {
         }
     }
 
+    /// `r`: the start, on the variant on screen. The start is found on one
+    /// variant (the first, or the one the lesson's first step names); on
+    /// another, `r` goes there and Tab maps it back to this one. A lesson
+    /// plays on its own variant, so it is not rewound here: the line says
+    /// where it plays.
+    pub fn restart_here(&mut self) {
+        let stay = self.live.variant;
+        self.go_to_start();
+        if self.live.variant == stay || self.message.as_ref().is_some_and(|m| m.1) {
+            return;
+        }
+        let (start_variant, lesson) = (self.variant_name().to_string(), self.player.active);
+        let what = self
+            .start_found
+            .as_ref()
+            .map(|f| f.3.clone())
+            .unwrap_or_else(|| "the start".into());
+        self.switch_variant(stay);
+        if self.live.variant != stay || self.message.as_ref().is_some_and(|m| m.1) {
+            return;
+        }
+        // Tab keeps the round: a Tab from here goes by the mapping again.
+        self.tab_back = None;
+        let pc = self.live.program().describe(self.live.m.pc());
+        let n = self.live.executed();
+        let name = self.variant_name().to_string();
+        let tail = if lesson {
+            self.player.next = 0;
+            self.player.active = false;
+            self.highlight = None;
+            self.update_narration();
+            format!("; the lesson plays on {start_variant}: Tab there, then r, to replay it")
+        } else {
+            " · R: power-on".to_string()
+        };
+        self.say(format!(
+            "at {what} on variant {name} (found on {start_variant}, mapped by Tab): {pc} after {n} instructions{tail}"
+        ));
+    }
+
     /// `R`: back to power-on, the lesson with it.
     pub fn reset_power_on(&mut self) {
         self.go_to(0);

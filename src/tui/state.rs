@@ -176,8 +176,9 @@ pub struct AppState {
     pub start_found: Option<(super::start::Rule, usize, u64, String)>,
     /// Work done while the TUI waits for keys (`update/idle.rs`).
     pub idle: super::update::idle::Idle,
-    /// The last Tab: (variant, instruction count) it left and landed at, so
-    /// that a Tab straight back returns exactly (`update/switch.rs`).
+    /// The last Tab: (variant, instruction count) its round of Tabs began
+    /// at, and where it landed, so that Tabs round the variants with
+    /// nothing moved return there exactly (`update/switch.rs`).
     pub tab_back: Option<((usize, u64), (usize, u64))>,
 }
 

@@ -17,6 +17,7 @@ const STEP_OUT_LIMIT: u64 = 2_000_000;
 pub mod idle;
 mod lesson;
 pub mod long;
+pub(crate) mod place;
 mod reverse;
 mod switch;
 
@@ -103,19 +104,17 @@ impl AppState {
             Action::RunToTrap => {
                 let u = self.until(vec![EventKind::TrapEnter, EventKind::TrapReturn]);
                 self.moved_long("run to trap", &u);
+                self.say_reached_trap();
             }
             Action::StepBack if self.live.executed() == 0 => {
                 self.say(
                     "at the start of the run (instruction 0): nothing before it to step back to",
                 );
             }
-            Action::StepBack => {
-                let n = self.live.executed() - 1;
-                self.go_to(n);
-            }
+            Action::StepBack => self.step_back_one(),
             Action::ReverseContinue => self.reverse_continue(),
             // A lesson starts over with the guest.
-            Action::Restart => self.go_to_start(),
+            Action::Restart => self.restart_here(),
             Action::Reset => self.reset_power_on(),
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
@@ -212,8 +211,16 @@ impl AppState {
         if self.live.executed() == 0 {
             return self.update(Action::StepBack); // says why nothing moves
         }
-        let to = self.live.executed().saturating_sub(n);
-        self.go_to(to);
+        // The last press goes through `step_back_one`, so that the run of
+        // presses ends on a state `b` can reach (a trap delivered before
+        // any instruction ran shares its count with the state before it).
+        let to = self.live.executed().saturating_sub(n.saturating_sub(1));
+        if n > 1 {
+            self.go_to(to);
+        }
+        if self.live.executed() > 0 {
+            self.step_back_one();
+        }
         self.record_after();
     }
 
@@ -230,6 +237,23 @@ impl AppState {
                 self.live.executed()
             ));
         }
+    }
+
+    /// After `t`: which trap entry or return it stopped at, and where.
+    fn say_reached_trap(&mut self) {
+        let Some(Outcome::ReachedEvent(k)) = self.live.outcome else {
+            return;
+        };
+        let log = &self.live.stats().log;
+        let Some(e) = log.iter().rev().find(|e| e.event.kind() == k) else {
+            return;
+        };
+        let text = crate::report::event_text(self.live.program(), &e.event);
+        let (n, at) = (e.n, e.at);
+        let here = self.live.program().describe(self.live.m.pc());
+        self.say(format!(
+            "event #{n}: {text}; now at {here}, {at} instructions into the run"
+        ));
     }
 
     pub fn say(&mut self, msg: impl Into<String>) {
@@ -261,12 +285,24 @@ impl AppState {
         }
     }
 
-    /// Moves the machine forward with `f` and reads the new state.
+    /// Moves the machine forward with `f` and reads the new state; the
+    /// watchpoints stop it.
     pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
+        self.moved_with(true, f);
+    }
+
+    /// As `moved`; `watched`: whether the watchpoints stop `f`. They are in
+    /// the machine only while the move they stop runs: a step back, `r`, a
+    /// re-execution for Tab or for naming a recorded step, and a lesson
+    /// step (which must end at the same instruction however it is played)
+    /// all run with none.
+    pub fn moved_with(&mut self, watched: bool, f: impl FnOnce(&mut Live) -> Outcome) {
         let before = self.live.changed;
-        // Watchpoints stop what the user drives, never a rewind (state/debug.rs).
-        self.live.m.set_watches(&self.debug.watch_list());
+        if watched {
+            self.live.m.set_watches(&self.debug.watch_list());
+        }
         let o = f(&mut self.live);
+        self.live.m.set_watches(&[]);
         if let Some(c) = self.live.cps.as_mut() {
             // A failed checkpoint only makes going back slower.
             let _ = c.note(&mut self.live.m);

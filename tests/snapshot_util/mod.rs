@@ -70,6 +70,7 @@ pub fn manifest(ram: &[u8]) -> Manifest {
             ecall: Hex(0x1_0000),
             loop_top: Hex(0x1_0000),
             at: 1,
+            counter: None,
         },
         qemu: QemuInfo {
             version: "7.2.22".into(),

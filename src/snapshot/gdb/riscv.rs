@@ -28,7 +28,20 @@ pub struct RiscvRegs {
     pub v: Vec<u32>,
     /// VLEN in bits (the size of v0) when the hart has V.
     pub vlen_bits: Option<u32>,
+    /// The vector CSRs (`VECTOR_CSRS`) by name, from the vector feature
+    /// (QEMU 7.2 lists them there, after v31) or else the csr feature;
+    /// one neither lists is absent, and the snapshot refuses it by name.
+    pub vector_csrs: BTreeMap<String, u32>,
 }
+
+/// The vector CSRs a snapshot of a hart with V records (V spec §3: vstart,
+/// vxsat, vxrm, vcsr, vl, vtype, vlenb).
+pub const VECTOR_CSRS: [&str; 7] = ["vstart", "vxsat", "vxrm", "vcsr", "vl", "vtype", "vlenb"];
+
+/// fcsr's CSR number (unprivileged spec, "CSR Listing"): QEMU 7.2 builds
+/// its CSR list while FS is Off and leaves fcsr out, yet answers `p` at
+/// the CSR base plus this number.
+pub const FCSR: u16 = 0x003;
 
 impl RiscvRegs {
     pub fn from_map(map: &RegMap) -> Result<RiscvRegs, GdbError> {
@@ -98,6 +111,15 @@ impl RiscvRegs {
                 v.push(r.regnum);
             }
         }
+        let mut vector_csrs = BTreeMap::new();
+        if !v.is_empty() {
+            for name in VECTOR_CSRS {
+                let r = in_feature(name, VECTOR).or_else(|| in_feature(name, CSR));
+                if let Some(r) = r {
+                    vector_csrs.insert(name.to_string(), r);
+                }
+            }
+        }
         Ok(RiscvRegs {
             x,
             pc,
@@ -106,7 +128,14 @@ impl RiscvRegs {
             priv_,
             v,
             vlen_bits,
+            vector_csrs,
         })
+    }
+
+    /// The regnum the CSR-numbered registers give CSR `csr`, whether or
+    /// not the stub described it.
+    pub fn csr_regnum_unlisted(&self, csr: u16) -> u32 {
+        self.csr_base + u32::from(csr)
     }
 
     /// The regnum of CSR number `csr`, if the stub described it.
@@ -157,6 +186,29 @@ mod tests {
         assert_eq!(r.csr_regnum(0x301), None);
         assert_eq!(r.csr.len(), 3);
         assert_eq!(r.priv_, None);
+    }
+
+    #[test]
+    fn vector_csrs_come_from_the_vector_feature_and_a_missing_one_is_absent() {
+        // QEMU 7.2's layout: v0..v31, then the vector CSRs, in the vector
+        // feature; none of them in the csr feature.
+        let mut regs: Vec<(String, u32, u32, &str)> = (0..32)
+            .map(|i| (format!("v{i}"), 100 + i, 128, VECTOR))
+            .collect();
+        for (i, n) in VECTOR_CSRS.iter().enumerate().filter(|(_, n)| **n != "vl") {
+            regs.push((n.to_string(), 132 + i as u32, 64, VECTOR));
+        }
+        regs.push(("mstatus".into(), 0x300 + 66, 64, CSR));
+        let extra: Vec<(&str, u32, u32, &str)> = regs
+            .iter()
+            .map(|(n, r, b, f)| (n.as_str(), *r, *b, *f))
+            .collect();
+        let r = RiscvRegs::from_map(&map(&extra)).unwrap();
+        assert_eq!(r.vlen_bits, Some(128));
+        assert_eq!(r.vector_csrs.get("vtype"), Some(&(132 + 5)));
+        assert_eq!(r.vector_csrs.get("vlenb"), Some(&(132 + 6)));
+        assert_eq!(r.vector_csrs.get("vl"), None, "not listed: absent, never 0");
+        assert_eq!(r.csr_regnum_unlisted(FCSR), 66 + 3);
     }
 
     #[test]

@@ -119,12 +119,28 @@ fn shell_word(w: &str) -> String {
 /// starts it in the background and waits for it, while a second job reads
 /// the pipe that trapscope holds open on the shell's stdin. Only EOF ends
 /// that read: trapscope closed the pipe (Drop) or died, and either way
-/// QEMU is killed. The shell exits with QEMU's status.
+/// the whole process group is killed (`kill -9 0`). The shell leads a
+/// group of its own (`Command::process_group`), so that group is QEMU and
+/// whatever a `TRAPSCOPE_QEMU` wrapper started, even one that runs QEMU as
+/// a child rather than by `exec`. The shell exits with QEMU's status.
 /// The shell ignores the terminal's signals (trapscope handles them and
 /// closes the pipe), so a Ctrl-C cannot end it before its watchdog runs.
 const WATCHDOG: &str = "trap '' INT TERM HUP; exec 3<&0; \"$@\" </dev/null & q=$!; \
-    (read x <&3; kill -9 \"$q\") >/dev/null 2>&1 & w=$!; exec 3<&-; \
+    (read x <&3; kill -9 0) >/dev/null 2>&1 & w=$!; exec 3<&-; \
     wait \"$q\" 2>/dev/null; s=$?; kill \"$w\" 2>/dev/null; exit \"$s\"";
+
+/// SIGKILL to every process in group `pgid` (one trapscope started with
+/// `process_group(0)`, so `pgid` is that child's pid), through the shell's
+/// `kill`, which takes a negative pid as a group. Errors are ignored: the
+/// group may be gone already.
+pub(crate) fn kill_group(pgid: u32) {
+    let _ = Command::new("/bin/sh")
+        .args(["-c", "kill -KILL -$1 2>/dev/null", "sh", &pgid.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
 
 /// A running QEMU. Dropping it kills the process and reaps it.
 pub struct Qemu {
@@ -152,7 +168,9 @@ impl Qemu {
         if std::fs::symlink_metadata(&launch.gdb_socket).is_ok_and(|m| m.file_type().is_socket()) {
             let _ = std::fs::remove_file(&launch.gdb_socket);
         }
+        use std::os::unix::process::CommandExt;
         let mut child = Command::new("/bin/sh")
+            .process_group(0)
             .arg("-c")
             .arg(WATCHDOG)
             .arg("trapscope-qemu")
@@ -245,8 +263,10 @@ impl Qemu {
     }
 
     /// Kills QEMU (if it still runs) and reaps it: closing the watchdog's
-    /// pipe kills QEMU and ends the shell; the shell is killed too if it
-    /// has not ended within a second.
+    /// pipe kills the shell's process group (QEMU, and any process a
+    /// wrapper started); the group is killed from here too if the shell has
+    /// not ended within a second, and once more after, for whatever a
+    /// wrapper left behind when QEMU ended on its own.
     pub fn kill(&mut self) {
         self.lifeline = None;
         if self.status.is_none() {
@@ -254,13 +274,17 @@ impl Qemu {
             while start.elapsed() < std::time::Duration::from_secs(1) {
                 if let Ok(Some(st)) = self.child.try_wait() {
                     self.status = Some(st);
-                    return;
+                    break;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
-            let _ = self.child.kill();
-            self.status = self.child.wait().ok();
+            if self.status.is_none() {
+                kill_group(self.child.id());
+                let _ = self.child.kill();
+                self.status = self.child.wait().ok();
+            }
         }
+        kill_group(self.child.id());
     }
 }
 

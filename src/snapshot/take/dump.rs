@@ -7,6 +7,7 @@ use std::path::Path;
 use super::super::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
+use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};
 use super::{Booted, Guest, LINUX_APPEND, MTIME, MTIMECMP, RAM_BASE};
 
 impl Booted {
@@ -41,6 +42,7 @@ impl Booted {
                 _ => f.push(Hex(v)),
             }
         }
+        check_fp_count(&self.isa, f.len())?;
         if f.len() != 32 {
             f.clear();
         }
@@ -58,7 +60,20 @@ impl Booted {
             });
         }
         csrs.sort_by_key(|c| c.csr.0);
-        let vector = self.vector(&csrs)?;
+        // Every CSR trapscope restores must come from the stub: one it
+        // cannot read is refused, never resumed as 0.
+        for num in (0u16..0x1000).filter(|&n| crate::machine::restorable(n)) {
+            if !csrs.iter().any(|c| c.csr.0 == u64::from(num)) {
+                return Err(format!(
+                    "the gdbstub gives no {} (CSR {num:#x}), which a snapshot restores",
+                    crate::isa::csr_name(num).unwrap_or("CSR")
+                ));
+            }
+        }
+        if !f.is_empty() && fcsr.is_none() {
+            fcsr = Some(Hex(self.fcsr(&csrs)?));
+        }
+        let vector = self.vector()?;
         Ok(HartDump {
             pc: Hex(pc),
             privilege: privilege.into(),
@@ -70,15 +85,53 @@ impl Booted {
         })
     }
 
-    fn vector(&mut self, csrs: &[Csr]) -> Result<Option<VectorDump>, String> {
+    /// fcsr when the FP feature does not list it: the csr feature's, or
+    /// else `p` at the CSR base + 3, which QEMU 7.2 answers although it
+    /// leaves fcsr out of its list (built while FS was Off).
+    fn fcsr(&mut self, csrs: &[Csr]) -> Result<u64, String> {
+        let num = u64::from(FCSR);
+        if let Some(c) = csrs.iter().find(|c| c.csr.0 == num) {
+            return Ok(c.value.0);
+        }
+        let regnum = self.regs.csr_regnum_unlisted(FCSR);
+        match self.gdb.read_reg(regnum) {
+            Ok(b) => Ok(le_u64(&b)),
+            Err(e) => Err(format!(
+                "the gdbstub gives no fcsr, which a snapshot of a hart with F needs (register {regnum}, the CSR base + 3: {e})"
+            )),
+        }
+    }
+
+    fn vector(&mut self) -> Result<Option<VectorDump>, String> {
         let Some(vlen) = self.regs.vlen_bits else {
             return Ok(None);
         };
-        let csr = |n: u64| {
-            csrs.iter()
-                .find(|c| c.csr.0 == n)
-                .map_or(Hex(0), |c| c.value)
-        };
+        let mut val = std::collections::BTreeMap::new();
+        for name in VECTOR_CSRS {
+            let regnum = *self.regs.vector_csrs.get(name).ok_or_else(|| {
+                format!(
+                    "the gdbstub gives no {name} (neither {VECTOR} nor {CSR} lists it), which a snapshot of a hart with V needs"
+                )
+            })?;
+            let b = self.gdb.read_reg(regnum).map_err(|e| {
+                format!("cannot read {name}, which a snapshot of a hart with V needs: {e}")
+            })?;
+            val.insert(name, le_u64(&b));
+        }
+        let get = |n: &str| val.get(n).copied().unwrap_or_default();
+        if get("vlenb") * 8 != u64::from(vlen) {
+            return Err(format!(
+                "the gdbstub's vlenb {} does not match its {vlen}-bit vector registers",
+                get("vlenb")
+            ));
+        }
+        // vcsr holds vxrm and vxsat (V spec §3.9): the three must agree.
+        let (vxrm, vxsat, vcsr) = (get("vxrm"), get("vxsat"), get("vcsr"));
+        if vcsr != (vxrm & 3) << 1 | (vxsat & 1) {
+            return Err(format!(
+                "the gdbstub's vcsr {vcsr:#x} disagrees with its vxrm {vxrm} and vxsat {vxsat}"
+            ));
+        }
         let mut v = Vec::new();
         for r in self.regs.v.clone() {
             let b = self.gdb.read_reg(r).map_err(|e| e.to_string())?;
@@ -87,10 +140,10 @@ impl Booted {
         Ok(Some(VectorDump {
             vlen,
             v,
-            vl: csr(0xc20),
-            vtype: csr(0xc21),
-            vstart: csr(0x008),
-            vcsr: csr(0x00f),
+            vl: Hex(get("vl")),
+            vtype: Hex(get("vtype")),
+            vstart: Hex(get("vstart")),
+            vcsr: Hex(vcsr),
         }))
     }
 
@@ -113,8 +166,8 @@ impl Booted {
         let out = self
             .gdb
             .monitor(&format!(
-                "pmemsave {RAM_BASE:#x} {size:#x} \"{}\"",
-                path.display()
+                "pmemsave {RAM_BASE:#x} {size:#x} {}",
+                monitor_string(&path)?
             ))
             .map_err(|e| e.to_string())?;
         let ram = std::fs::read(&path)
@@ -129,6 +182,7 @@ impl Booted {
     /// The whole snapshot at the current stop, written to `dir`.
     pub fn save(&mut self, dir: &Path) -> Result<(), String> {
         let hart = self.hart()?;
+        let counter = self.checked_counter(hart.x[super::step::COUNTER_REG].0)?;
         let platform = PlatformDump {
             mtime: Hex(self.phys_u64(MTIME)?),
             mtimecmp: Hex(self.phys_u64(MTIMECMP)?),
@@ -165,6 +219,7 @@ impl Booted {
                 ecall: Hex(self.facts.ecall),
                 loop_top: Hex(self.facts.loop_top),
                 at: self.hits,
+                counter,
             },
             qemu: format::QemuInfo {
                 version: self.version.to_string(),
@@ -174,15 +229,56 @@ impl Booted {
             },
         };
         Snapshot::write(dir, &manifest, &ram)?;
-        let put = |name: &str, bytes: &[u8]| {
-            std::fs::write(dir.join(name), bytes).map_err(|e| format!("{}: {e}", dir.display()))
-        };
+        // As Snapshot::write: a new file renamed over the name.
+        let put = |name: &str, bytes: &[u8]| crate::output::replace(&dir.join(name), bytes);
         put(format::INIT_FILE, &self.facts.init_elf)?;
         put(
             format::CONSOLE_FILE,
             self.qemu.console_tail(usize::MAX).as_bytes(),
         )
     }
+}
+
+/// A hart whose `riscv,isa` names F or D needs all 32 FP registers from
+/// the stub's FP feature: fewer is refused, never resumed as zeros.
+fn check_fp_count(isa: &str, got: usize) -> Result<(), String> {
+    let base = isa.split('_').next().unwrap_or("");
+    let letters = base
+        .strip_prefix("rv64")
+        .or_else(|| base.strip_prefix("rv32"));
+    let has_fp = letters.is_some_and(|l| l.contains(['f', 'd', 'g']));
+    if has_fp && got != 32 {
+        return Err(format!(
+            "the gdbstub gives {got} of the 32 FP registers (org.gnu.gdb.riscv.fpu), which a snapshot of a hart with F/D ({isa}) needs"
+        ));
+    }
+    Ok(())
+}
+
+/// `p` as a string argument of QEMU's monitor: in double quotes, with
+/// `\`, `"`, newline and carriage return escaped as the monitor's parser
+/// reads them (so a `"` in TMPDIR cannot end the name early). A path that
+/// is not UTF-8 cannot be passed exactly, and is refused.
+pub(super) fn monitor_string(p: &Path) -> Result<String, String> {
+    let text = p.to_str().ok_or_else(|| {
+        format!(
+            "TMPDIR: the scratch file {} is not UTF-8, which QEMU's monitor cannot be given: set TMPDIR to another directory",
+            p.display()
+        )
+    })?;
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    Ok(out)
 }
 
 fn absolute(p: &Path) -> String {
@@ -198,4 +294,31 @@ pub(super) fn le_u64(b: &[u8]) -> u64 {
         *d = *s;
     }
     u64::from_le_bytes(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_fp_count, monitor_string};
+
+    #[test]
+    fn a_hart_with_f_or_d_needs_all_32_fp_registers() {
+        assert!(check_fp_count("rv64imafdc_zicsr_zifencei", 32).is_ok());
+        assert!(check_fp_count("rv64imac_zicsr", 0).is_ok());
+        let e = check_fp_count("rv64imafdc_zicsr", 12).unwrap_err();
+        assert!(e.contains("12 of the 32 FP registers"), "{e}");
+        assert!(check_fp_count("rv64imafdc", 0).is_err());
+    }
+    use std::path::Path;
+
+    #[test]
+    fn monitor_strings_escape_quotes_and_backslashes() {
+        assert_eq!(
+            monitor_string(Path::new("/tmp/a\"b\\c/ram.bin")).unwrap(),
+            r#""/tmp/a\"b\\c/ram.bin""#
+        );
+        assert_eq!(
+            monitor_string(Path::new("/t/x\ny")).unwrap(),
+            r#""/t/x\ny""#
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! What `trapscope snapshot` checks and learns about the guest before QEMU
-//! starts: a RISC-V Image whose vmlinux matches it, the init's loop symbols.
+//! starts: a RISC-V Image whose vmlinux matches it, the init's loop symbols;
+//! and the host's temporary directory, where QEMU's files go.
 
 use std::path::Path;
 
@@ -93,4 +94,27 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         init_name: name,
         build_id,
     })
+}
+
+/// The temporary directory (TMPDIR, else /tmp) must be a directory before
+/// QEMU is asked anything: QEMU writes its device tree, socket and RAM
+/// dump there, and a missing one would surface as QEMU's own long error.
+pub(super) fn check_tmpdir() -> Result<(), String> {
+    let t = std::env::temp_dir();
+    let from = if std::env::var_os("TMPDIR").is_some() {
+        "TMPDIR"
+    } else {
+        "the temporary directory"
+    };
+    match std::fs::metadata(&t) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!(
+            "{from} {}: not a directory (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): set TMPDIR to a directory",
+            t.display()
+        )),
+        Err(e) => Err(format!(
+            "{from} {}: {e} (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): create it or set TMPDIR to a directory",
+            t.display()
+        )),
+    }
 }

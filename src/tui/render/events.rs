@@ -37,7 +37,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let digits = |n: u64| n.checked_ilog10().unwrap_or(0) as usize + 1;
     let wi = shown
         .iter()
-        .map(|(i, _)| digits(*i))
+        .map(|(_, e)| digits(e.n))
         .max()
         .unwrap_or(0)
         .max(5);
@@ -63,8 +63,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             } else {
                 '#'
             };
+            // A retired range has no number of its own (events.rs in
+            // trace: how a run is cut into blocks depends on the way).
+            let num = if e.event.kind() == EventKind::Retired {
+                format!("{:wi$}", "")
+            } else {
+                e.n.to_string()
+            };
             let mut spans = vec![Span::styled(
-                format!("{mark}{i:<wi$} @{:<wa$} ", e.at),
+                format!("{mark}{num:<wi$} @{:<wa$} ", e.at),
                 dim(),
             )];
             spans.extend(crate::tui::search::spans(
@@ -76,9 +83,10 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             Line::from(spans)
         })
         .collect();
-    // `#` numbers the log, `@` counts the instructions executed before each.
+    // `#` numbers the events (retired ranges aside), `@` counts the
+    // instructions executed before each.
     let title = format!(
-        " Events [{}] {}  #index @instructions  (f: filter) ",
+        " Events [{}] {}  #event @instructions  (f: filter) ",
         s.filter.name(),
         matching
     );

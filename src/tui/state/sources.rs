@@ -61,4 +61,11 @@ impl SourceFiles {
     pub fn has_lines(&self, file: u16) -> bool {
         self.line_count(file) > 0
     }
+
+    /// Why file `file` exists but is not shown (`input::source_policy`).
+    pub fn refusal(&self, file: u16) -> Option<String> {
+        let mut read = self.read.borrow_mut();
+        read.lines(&self.program, file);
+        read.refusal(file).map(str::to_string)
+    }
 }

@@ -42,7 +42,8 @@ impl AppState {
         let mut p = self.progress.take();
         let budget = RUN_BUDGET;
         let mut err = None;
-        self.moved(|l| {
+        // Watchpoints play no part in where a step ends.
+        self.moved_with(false, |l| {
             let cps = &mut l.cps;
             let mut run = |m: &mut crate::machine::Machine<_>, u: &Until| {
                 long::run(m, u, "lesson step", &mut p, cps.as_mut())

@@ -1,5 +1,7 @@
-//! Tab: the same place in another variant (the same iteration, trap event,
-//! and function and offset), which may be another build of the guest.
+//! Tab: the same place in another variant, which may be another build of
+//! the guest: in the measured loop, the same iteration and the same arrival
+//! at the same function and offset since it began; elsewhere (or where
+//! that code is not run as often) the same trap event and offset.
 
 use super::{RUN_BUDGET, long};
 use crate::machine::{Outcome, Until};
@@ -8,19 +10,25 @@ use crate::trace::EventKind;
 use crate::tui::state::{AppState, Live};
 
 impl AppState {
-    /// Shows another variant at the same iteration and trap event.
+    /// Shows another variant at the same place.
     pub fn switch_variant(&mut self, to: usize) {
-        // Straight back, nothing moved since the last Tab: where that
-        // variant was, exactly (mapping by iteration and trap event need
-        // not be symmetric between two paths, near a loop's end above all).
-        if let Some((from, landed)) = self.tab_back.take()
-            && landed == (self.live.variant, self.live.executed())
-            && from.0 == to
-            && self.return_to(to, from.1)
+        // Tabs with nothing moved in between are one round: it began where
+        // the first of them left. Back to that variant is back there,
+        // exactly (mapping need not be symmetric between two paths: code
+        // only some variants run, a loop's end).
+        let chain = self
+            .tab_back
+            .take()
+            .filter(|(_, landed)| *landed == (self.live.variant, self.live.executed()));
+        if let Some((origin, _)) = chain
+            && origin.0 == to
+            && self.return_to(to, origin.1)
         {
             return;
         }
-        let (from_variant, from_at) = (self.live.variant, self.live.executed());
+        let (from_variant, from_at) = chain
+            .map(|(origin, _)| origin)
+            .unwrap_or((self.live.variant, self.live.executed()));
         let st = self.live.stats();
         let k = st.iteration_hits;
         let mark = st.iteration_marks.back().map_or(0, |m| m.0);
@@ -113,6 +121,65 @@ impl AppState {
                 self.variant_name()
             ));
         }
+        // The same place is the same function and offset: the same pc when
+        // the variants share an ELF, the matching pc in another build (two
+        // kernels, whose shared code moves when a patch changes its size).
+        let here = self.live.m.pc();
+        let (from_p, to_p) = (self.live.program().clone(), l.program().clone());
+        let same_place = |a: u64| {
+            from_p
+                .symbol_at(a)
+                .and_then(|(s, off)| to_p.symbol(&s.name).map(|t| t.addr + off))
+                .unwrap_or(a)
+        };
+        let pc = same_place(here);
+        // Breakpoints follow to the same places.
+        self.breakpoints = self.breakpoints.iter().map(|&a| same_place(a)).collect();
+        // In the measured loop: the same arrival at that pc since the
+        // iteration began (update/place.rs). Trap events are no measure
+        // there: one variant may take a trap the other does not (a first
+        // use of V), and then "the same trap event" is another syscall.
+        // Before the loop (boot, a probe of the hardware) trap events are
+        // the moments to match: an AMO that traps on one core only.
+        if k > 0
+            && let Some(pl) = self.place()
+        {
+            let mark_at = l.executed();
+            let iter_addr = self.iteration_addr(&l);
+            let mut p = self.progress.take();
+            let r = super::place::seek(&mut l, pc, pl.arrivals, iter_addr, &mut p);
+            self.progress = p;
+            match r {
+                Ok(true) => return self.tab_landed(l, (from_variant, from_at), k, pl.arrivals),
+                Err(_) => {
+                    self.parked[to] = Some(l);
+                    return self.say(format!(
+                        "Tab stopped (Esc); still on variant {}",
+                        self.variant_name()
+                    ));
+                }
+                Ok(false) => {
+                    // Not reached as often in this iteration here: back to
+                    // the mark, and by trap event below.
+                    let mut run =
+                        |m: &mut crate::machine::Machine<_>, n: u64| session::run_to(m, n);
+                    if let Some(c) = l.cps.as_mut() {
+                        let _ = c.go_to(&mut l.m, mark_at, &mut run);
+                    }
+                    if l.executed() != mark_at {
+                        match session::rewind(
+                            &self.scenario,
+                            &self.scenario.variants[to],
+                            &self.opts(),
+                            mark_at,
+                        ) {
+                            Ok((m, _)) => l = Live::from_machine(to, m, l.regs),
+                            Err(err) => return self.error(err),
+                        }
+                    }
+                }
+            }
+        }
         let u = Until {
             max_insns: Some(RUN_BUDGET),
             addrs: vec![],
@@ -123,29 +190,15 @@ impl AppState {
                 break;
             }
         }
-        // The same place is the same function and offset: the same pc when
-        // the variants share an ELF, the matching pc in another build (two
-        // kernels, whose shared code moves when a patch changes its size).
-        // Go there if it comes soon; otherwise (code only this variant has)
-        // the same number of instructions past the event.
+        // Go to the pc if it comes soon; otherwise (code only this variant
+        // has) the same number of instructions past the event.
         let event_at = l.executed();
-        let here = self.live.m.pc();
-        let (from_p, to_p) = (self.live.program().clone(), l.program().clone());
-        let same_place = |a: u64| {
-            from_p
-                .symbol_at(a)
-                .and_then(|(s, off)| to_p.symbol(&s.name).map(|t| t.addr + off))
-                .unwrap_or(a)
-        };
-        let pc = same_place(here);
         // A function the builds compile differently: its offsets need not
         // be the same instruction.
         let changed = from_p.symbol_at(here).and_then(|(s, _)| {
             let t = to_p.symbol(&s.name)?;
             (t.size != s.size).then(|| s.name.clone())
         });
-        // Breakpoints follow to the same places.
-        self.breakpoints = self.breakpoints.iter().map(|&a| same_place(a)).collect();
         let near = Until {
             max_insns: Some(offset * 2 + 64),
             addrs: vec![pc],
@@ -198,6 +251,40 @@ impl AppState {
         self.tab_back = Some(((from_variant, from_at), (to, self.live.executed())));
         self.say(format!(
             "variant {}: iteration {k}, trap event {e}, {place}; * marks registers that differ from {from_name}",
+            self.variant_name()
+        ));
+        self.update_narration();
+    }
+
+    /// Tab found the same place in the measured loop: `l` is at the
+    /// arrival after `arrivals` at the matching pc since iteration mark `k`.
+    fn tab_landed(&mut self, mut l: Live, from: (usize, u64), k: u64, arrivals: u64) {
+        let to = l.variant;
+        if let Some(c) = l.cps.as_mut() {
+            let _ = c.note(&mut l.m);
+        }
+        // A function the builds compile differently: its offsets need not
+        // be the same instruction.
+        let here = self.live.m.pc();
+        let changed = self.live.program().symbol_at(here).and_then(|(s, _)| {
+            let t = l.program().symbol(&s.name)?;
+            (t.size != s.size).then(|| s.name.clone())
+        });
+        let from_name = self.swap_in(l);
+        self.sync_sources();
+        self.message = None;
+        self.live.outcome = Some(Outcome::Stepped);
+        let at = self.live.program().describe(self.live.m.pc());
+        let nth = arrivals + 1;
+        let mut place = format!("at {at}, arrival {nth} there in this iteration");
+        if let Some(f) = changed {
+            place.push_str(&format!(
+                " ({f} differs between the two builds: the same offset may be another instruction)"
+            ));
+        }
+        self.tab_back = Some((from, (to, self.live.executed())));
+        self.say(format!(
+            "variant {}: iteration {k}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
         self.update_narration();

@@ -181,7 +181,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         a if a == pc => p.describe(pc),
         a => format!("{} (pc {})", p.describe(a), p.describe(pc)),
     };
-    let title = format!(" Disassembly  {place}  [{}] ", heat.title());
+    // The pc's source exists but may not be shown: say so once, here.
+    let refused = p
+        .loc(anchor(s))
+        .and_then(|l| s.sources.refusal(l.file))
+        .map(|w| format!(" {} ", crate::report::escape_line(&w)))
+        .unwrap_or_default();
+    let title = format!(" Disassembly  {place}  [{}] {refused}", heat.title());
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
         area,

@@ -1,0 +1,306 @@
+//! Writing trapscope's files: the snapshot directory, `:save`'s lesson and
+//! the scratch directories QEMU works in. Paths may sit in shared places
+//! (`TMPDIR`, a directory someone else prepared), so nothing here follows a
+//! link or trusts a name it did not create:
+//!
+//! - a file is written under a new name in its directory, created with
+//!   O_EXCL (`create_new`, which fails on any existing entry, a dangling
+//!   link included), then renamed over the old name, which replaces a link
+//!   rather than writing through it (`replace`); a name that must not exist
+//!   yet is itself created with O_EXCL (`create_new`);
+//! - the directory written into must not belong to another user (root's
+//!   sticky `/tmp` excepted, where entries are protected from other users);
+//!   a snapshot's `-o DIR` must also not be a link (`check_own_dir`);
+//! - a scratch directory is made fresh with mode 0700 under a random name,
+//!   failing on one that exists and trying another (`scratch_dir`).
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Mode of the files trapscope writes (before the umask).
+pub const FILE_MODE: u32 = 0o644;
+
+fn euid() -> u32 {
+    rustix::process::geteuid().as_raw()
+}
+
+/// A name nobody can guess ahead: std's randomly keyed hasher over the
+/// time, the pid and a counter. Creation with O_EXCL is what makes it safe;
+/// this only makes a planted name unlikely to be in the way.
+fn random() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(t);
+    h.write_u32(std::process::id());
+    h.write_u64(N.fetch_add(1, Ordering::Relaxed));
+    h.finish()
+}
+
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Why `dir` may not be written into (it is followed: the user named it).
+fn check_parent(dir: &Path) -> Result<(), String> {
+    let m = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let sticky = m.permissions().mode() & 0o1000 != 0;
+    if m.uid() != euid() && !(m.uid() == 0 && sticky) {
+        return Err(format!(
+            "{}: the directory belongs to another user (uid {}): trapscope writes only into yours",
+            dir.display(),
+            m.uid()
+        ));
+    }
+    Ok(())
+}
+
+/// A directory trapscope fills itself (a snapshot's `-o DIR`): a real
+/// directory, not a link to one, that belongs to the user.
+pub fn check_own_dir(dir: &Path) -> Result<(), String> {
+    let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if m.file_type().is_symlink() {
+        return Err(format!(
+            "{}: is a symbolic link: give the directory itself",
+            dir.display()
+        ));
+    }
+    if !m.is_dir() {
+        return Err(format!("{}: exists and is not a directory", dir.display()));
+    }
+    if m.uid() != euid() {
+        return Err(format!(
+            "{}: the directory belongs to another user (uid {}): trapscope writes only into yours",
+            dir.display(),
+            m.uid()
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a new file beside `path` with `fill`, and returns its name
+/// (removed again if `fill` fails).
+fn write_new(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<PathBuf, String> {
+    let dir = dir_of(path);
+    check_parent(dir)?;
+    let base = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    for _ in 0..100 {
+        let tmp = dir.join(format!(".{base}.trapscope-{:016x}", random()));
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(FILE_MODE)
+            .open(&tmp);
+        let mut f = match f {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("{}: cannot write: {e}", path.display())),
+        };
+        let r = fill(&mut f).and_then(|()| f.flush());
+        drop(f);
+        return match r {
+            Ok(()) => Ok(tmp),
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(format!("{}: cannot write: {e}", path.display()))
+            }
+        };
+    }
+    Err(format!(
+        "{}: cannot find a free temporary name in {}",
+        path.display(),
+        dir.display()
+    ))
+}
+
+/// Writes `path` whole, replacing what was there (a link is replaced, not
+/// followed); `fill` writes the contents.
+pub fn replace_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), String> {
+    let tmp = write_new(path, fill)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: cannot write: {e}", path.display())
+    })
+}
+
+/// `replace_with` for bytes at hand.
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    replace_with(path, &mut |f| f.write_all(bytes))
+}
+
+/// Writes `path`, which must not exist yet (nor be a link: O_EXCL does
+/// not follow one). The error for an existing one is `Err(None)`, for the
+/// caller's own words; others name the path or directory at fault.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), Option<String>> {
+    check_parent(dir_of(path)).map_err(Some)?;
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(FILE_MODE)
+        .open(path);
+    let cannot = |e: std::io::Error| Some(format!("{}: {e}", path.display()));
+    let mut f = match f {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(None),
+        Err(e) => return Err(cannot(e)),
+    };
+    f.write_all(bytes).and_then(|()| f.flush()).map_err(|e| {
+        // Not half a file under the name asked for.
+        let _ = std::fs::remove_file(path);
+        cannot(e)
+    })
+}
+
+/// A fresh scratch directory `TMPDIR/PREFIX-PID-RANDOM`, mode 0700.
+pub fn scratch_dir(prefix: &str) -> Result<PathBuf, String> {
+    fresh_dir_in(&std::env::temp_dir(), prefix, &mut random)
+}
+
+/// A new directory in `base` named `PREFIX-PID-NAME` for the first NAME
+/// from `names` that is free; an existing entry of that name (a directory,
+/// a link) is never used.
+fn fresh_dir_in(
+    base: &Path,
+    prefix: &str,
+    names: &mut dyn FnMut() -> u64,
+) -> Result<PathBuf, String> {
+    let mut last = None;
+    for _ in 0..100 {
+        let d = base.join(format!("{prefix}-{}-{:016x}", std::process::id(), names()));
+        match std::fs::DirBuilder::new().mode(0o700).create(&d) {
+            Ok(()) => {
+                // The umask may only have taken bits away; make it exact.
+                std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| format!("{}: {e}", d.display()))?;
+                return Ok(d);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(d),
+            Err(e) => {
+                return Err(format!(
+                    "{}: cannot create a scratch directory: {e}",
+                    d.display()
+                ));
+            }
+        }
+    }
+    Err(format!(
+        "{}: cannot create a scratch directory: every name tried exists{}",
+        base.display(),
+        last.map(|d| format!(" (last {})", d.display()))
+            .unwrap_or_default()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("trapscope-output-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_link_at_the_name_is_replaced_not_followed() {
+        let d = scratch("link");
+        let victim = d.join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let out = d.join("snapshot.json");
+        std::os::unix::fs::symlink(&victim, &out).unwrap();
+        replace(&out, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        assert!(std::fs::symlink_metadata(&out).unwrap().is_file());
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "new");
+        // Only the two files: no temporary left behind.
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn create_new_refuses_any_existing_entry_a_dangling_link_too() {
+        let d = scratch("new");
+        let dangling = d.join("lesson.toml");
+        std::os::unix::fs::symlink(d.join("elsewhere"), &dangling).unwrap();
+        assert_eq!(create_new(&dangling, b"x"), Err(None));
+        assert!(!d.join("elsewhere").exists());
+        create_new(&d.join("fresh.toml"), b"x").unwrap();
+        assert_eq!(std::fs::read(d.join("fresh.toml")).unwrap(), b"x");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn an_own_dir_that_is_a_link_is_refused() {
+        let d = scratch("owndir");
+        std::fs::create_dir(d.join("real")).unwrap();
+        std::os::unix::fs::symlink(d.join("real"), d.join("link")).unwrap();
+        assert!(check_own_dir(&d.join("real")).is_ok());
+        let e = check_own_dir(&d.join("link")).unwrap_err();
+        assert!(e.contains("symbolic link"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_directory_of_another_user_is_refused() {
+        let d = scratch("other");
+        // Root can give one away; anyone else finds one in `/`.
+        let theirs = if euid() == 0 {
+            let t = d.join("theirs");
+            std::fs::create_dir(&t).unwrap();
+            std::os::unix::fs::chown(&t, Some(65534), Some(65534)).unwrap();
+            t
+        } else {
+            PathBuf::from("/")
+        };
+        let e = check_own_dir(&theirs).unwrap_err();
+        assert!(e.contains("belongs to another user"), "{e}");
+        let e = replace(&theirs.join("x.json"), b"x").unwrap_err();
+        assert!(e.contains("belongs to another user"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_scratch_name_that_exists_is_never_used() {
+        let d = scratch("fresh");
+        let victim = d.join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        let planted = d.join(format!("p-{}-{:016x}", std::process::id(), 1));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let mut n = 0;
+        let got = fresh_dir_in(&d, "p", &mut || {
+            n += 1;
+            n
+        })
+        .unwrap();
+        assert_ne!(got, planted);
+        let m = std::fs::symlink_metadata(&got).unwrap();
+        assert!(m.is_dir());
+        assert_eq!(m.permissions().mode() & 0o777, 0o700);
+        assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 0);
+        // Names differ from one call to the next.
+        let a = scratch_dir("trapscope-output-test").unwrap();
+        let b = scratch_dir("trapscope-output-test").unwrap();
+        assert_ne!(a, b);
+        let _ = std::fs::remove_dir(&a);
+        let _ = std::fs::remove_dir(&b);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

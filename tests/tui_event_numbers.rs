@@ -1,0 +1,102 @@
+//! The events pane's `#N` and `:goto N` name the same event however the
+//! machine got to where it is: by single steps, by a run in blocks, or by
+//! going back and re-executing from a checkpoint.
+
+mod common;
+
+use trapscope::tui::state::AppState;
+use trapscope::tui::update::Action;
+
+const SCENARIO: &str = "scenarios/ras-trap-entry.toml";
+/// Past the first traps of the lesson's loop (it opens at 217).
+const TARGET: u64 = 700;
+
+fn msg(s: &AppState) -> String {
+    s.message
+        .as_ref()
+        .map(|(m, _)| m.clone())
+        .unwrap_or_default()
+}
+
+/// By single steps from power-on.
+fn stepped() -> AppState {
+    let mut s = common::tui::app_at(SCENARIO, None);
+    s.update(Action::Reset);
+    while s.live.executed() < TARGET {
+        s.update(Action::Step);
+    }
+    s
+}
+
+/// By one run in blocks.
+fn ran() -> AppState {
+    let mut s = common::tui::app_at(SCENARIO, None);
+    s.update(Action::Reset);
+    s.command(&format!("run {TARGET}"));
+    assert_eq!(s.live.executed(), TARGET);
+    s
+}
+
+/// The events pane's rows, as the user reads them.
+fn events_rows(s: &mut AppState) -> Vec<String> {
+    s.update(Action::Focus(trapscope::tui::state::Pane::Events));
+    let screen = common::tui::screen(s, 200, 60);
+    screen
+        .lines()
+        .filter_map(|l| {
+            let i = l.find('#')?;
+            let row: String = l[i..].chars().take_while(|&c| c != '│').collect();
+            row.split_whitespace()
+                .next()
+                .filter(|t| t.len() > 1 && t[1..].chars().all(|c| c.is_ascii_digit()))
+                .map(|_| row.trim_end().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn goto_lands_on_the_same_event_stepped_or_run() {
+    let (mut a, mut b) = (stepped(), ran());
+    assert_eq!(a.live.executed(), b.live.executed());
+    let rows = events_rows(&mut b);
+    assert!(rows.len() > 5, "events on screen: {rows:?}");
+    assert_eq!(events_rows(&mut a), rows, "the same rows, the same numbers");
+    for k in [1u64, 3, 6, 10] {
+        a.command(&format!("goto {k}"));
+        b.command(&format!("goto {k}"));
+        assert_eq!(
+            a.live.executed(),
+            b.live.executed(),
+            ":goto {k}: {} / {}",
+            msg(&a),
+            msg(&b)
+        );
+        assert_eq!(a.live.m.pc(), b.live.m.pc());
+        assert!(
+            msg(&a).starts_with(&format!("at event #{k} (")),
+            "{}",
+            msg(&a)
+        );
+        // Back to where they were, by different ways again.
+        a.go_to(TARGET);
+        b.command(&format!("run {}", TARGET - b.live.executed()));
+    }
+}
+
+#[test]
+fn goto_past_the_newest_event_says_how_far_the_run_is() {
+    let mut s = ran();
+    s.command("goto 100000");
+    let m = msg(&s);
+    assert!(m.contains("no event #100000 yet"), "{m}");
+    assert_eq!(s.live.executed(), TARGET, "nothing moved");
+}
+
+#[test]
+fn t_says_which_trap_it_stopped_at() {
+    let mut s = common::tui::app_at(SCENARIO, None);
+    s.update(Action::RunToTrap);
+    let m = msg(&s);
+    assert!(m.starts_with("event #"), "t gives a feedback line: {m}");
+    assert!(m.contains("instructions into the run"), "{m}");
+}
