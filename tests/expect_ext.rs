@@ -168,3 +168,31 @@ fn a_page_name_and_a_symbol_off_the_path_are_functions_too() {
     );
     assert!(e.contains("'0x80001004' is not a function"), "{e}");
 }
+
+/// Thousands of nested parentheses, or tens of thousands of terms, are
+/// refused at load at the token past the bound (parse.rs: MAX_DEPTH 32,
+/// MAX_TOKENS 512), in one line, rather than overflow the stack.
+#[test]
+fn hostile_expectations_are_refused_at_the_token_past_the_bound() {
+    let dir = scratch("expect-bounds");
+    let nested = |n: usize| format!("{}old.iterations{} == 1", "(".repeat(n), ")".repeat(n));
+    let term = "old.iterations + ";
+    let long = format!("{}old.iterations == 1", term.repeat(30_000));
+    // `check = "` is 9 characters: byte k of the value is column 10 + k.
+    // The 33rd '(' is byte 32; 5,000 of them reach token 512 (counted
+    // from 0) first, at byte 512; in the sum, token 512 is the 257th
+    // metric, at byte 256 · 17.
+    let cases = [
+        (nested(100), 10 + 32, "parentheses nest at most 32 deep"),
+        (nested(5000), 10 + 512, "at most 512 tokens"),
+        (long, 10 + 256 * term.len(), "at most 512 tokens"),
+    ];
+    for (check, col, says) in cases {
+        let (src, first) = data_with(&format!("[[expect]]\nname = \"x\"\ncheck = \"{check}\"\n"));
+        let p = write(&dir, "hostile.toml", src.as_bytes());
+        let out = trapscope_within(&["check", &p], LIMIT);
+        let at = format!("hostile.toml:{}:{col}: ", first + 2);
+        common::fails_one_line(&out, 2, &[&at, says]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -133,6 +133,10 @@ pub(super) enum Cmd {
         /// in instructions, comma-separated; an empty list leaves them out.
         #[arg(long, value_parser = parse_depths, default_value = "100000,1000000,10000000")]
         depths: Depths,
+        /// Only the time-travel section (at --depths), without the
+        /// throughput and key-to-frame ones before it.
+        #[arg(long)]
+        travel_only: bool,
     },
     /// Two variants' paths through one iteration of the measured loop,
     /// aligned like diff, each line with its cycles and events.

@@ -8,18 +8,36 @@ use std::rc::Rc;
 use super::load;
 use crate::cost::Profile;
 use crate::report::Format;
+use crate::scenario::Scenario;
 use crate::session;
+
+/// `bench`'s options past the scenario, variant and core.
+pub(super) struct Opts {
+    pub iterations: u64,
+    pub repeats: u32,
+    pub format: Format,
+    pub travel_depths: Vec<u64>,
+    /// Only the time-travel section.
+    pub travel_only: bool,
+}
 
 pub(super) fn bench(
     scenario: &Path,
     variant: Option<String>,
     core: Option<String>,
-    iterations: u64,
-    repeats: u32,
-    format: Format,
-    travel_depths: Vec<u64>,
+    opts: Opts,
 ) -> anyhow::Result<ExitCode> {
+    let Opts {
+        iterations,
+        repeats,
+        format,
+        travel_depths,
+        travel_only,
+    } = opts;
     let s = load(scenario)?;
+    if travel_only {
+        return travel_section(&s, format, &travel_depths);
+    }
     // The first frame before anything else runs, counted from the process's
     // start, as opening the TUI would be.
     let first = crate::tui::latency::first_frame(s.clone(), crate::process_start())
@@ -111,24 +129,52 @@ pub(super) fn bench(
         }
         say!("  first frame (process start to the lesson's start drawn): {first:.1} ms");
         if !travel_depths.is_empty() {
-            say!(
-                "\nTime travel deep into a run (the `iterations` knob raised; checkpoints as the TUI takes them, for all variants together):"
-            );
-            let travel = crate::tui::latency::travel(s.clone(), &travel_depths)
-                .map_err(anyhow::Error::msg)?;
-            print_travel(&travel);
-            say!(
-                "\nThe same on a snapshot (the Sv39 minikernel booted in QEMU, stopped at its 5th ecall; 128 MiB of RAM):"
-            );
-            match crate::tui::latency::travel_snapshot(&travel_depths)
-                .map_err(anyhow::Error::msg)?
-            {
-                Ok(t) => print_travel(&t),
-                Err(why) => say!("  not measured: {why}"),
-            }
+            say!("");
+            print_travel_section(&s, &travel_depths)?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--travel-only`: the time-travel section alone.
+fn travel_section(s: &Scenario, format: Format, depths: &[u64]) -> anyhow::Result<ExitCode> {
+    if depths.is_empty() {
+        anyhow::bail!("--travel-only: --depths is empty, so there is nothing to measure");
+    }
+    if format == Format::Json {
+        let mut v = serde_json::json!({});
+        v["travel"] = serde_json::to_value(
+            crate::tui::latency::travel(s.clone(), depths).map_err(anyhow::Error::msg)?,
+        )?;
+        v["travel_snapshot"] =
+            match crate::tui::latency::travel_snapshot(depths).map_err(anyhow::Error::msg)? {
+                Ok(t) => serde_json::to_value(&t)?,
+                Err(why) => serde_json::json!({ "not_measured": why }),
+            };
+        println!(
+            "{}",
+            crate::report::escape_json(&serde_json::to_string_pretty(&v)?)
+        );
+    } else {
+        print_travel_section(s, depths)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_travel_section(s: &Scenario, depths: &[u64]) -> anyhow::Result<()> {
+    say!(
+        "Time travel deep into a run (the `iterations` knob raised; checkpoints as the TUI takes them, for all variants together):"
+    );
+    let travel = crate::tui::latency::travel(s.clone(), depths).map_err(anyhow::Error::msg)?;
+    print_travel(&travel);
+    say!(
+        "\nThe same on a snapshot (the Sv39 minikernel booted in QEMU, stopped at its 5th ecall; 128 MiB of RAM):"
+    );
+    match crate::tui::latency::travel_snapshot(depths).map_err(anyhow::Error::msg)? {
+        Ok(t) => print_travel(&t),
+        Err(why) => say!("  not measured: {why}"),
+    }
+    Ok(())
 }
 
 fn print_travel(travel: &[crate::tui::latency::Travel]) {

@@ -53,6 +53,10 @@ pub const EXIT_FAULT: u8 = 125;
 pub const EXIT_GUEST_FAILED: u8 = 1;
 /// Exit status of a headless run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
+/// Exit status of an internal error (a bug in trapscope caught inside an
+/// emulator callback): 101, the status of any other Rust panic, so one
+/// number means "trapscope's own fault" however it surfaced.
+pub const EXIT_INTERNAL: u8 = 101;
 
 /// "the guest exited with code N", saying so when N is one of trapscope's
 /// own statuses (124, 125), so the two are not confused.
@@ -81,6 +85,7 @@ fn catch_ctrl_c() {
     let flag = crate::machine::sigint::flag();
     let _ = signal_hook::flag::register_conditional_default(SIGINT, flag.clone());
     let _ = signal_hook::flag::register(SIGINT, flag);
+    let _ = signal_hook::flag::register(SIGINT, crate::machine::sigint::signal_flag());
 }
 
 pub fn main() -> ExitCode {
@@ -98,6 +103,10 @@ pub fn main() -> ExitCode {
         if msg.contains("Broken pipe") {
             std::process::exit(141);
         }
+        // Inside an emulator callback: the run stops and one line says it.
+        if crate::machine::guard::note_panic(info) {
+            return;
+        }
         default_hook(info);
     }));
     let cli = match Cli::try_parse() {
@@ -109,7 +118,11 @@ pub fn main() -> ExitCode {
         catch_ctrl_c();
     }
     let r = dispatch(cli);
-    if crate::machine::sigint::requested() {
+    if let Some(e) = crate::machine::guard::internal_error() {
+        tell!("trapscope: internal error: {e}; please report it");
+        return ExitCode::from(EXIT_INTERNAL);
+    }
+    if crate::machine::sigint::requested() || crate::machine::sigint::signalled() {
         tell!("trapscope: interrupted (Ctrl-C)");
         return ExitCode::from(EXIT_INTERRUPTED);
     }
@@ -250,8 +263,18 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             repeats,
             format,
             depths,
+            travel_only,
         }) => bench(
-            &scenario, variant, core, iterations, repeats, format, depths.0,
+            &scenario,
+            variant,
+            core,
+            bench::Opts {
+                iterations,
+                repeats,
+                format,
+                travel_depths: depths.0,
+                travel_only,
+            },
         ),
         Some(Cmd::Elf {
             file,

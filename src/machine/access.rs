@@ -93,7 +93,17 @@ pub(super) fn deliver<O: Observer>(
     pc: u64,
     protected: bool,
 ) -> Result<(), GuestFault> {
-    let f = if protected {
+    let device = crate::platform::overlapping(addr, addr.saturating_add(1));
+    let f = if let (true, Some(d)) = (protected, device) {
+        // Without --strict-segments RAM takes every access, so a protection
+        // fault is a device's: say which, not the option.
+        GuestFault::Device {
+            pc,
+            addr,
+            access,
+            device: d.name.to_string(),
+        }
+    } else if protected {
         GuestFault::Protection { pc, addr, access }
     } else {
         GuestFault::Unmapped { pc, addr, access }

@@ -275,10 +275,12 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
                     start,
                     end - 1,
                     |uc, _, addr, size, _| {
-                        if let Some(d) = uc.get_data_mut().dirty.as_mut() {
-                            d.mark(addr, size as u64);
-                        }
-                        true
+                        super::guard::shield(uc, true, |uc| {
+                            if let Some(d) = uc.get_data_mut().dirty.as_mut() {
+                                d.mark(addr, size as u64);
+                            }
+                            true
+                        })
                     },
                 )
                 .map_err(|e| format!("tracking RAM writes: {}", super::uc_text(e)))?;

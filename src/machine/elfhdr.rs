@@ -85,6 +85,7 @@ pub fn size_text(n: u64) -> String {
 /// without the file name (the caller adds it).
 pub fn parse(b: &[u8]) -> Result<Header, String> {
     check_ident(b)?;
+    check_type(u16_at(b, 16))?;
     let entry = u64_at(b, 24);
     parse_tables(b, entry)
 }
@@ -136,6 +137,22 @@ pub fn check_ident(b: &[u8]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `e_type`: an executable (ET_EXEC) or a position-independent one
+/// (ET_DYN, loaded where its PT_LOADs say). A relocatable object or a core
+/// dump may carry PT_LOADs too, but neither is a program to start.
+fn check_type(t: u16) -> Result<(), String> {
+    let what = match t {
+        2 | 3 => return Ok(()),
+        0 => "ET_NONE, no file type",
+        1 => "ET_REL, a relocatable object: link it into an executable first",
+        4 => "ET_CORE, a core dump",
+        _ => "not a file type trapscope knows",
+    };
+    Err(format!(
+        "e_type is {t} ({what}); trapscope runs executables (ET_EXEC, or ET_DYN)"
+    ))
 }
 
 fn parse_tables(b: &[u8], entry: u64) -> Result<Header, String> {

@@ -32,7 +32,9 @@ impl<O: Observer + 'static> Machine<O> {
             last_pos: None,
         });
         self.uc
-            .add_code_hook(addr, addr, |uc, pc, _| on_end_addr(uc, pc))
+            .add_code_hook(addr, addr, |uc, pc, _| {
+                super::guard::shield(uc, (), |uc| on_end_addr(uc, pc))
+            })
             .map_err(emu)?;
         super::smc::drop_translations(&mut self.uc, addr, addr + 4);
         Ok(())

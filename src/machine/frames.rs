@@ -76,7 +76,9 @@ pub(super) fn register<O: Observer>(
             continue;
         }
         if uc
-            .add_code_hook(d.pc, d.pc, |uc, addr, _| on_code(uc, addr))
+            .add_code_hook(d.pc, d.pc, |uc, addr, _| {
+                super::guard::shield(uc, (), |uc| on_code(uc, addr))
+            })
             .is_ok()
         {
             uc.get_data_mut().saves.hooked.insert(d.pc);

@@ -275,7 +275,9 @@ pub(super) fn resume<O: Observer + 'static>(uc: &mut Unicorn<'static, Hart<O>>) 
                 }
                 let _ = uc.ctl_flush_tb();
             }
-            match uc.add_code_hook(pc, pc, |uc, addr, _| on_irq_stop(uc, addr)) {
+            match uc.add_code_hook(pc, pc, |uc, addr, _| {
+                super::guard::shield(uc, (), |uc| on_irq_stop(uc, addr))
+            }) {
                 Ok(id) => {
                     uc.get_data_mut().irq_hooks.insert(pc, id);
                     // Code translated before the hook existed does not call it.

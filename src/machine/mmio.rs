@@ -6,6 +6,7 @@
 
 use unicorn_engine::Unicorn;
 
+use super::guard;
 use super::hart::{Hart, Outcome};
 use super::interrupt;
 use super::observe::Observer;
@@ -46,21 +47,25 @@ pub(super) fn map<O: Observer + 'static>(
         r.size as usize,
         Some(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize| {
-                let mtime = if off >= platform::clint::MTIME {
-                    let k = interrupt::access_index(uc, r.base + off).unwrap_or(0);
-                    interrupt::time_at(uc.get_data(), k)
-                } else {
-                    0
-                };
-                uc.get_data().platform.clint.read(off, size, mtime)
+                guard::shield(uc, 0, |uc| {
+                    let mtime = if off >= platform::clint::MTIME {
+                        let k = interrupt::access_index(uc, r.base + off).unwrap_or(0);
+                        interrupt::time_at(uc.get_data(), k)
+                    } else {
+                        0
+                    };
+                    uc.get_data().platform.clint.read(off, size, mtime)
+                })
             },
         ),
         Some(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize, v: u64| {
-                let hart = uc.get_data_mut();
-                if hart.platform.clint.write(off, size, v) {
-                    hart.irq_defer = true;
-                }
+                guard::shield(uc, (), |uc| {
+                    let hart = uc.get_data_mut();
+                    if hart.platform.clint.write(off, size, v) {
+                        hart.irq_defer = true;
+                    }
+                })
             },
         ),
     )
@@ -71,21 +76,25 @@ pub(super) fn map<O: Observer + 'static>(
         r.base,
         r.size as usize,
         Some(|uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize| {
-            let hart = uc.get_data_mut();
-            let before = hart.platform.plic.asserted(platform::plic::CTX_M)
-                || hart.platform.plic.asserted(platform::plic::CTX_S);
-            let v = hart.platform.plic.read(off, size);
-            if before {
-                hart.irq_defer = true; // a claim lowers a line
-            }
-            v
+            guard::shield(uc, 0, |uc| {
+                let hart = uc.get_data_mut();
+                let before = hart.platform.plic.asserted(platform::plic::CTX_M)
+                    || hart.platform.plic.asserted(platform::plic::CTX_S);
+                let v = hart.platform.plic.read(off, size);
+                if before {
+                    hart.irq_defer = true; // a claim lowers a line
+                }
+                v
+            })
         }),
         Some(
             |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize, v: u64| {
-                let hart = uc.get_data_mut();
-                if hart.platform.plic.write(off, size, v) {
-                    hart.irq_defer = true;
-                }
+                guard::shield(uc, (), |uc| {
+                    let hart = uc.get_data_mut();
+                    if hart.platform.plic.write(off, size, v) {
+                        hart.irq_defer = true;
+                    }
+                })
             },
         ),
     )
@@ -96,11 +105,13 @@ pub(super) fn map<O: Observer + 'static>(
         r.base,
         r.size as usize,
         Some(|uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize| {
-            u64::from(uc.get_data().platform.uart.read(off))
+            guard::shield(uc, 0, |uc| u64::from(uc.get_data().platform.uart.read(off)))
         }),
         Some(
             |uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize, v: u64| {
-                uc.get_data_mut().platform.uart.write(off, v as u8);
+                guard::shield(uc, (), |uc| {
+                    uc.get_data_mut().platform.uart.write(off, v as u8)
+                });
             },
         ),
     )
@@ -113,9 +124,11 @@ pub(super) fn map<O: Observer + 'static>(
         Some(|_: &mut Unicorn<'_, Hart<O>>, _off: u64, _size: usize| 0u64),
         Some(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize, v: u64| {
-                if let Some(f) = uc.get_data_mut().platform.test.write(off, v) {
-                    finish_run(uc, r.base + off, f);
-                }
+                guard::shield(uc, (), |uc| {
+                    if let Some(f) = uc.get_data_mut().platform.test.write(off, v) {
+                        finish_run(uc, r.base + off, f);
+                    }
+                })
             },
         ),
     )
@@ -126,7 +139,10 @@ pub(super) fn map<O: Observer + 'static>(
 /// The test device ended the run: the same path as a write to `tohost`.
 fn finish_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, f: Finish) {
     let pc = interrupt::access_index(uc, addr)
-        .and_then(|i| uc.get_data().pending.as_ref().map(|p| p.block.insns[i].pc))
+        .and_then(|i| {
+            let p = uc.get_data().pending.as_ref()?;
+            p.block.insns.get(i).map(|d| d.pc)
+        })
         .unwrap_or(0);
     let code = f.code();
     let hart = uc.get_data_mut();

@@ -14,6 +14,7 @@ mod fault;
 mod fp;
 mod frames;
 pub mod fstate;
+pub mod guard;
 mod hart;
 mod hooks;
 mod intercept;
@@ -233,21 +234,32 @@ impl<O: Observer + 'static> Machine<O> {
     fn install_hooks(&mut self, account: bool) -> Result<(), LoadError> {
         let uc = &mut self.uc;
         if account {
-            uc.add_block_hook(1, 0, hooks::on_block).map_err(emu)?;
+            uc.add_block_hook(1, 0, |uc, a, s| {
+                guard::shield(uc, (), |uc| hooks::on_block(uc, a, s))
+            })
+            .map_err(emu)?;
         }
-        uc.add_intr_hook(hooks::on_exception).map_err(emu)?;
+        uc.add_intr_hook(|uc, n| guard::shield(uc, (), |uc| hooks::on_exception(uc, n)))
+            .map_err(emu)?;
         uc.add_mem_hook(
             HookType::MEM_UNMAPPED | HookType::MEM_PROT,
             1,
             0,
-            |uc, ty, addr, _, _| access::on_mem_fault(uc, ty, addr),
+            |uc, ty, addr, _, _| guard::shield(uc, false, |uc| access::on_mem_fault(uc, ty, addr)),
         )
         .map_err(emu)?;
         if let Some(t) = self.program.symbol("tohost") {
-            uc.add_mem_hook(HookType::MEM_WRITE, t.addr, t.addr + 7, |uc, _, a, _, v| {
-                hooks::on_tohost(uc, a, v);
-                true
-            })
+            uc.add_mem_hook(
+                HookType::MEM_WRITE,
+                t.addr,
+                t.addr.saturating_add(7),
+                |uc, _, a, _, v| {
+                    guard::shield(uc, true, |uc| {
+                        hooks::on_tohost(uc, a, v);
+                        true
+                    })
+                },
+            )
             .map_err(emu)?;
         }
         if !account || self.program.dynamic_code {
@@ -306,7 +318,9 @@ impl<O: Observer + 'static> Machine<O> {
     pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), LoadError> {
         for &a in addrs {
             self.uc
-                .add_code_hook(a, a, |uc, addr, _| hooks::on_probe(uc, addr))
+                .add_code_hook(a, a, |uc, addr, _| {
+                    guard::shield(uc, (), |uc| hooks::on_probe(uc, addr))
+                })
                 .map_err(emu)?;
             smc::drop_translations(&mut self.uc, a, a + 4);
             self.uc.get_data_mut().probes.insert(a);

@@ -30,6 +30,27 @@ impl<O: Observer + 'static> Machine<O> {
         mmu::peek(&self.uc, satp, addr)
     }
 
+    /// Whether every byte of `[phys, phys + len)` is mapped (RAM or a
+    /// device's registers); false for a range that wraps.
+    pub fn is_mapped_phys(&self, phys: u64, len: u64) -> bool {
+        let Some(last) = len.checked_sub(1).and_then(|n| phys.checked_add(n)) else {
+            return false;
+        };
+        let Ok(regions) = self.uc.mem_regions() else {
+            return false;
+        };
+        let mut at = phys;
+        loop {
+            let Some(r) = regions.iter().find(|r| r.begin <= at && at <= r.end) else {
+                return false;
+            };
+            if r.end >= last {
+                return true;
+            }
+            at = r.end + 1;
+        }
+    }
+
     /// Physical memory (RAM as a snapshot holds it).
     pub fn read_phys(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
         self.uc.mem_read_as_vec(addr, len).ok()

@@ -18,7 +18,9 @@ impl<O: Observer + 'static> Machine<O> {
             }
             let id = self
                 .uc
-                .add_code_hook(a, a, |uc, addr, _| hooks::on_stop_addr(uc, addr))
+                .add_code_hook(a, a, |uc, addr, _| {
+                    super::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
+                })
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
                     error: format!("cannot stop at {a:#x}: {}", super::uc_text(e)),

@@ -65,11 +65,13 @@ pub(super) fn watch<O: Observer>(
         start,
         end,
         |uc, _, addr, size, value| {
-            // The hook runs before the store lands: decode what it will write.
-            let new = value.to_le_bytes();
-            let n = size.min(8);
-            code_written(uc, addr, n as u64, Some(&new[..n]));
-            true
+            super::guard::shield(uc, true, |uc| {
+                // The hook runs before the store lands: decode what it will write.
+                let new = value.to_le_bytes();
+                let n = size.min(8);
+                code_written(uc, addr, n as u64, Some(&new[..n]));
+                true
+            })
         },
     )?;
     uc.get_data_mut().smc.watched.push((start, end));
@@ -190,7 +192,9 @@ fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
         .any(|&(s, e)| s <= pc && pc <= e);
     if !covered
         && uc
-            .add_code_hook(pc, pc, |uc, a, _| hooks::on_intercept(uc, a))
+            .add_code_hook(pc, pc, |uc, a, _| {
+                super::guard::shield(uc, (), |uc| hooks::on_intercept(uc, a))
+            })
             .is_ok()
     {
         uc.get_data_mut().smc.note_hooked(pc, pc);

@@ -351,10 +351,9 @@ impl<O: Observer + 'static> Machine<O> {
             HookAt::Addr(a) => (a, a),
             HookAt::All => (1, 0), // begin > end: every address
         };
-        if let Ok(id) = self
-            .uc
-            .add_code_hook(lo, hi, |uc, addr, _| on_code(uc, addr))
-        {
+        if let Ok(id) = self.uc.add_code_hook(lo, hi, |uc, addr, _| {
+            super::guard::shield(uc, (), |uc| on_code(uc, addr))
+        }) {
             self.drop_translations(at);
             self.trigger_hook = Some((at, id));
         }

@@ -338,6 +338,7 @@ impl Snapshot {
                 if v.v.len() != 32 {
                     return Err(format!("hart.vector.v has {} registers, not 32", v.v.len()));
                 }
+                super::vstate::check(v)?;
                 let regs = v
                     .v
                     .iter()

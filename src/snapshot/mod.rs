@@ -12,3 +12,4 @@ pub mod gdb;
 pub mod qemu;
 pub mod take;
 pub mod variant;
+mod vstate;

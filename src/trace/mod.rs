@@ -49,6 +49,14 @@ pub enum GuestFault {
     /// An access the ELF's segment flags forbid (only under
     /// `--strict-segments`: otherwise RAM is read/write/execute).
     Protection { pc: u64, addr: u64, access: Access },
+    /// An access a device's registers do not take: an instruction fetch
+    /// from one (devices are not memory, so no code runs there).
+    Device {
+        pc: u64,
+        addr: u64,
+        access: Access,
+        device: String,
+    },
     /// An instruction trapscope cannot run.
     Unsupported {
         pc: u64,
@@ -107,6 +115,21 @@ impl std::fmt::Display for GuestFault {
                 f,
                 "guest fault at pc {pc:#x}: {} of protected address {addr:#x} (the ELF's segment flags forbid it under --strict-segments)",
                 access.noun()
+            ),
+            GuestFault::Device {
+                pc,
+                addr,
+                access,
+                device,
+            } => write!(
+                f,
+                "guest fault at pc {pc:#x}: {} of {addr:#x}, in the {device}'s registers ({})",
+                access.noun(),
+                if *access == Access::Fetch {
+                    "a device, not memory: code cannot run there"
+                } else {
+                    "the device does not take this access"
+                }
             ),
             GuestFault::Unsupported {
                 pc,

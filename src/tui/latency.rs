@@ -23,6 +23,15 @@ pub struct Latency {
     pub draw_median_us: u64,
 }
 
+/// Ends a measurement early when SIGINT reached the process: the TUI's
+/// own code stops a long action on it and carries on, as it would at Esc.
+fn go_on() -> Result<(), String> {
+    if crate::machine::sigint::signalled() {
+        return Err("interrupted".into());
+    }
+    Ok(())
+}
+
 fn summarise(action: &str, mut total: Vec<u64>, mut draw: Vec<u64>) -> Latency {
     total.sort_unstable();
     draw.sort_unstable();
@@ -49,6 +58,7 @@ pub fn measure(s: Scenario) -> Result<Vec<Latency>, String> {
     for (name, action, n) in plan {
         let (mut total, mut draw) = (Vec::new(), Vec::new());
         for _ in 0..n {
+            go_on()?;
             let t0 = Instant::now();
             app.update(action.clone());
             let t1 = Instant::now();
@@ -136,6 +146,7 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
     let sc = Rc::new(s);
     let iter_sym = sc.measure.as_ref().map(|m| m.iteration.clone());
     for &depth in depths {
+        go_on()?;
         let mut app = AppState::open(sc.clone(), None, Default::default())?;
         if sc.knob("iterations").is_ok() {
             app.command(&format!("set iterations={}", deepest / 100 + 1000));
@@ -144,6 +155,7 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
         let t = Instant::now();
         app.command(&format!("run {depth}"));
         let run_ms = t.elapsed().as_secs_f64() * 1e3;
+        go_on()?;
         if app.live.executed() < depth {
             return Err(format!(
                 "the guest ended after {} instructions, before {depth}",
@@ -152,6 +164,7 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
         }
         // The other variant catches up as the TUI would while it waits.
         while app.idle_pending() {
+            go_on()?;
             app.idle_step(std::time::Duration::from_millis(50));
         }
         let mut keys = Vec::new();
@@ -164,6 +177,7 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
          -> Result<(), String> {
             let (mut total, mut draw) = (Vec::new(), Vec::new());
             for i in 0..n {
+                go_on()?;
                 before(app, i);
                 let (t, d) = timed(app, term, |a| a.update(action.clone()))?;
                 total.push(t);

@@ -10,6 +10,7 @@ pub mod record;
 pub mod render;
 pub mod script;
 pub mod search;
+mod signals;
 pub mod start;
 pub mod state;
 pub mod update;
@@ -84,7 +85,10 @@ pub fn run(
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let keys = Keymap::default();
     let quit_now = Arc::new(AtomicBool::new(false));
-    let rx = spawn_reader(quit_now.clone());
+    let (tx, rx) = mpsc::channel();
+    let redraw = Arc::new(AtomicBool::new(false));
+    let _signals = signals::watch(tx.clone(), redraw.clone());
+    spawn_reader(quit_now.clone(), tx);
     let stop = crate::machine::sigint::flag();
     let shown_progress = Rc::new(Cell::new(false));
     s.progress = Some(progress_hook(shown_progress.clone()));
@@ -97,8 +101,9 @@ pub fn run(
     let mut size = (size.width, size.height);
     let mut key_at: Option<(Instant, u64)> = None;
     loop {
-        if shown_progress.replace(false) {
-            // The progress line was written past ratatui: redraw it all.
+        if shown_progress.replace(false) || redraw.swap(false, Ordering::Relaxed) {
+            // The progress line was written past ratatui, or the terminal
+            // was handed to the shell and back (signals.rs): redraw it all.
             // (`Terminal::clear` would ask the terminal for the cursor
             // position, whose answer the reader thread takes.)
             let a = terminal.size().map_err(|e| e.to_string())?;
@@ -121,7 +126,7 @@ pub fn run(
                 .draw(|f| render::draw(f, &s))
                 .map_err(|e| e.to_string())?;
         }
-        if s.quit || quit_now.load(Ordering::Relaxed) {
+        if s.quit || quit_now.load(Ordering::Relaxed) || internal_error() {
             return done(&stop);
         }
         // Every event waiting: one batch per frame. While none comes, the
@@ -145,7 +150,7 @@ pub fn run(
                     }
                 }
             }
-            if s.quit || quit_now.load(Ordering::Relaxed) {
+            if s.quit || quit_now.load(Ordering::Relaxed) || internal_error() {
                 return done(&stop);
             }
         };
@@ -162,6 +167,12 @@ pub fn run(
     }
 }
 
+/// A bug caught in an emulator callback stopped the machine
+/// (`machine::guard`): the TUI ends, and the CLI says why.
+fn internal_error() -> bool {
+    crate::machine::guard::internal_error().is_some()
+}
+
 /// Leaving the TUI: the interrupt flag that q or Ctrl-C set is the TUI's,
 /// not a Ctrl-C of the process (which would exit 130).
 fn done(stop: &AtomicBool) -> Result<(), String> {
@@ -171,13 +182,22 @@ fn done(stop: &AtomicBool) -> Result<(), String> {
 
 /// Reads terminal events into a channel, stamped; q and Ctrl-C (outside
 /// the command line) set `quit_now` and, with Esc, the machine's interrupt
-/// flag, so a long action stops at once.
-fn spawn_reader(quit_now: Arc<AtomicBool>) -> mpsc::Receiver<input::Stamped> {
-    let (tx, rx) = mpsc::channel();
+/// flag, so a long action stops at once. Ctrl-Z stops the process as the
+/// terminal's own suspend key would (`signals.rs`).
+fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
     let stop = crate::machine::sigint::flag();
     std::thread::spawn(move || {
         let mut typing = input::Typing::default();
         while let Ok(ev) = event::read() {
+            if let Event::Key(k) = &ev
+                && k.code == KeyCode::Char('z')
+                && k.modifiers.contains(event::KeyModifiers::CONTROL)
+            {
+                if k.kind == event::KeyEventKind::Press {
+                    signals::suspend();
+                }
+                continue;
+            }
             if let Event::Key(k) = &ev {
                 match typing.key(k) {
                     Some(input::Urgent::Quit) => {
@@ -193,7 +213,6 @@ fn spawn_reader(quit_now: Arc<AtomicBool>) -> mpsc::Receiver<input::Stamped> {
             }
         }
     });
-    rx
 }
 
 /// Draws a long action's progress on the bottom row (after 150 ms) and

@@ -70,6 +70,11 @@ impl Vtype {
     }
 }
 
+/// VLMAX of a vtype value, `None` for one that sets vill (`Vtype::parse`).
+pub(super) fn vlmax(vtype: u64, vlen: u32) -> Option<u64> {
+    Vtype::parse(vtype, vlen).map(|t| t.vlmax(vlen))
+}
+
 /// A group of `nregs` registers must start at a multiple of `nregs`; other
 /// register numbers are reserved (§3.4.2, §7.9), and trapscope traps on them.
 fn check_group(reg: u8, nregs: u32) -> Result<(), VTrap> {
@@ -88,21 +93,54 @@ impl VUnit {
 
     /// Byte offset of element `i` of the group starting at `reg`: groups are
     /// consecutive registers and elements are packed little-endian (§4).
-    fn offset(&self, reg: u8, i: u64, bytes: usize) -> usize {
-        usize::from(reg) * (self.vlen as usize / 8) + i as usize * bytes
+    /// `None` past the register file, which only a state no instruction
+    /// could make reaches (`consistent` refuses it first).
+    fn offset(&self, reg: u8, i: u64, bytes: usize) -> Option<usize> {
+        let i = usize::try_from(i).ok()?;
+        let o = usize::from(reg)
+            .checked_mul(self.vlen as usize / 8)?
+            .checked_add(i.checked_mul(bytes)?)?;
+        (o.checked_add(bytes)? <= self.regs.len()).then_some(o)
     }
 
-    fn elem(&self, reg: u8, i: u64, bytes: usize) -> u64 {
-        let o = self.offset(reg, i, bytes);
+    /// The bytes of elements `start..end` of the group at `reg`.
+    fn range(&self, reg: u8, start: u64, end: u64, bytes: usize) -> Result<(usize, usize), VTrap> {
+        let lo = self.offset(reg, start, bytes).ok_or_else(out_of_range)?;
+        let hi = self
+            .offset(reg, end.saturating_sub(1), bytes)
+            .ok_or_else(out_of_range)?
+            + bytes;
+        Ok((lo, hi.max(lo)))
+    }
+
+    fn elem(&self, reg: u8, i: u64, bytes: usize) -> Result<u64, VTrap> {
+        let o = self.offset(reg, i, bytes).ok_or_else(out_of_range)?;
         let mut le = [0u8; 8];
         le[..bytes].copy_from_slice(&self.regs[o..o + bytes]);
-        u64::from_le_bytes(le)
+        Ok(u64::from_le_bytes(le))
     }
 
     /// Stores the low `bytes` bytes of `v`.
-    fn set_elem(&mut self, reg: u8, i: u64, bytes: usize, v: u64) {
-        let o = self.offset(reg, i, bytes);
+    fn set_elem(&mut self, reg: u8, i: u64, bytes: usize, v: u64) -> Result<(), VTrap> {
+        let o = self.offset(reg, i, bytes).ok_or_else(out_of_range)?;
         self.regs[o..o + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
+        Ok(())
+    }
+
+    /// Whether vl, vtype and vstart are a state the unit can be in: vl at
+    /// most VLMAX (0 with vill set) and vstart below VLEN (§3.4, §3.7).
+    /// Instructions keep it so; a state restored from outside (a snapshot,
+    /// a checkpoint) that breaks it stops the run rather than reach past a
+    /// register group.
+    fn consistent(&self) -> Result<(), VTrap> {
+        let vlmax = Vtype::parse(self.vtype, self.vlen).map_or(0, |t| t.vlmax(self.vlen));
+        if self.vl > vlmax || self.vstart >= u64::from(self.vlen) {
+            return Err(VTrap::Unsupported(format!(
+                "the vector state is out of range: vl = {}, vstart = {} with VLMAX = {vlmax}, VLEN = {}",
+                self.vl, self.vstart, self.vlen
+            )));
+        }
+        Ok(())
     }
 
     /// The registers holding elements `start..end` of the group at `reg`.
@@ -110,16 +148,26 @@ impl VUnit {
         if start >= end {
             return 0;
         }
-        let (vlenb, bytes) = (self.vlenb(), bytes as u64);
-        let (first, last) = (start * bytes / vlenb, (end * bytes - 1) / vlenb);
+        let (vlenb, bytes) = (self.vlenb().max(1), bytes as u64);
+        let (first, last) = (
+            start.saturating_mul(bytes) / vlenb,
+            (end.saturating_mul(bytes) - 1) / vlenb,
+        );
         (first..=last)
+            .take(32)
             .map(|k| u64::from(reg) + k)
             .filter(|r| *r < 32)
             .fold(0, |m, r| m | 1 << r)
     }
 }
 
+/// An element index past the register file (see `VUnit::consistent`).
+fn out_of_range() -> VTrap {
+    VTrap::Unsupported("a vector element index past the register file".into())
+}
+
 pub(super) fn execute(u: &mut VUnit, insn: &VInsn, host: &mut impl VHost) -> Result<Effect, VTrap> {
+    u.consistent()?;
     let resumed = u.vstart != 0;
     let mut effect = match insn.op {
         VOp::Vsetvli { rd, rs1, vtypei } => {

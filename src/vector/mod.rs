@@ -63,6 +63,13 @@ pub struct Effect {
     pub class: VClass,
 }
 
+/// VLMAX = LMUL·VLEN/SEW for `vtype` at `vlen` bits (V spec 1.0 §3.4.2);
+/// `None` when `vtype` has vill set or an encoding this unit would refuse
+/// (reserved bits, vsew or vlmul; §3.4.4).
+pub fn vlmax(vtype: u64, vlen: u32) -> Option<u64> {
+    exec::vlmax(vtype, vlen)
+}
+
 /// The vector CSRs (V spec §3): vstart 0x008, vxsat 0x009, vxrm 0x00a,
 /// vcsr 0x00f, vl 0xc20, vtype 0xc21, vlenb 0xc22.
 pub const VCSRS: [u16; 7] = [0x008, 0x009, 0x00a, 0x00f, 0xc20, 0xc21, 0xc22];
@@ -99,10 +106,10 @@ impl VUnit {
         u64::from(self.vlen / 8)
     }
 
-    /// Register `i` as bytes.
+    /// Register `i` as bytes (empty past v31).
     pub fn reg(&self, i: usize) -> &[u8] {
         let n = self.vlen as usize / 8;
-        &self.regs[i * n..(i + 1) * n]
+        self.regs.get(i * n..(i + 1) * n).unwrap_or(&[])
     }
 
     /// Reads a vector CSR.
@@ -122,7 +129,7 @@ impl VUnit {
     /// Writes a writable vector CSR; `false` for read-only or unknown ones.
     pub fn write_csr(&mut self, csr: u16, v: u64) -> bool {
         match csr {
-            0x008 => self.vstart = v & (u64::from(self.vlen) - 1),
+            0x008 => self.vstart = v & u64::from(self.vlen).saturating_sub(1),
             0x009 => self.vxsat = (v & 1) as u8,
             0x00a => self.vxrm = (v & 3) as u8,
             0x00f => {

@@ -12,8 +12,19 @@
 //! number. A step may hold `-` (`events_per_iteration.trap-return`), so a
 //! subtraction between two metrics needs spaces around it. Every error
 //! carries the byte offset of the token it is about.
+//!
+//! An expectation holds at most `MAX_TOKENS` tokens and nests parentheses
+//! at most `MAX_DEPTH` deep: the parser, the evaluation and dropping the
+//! tree all recurse on its depth, so a hostile file must not reach the
+//! stack's end.
 
 use super::{Arith, Check, Cmp, Expr, Operand};
+
+/// The most tokens (numbers, metrics, operators, parentheses) in one
+/// expectation.
+pub const MAX_TOKENS: usize = 512;
+/// The deepest nesting of parentheses.
+pub const MAX_DEPTH: usize = 32;
 
 /// Whether `(variant, function)` names a function of the variant's guest.
 pub type KnownFunction<'a> = &'a dyn Fn(&str, &str) -> bool;
@@ -82,6 +93,12 @@ fn lex(s: &str) -> Result<Vec<Lexed>, ParseError> {
         if c.is_ascii_whitespace() {
             i += 1;
             continue;
+        }
+        if out.len() == MAX_TOKENS {
+            return err(
+                i,
+                format!("an expectation holds at most {MAX_TOKENS} tokens; this is one more"),
+            );
         }
         let after_operand = matches!(
             out.last().map(|l| &l.tok),
@@ -196,6 +213,8 @@ struct Parser<'s, 'n> {
     s: &'s str,
     toks: Vec<Lexed>,
     pos: usize,
+    /// Parentheses open at `pos`.
+    depth: usize,
     names: &'n Names<'n>,
 }
 
@@ -221,6 +240,7 @@ pub(super) fn check(s: &str, names: &Names<'_>) -> Result<Check, ParseError> {
         s,
         toks,
         pos: 0,
+        depth: 0,
         names,
     };
     let lhs = p.side(cmp_at)?;
@@ -292,8 +312,16 @@ impl Parser<'_, '_> {
                 Ok(Expr::Leaf(operand(&self.s[at..end], &steps, self.names)?))
             }
             Tok::Open => {
+                if self.depth == MAX_DEPTH {
+                    return err(
+                        at,
+                        format!("parentheses nest at most {MAX_DEPTH} deep; this '(' is deeper"),
+                    );
+                }
                 self.pos += 1;
+                self.depth += 1;
                 let e = self.expr()?;
+                self.depth -= 1;
                 match self.peek() {
                     Some(Lexed {
                         tok: Tok::Close, ..

@@ -58,6 +58,12 @@ impl AppState {
         if let Some(i) = ABI.iter().position(|r| *r == a) {
             return Ok(self.live.regs[i]);
         }
+        // A symbol never starts with a digit: digits alone are an address.
+        if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) {
+            return a
+                .parse()
+                .map_err(|_| format!("'{a}' is past the 64-bit address space"));
+        }
         self.live.program().resolve(a)
     }
 
@@ -115,11 +121,26 @@ impl AppState {
             .map(|s| s.size)
             .filter(|&n| n > 0 && n <= X_MAX);
         let len = len.or(sized).unwrap_or(WATCH_DEFAULT);
+        if addr.checked_add(len - 1).is_none() {
+            return self.error(format!(
+                "watch: {len:#x} bytes from {name} ({addr:#x}) wrap past the end of the address space"
+            ));
+        }
         let Some(phys) = self.live.m.phys_of(addr) else {
             return self.error(format!(
                 "watch: {name} ({addr:#x}) is not mapped by the page tables now"
             ));
         };
+        if !self.live.m.is_mapped_phys(phys, len) {
+            let at = if phys == addr {
+                String::new()
+            } else {
+                format!(", physical {phys:#x}")
+            };
+            return self.error(format!(
+                "watch: nothing is mapped at {name} ({addr:#x}{at}, {len} bytes): no load or store could hit it"
+            ));
+        }
         let watch = Watch { phys, len };
         self.debug.watches.push(WatchEntry {
             what: name.clone(),

@@ -28,19 +28,24 @@ fn check(vt: Vtype, vd: u8, vs2: Option<u8>, src: Operand) -> Result<(), VTrap> 
 /// Writes `f(unit, i)` to the body elements vstart..vl of `vd`; the tail
 /// stays as it was. Only the low SEW bits are stored, which is the modulo
 /// 2^SEW wrap of §11.1.
-fn write_body(u: &mut VUnit, vt: Vtype, vd: u8, f: impl Fn(&VUnit, u64) -> u64) -> Effect {
+fn write_body(
+    u: &mut VUnit,
+    vt: Vtype,
+    vd: u8,
+    f: impl Fn(&VUnit, u64) -> Result<u64, VTrap>,
+) -> Result<Effect, VTrap> {
     let bytes = vt.bytes();
     for i in u.vstart..u.vl {
-        let v = f(u, i);
-        u.set_elem(vd, i, bytes, v);
+        let v = f(u, i)?;
+        u.set_elem(vd, i, bytes, v)?;
     }
-    Effect {
+    Ok(Effect {
         dirties: true,
         written: u.span(vd, u.vstart, u.vl, bytes),
         class: VClass::Arith {
             lmul_x8: vt.lmul_x8,
         },
-    }
+    })
 }
 
 pub(super) fn alu(
@@ -54,36 +59,36 @@ pub(super) fn alu(
     let vt = u.valid_vtype()?;
     check(vt, vd, Some(vs2), src)?;
     let (bytes, x) = (vt.bytes(), scalar(host, src));
-    Ok(write_body(u, vt, vd, |u, i| {
-        let a = u.elem(vs2, i, bytes);
+    write_body(u, vt, vd, |u, i| {
+        let a = u.elem(vs2, i, bytes)?;
         let b = match src {
-            Operand::V(vs1) => u.elem(vs1, i, bytes),
+            Operand::V(vs1) => u.elem(vs1, i, bytes)?,
             _ => x,
         };
-        match op {
+        Ok(match op {
             AluOp::Add => a.wrapping_add(b),
             AluOp::Sub => a.wrapping_sub(b),
             AluOp::And => a & b,
             AluOp::Or => a | b,
             AluOp::Xor => a ^ b,
-        }
-    }))
+        })
+    })
 }
 
 pub(super) fn mv(u: &mut VUnit, host: &impl VHost, vd: u8, src: Operand) -> Result<Effect, VTrap> {
     let vt = u.valid_vtype()?;
     check(vt, vd, None, src)?;
     let (bytes, x) = (vt.bytes(), scalar(host, src));
-    Ok(write_body(u, vt, vd, |u, i| match src {
+    write_body(u, vt, vd, |u, i| match src {
         Operand::V(vs1) => u.elem(vs1, i, bytes),
-        _ => x,
-    }))
+        _ => Ok(x),
+    })
 }
 
 pub(super) fn id(u: &mut VUnit, vd: u8) -> Result<Effect, VTrap> {
     let vt = u.valid_vtype()?;
     check_group(vd, vt.regs())?;
-    Ok(write_body(u, vt, vd, |_, i| i))
+    write_body(u, vt, vd, |_, i| Ok(i))
 }
 
 /// vmv.x.s: element 0 sign-extended to XLEN, whatever vstart and vl are.
@@ -97,7 +102,7 @@ pub(super) fn mv_x_s(
     let vt = u.valid_vtype()?;
     check_group(vs2, 1)?; // a range check only: any register will do
     let shift = 64 - vt.sew;
-    let v = ((u.elem(vs2, 0, vt.bytes()) << shift) as i64 >> shift) as u64;
+    let v = ((u.elem(vs2, 0, vt.bytes())? << shift) as i64 >> shift) as u64;
     if rd != 0 {
         host.set_x(rd, v);
     }
@@ -116,7 +121,7 @@ pub(super) fn mv_s_x(u: &mut VUnit, host: &impl VHost, vd: u8, rs1: u8) -> Resul
     check_group(vd, 1)?;
     let mut written = 0;
     if u.vstart == 0 && u.vl > 0 {
-        u.set_elem(vd, 0, vt.bytes(), host.x(rs1));
+        u.set_elem(vd, 0, vt.bytes(), host.x(rs1))?;
         written = 1 << vd;
     }
     Ok(Effect {

@@ -82,11 +82,8 @@ fn transfer(
     if range.is_empty() {
         return Ok(0);
     }
-    let (lo, hi) = (
-        u.offset(reg, range.start, bytes),
-        u.offset(reg, range.end, bytes),
-    );
-    let addr = |i: u64| base.wrapping_add(i * bytes as u64);
+    let (lo, hi) = u.range(reg, range.start, range.end, bytes)?;
+    let addr = |i: u64| base.wrapping_add(i.wrapping_mul(bytes as u64));
     let whole = if store {
         host.store(addr(range.start), &u.regs[lo..hi]).is_ok()
     } else {
@@ -99,7 +96,7 @@ fn transfer(
     };
     if !whole {
         for i in range.clone() {
-            let o = u.offset(reg, i, bytes);
+            let o = u.offset(reg, i, bytes).ok_or_else(super::out_of_range)?;
             let done = if store {
                 host.store(addr(i), &u.regs[o..o + bytes])
             } else {
