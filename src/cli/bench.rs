@@ -38,15 +38,20 @@ pub(super) fn bench(
     });
     let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
     let b =
-        session::bench::bench(&s, v, p, iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
+        session::bench::bench(&s, v, p.clone(), iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
     if crate::machine::sigint::requested() {
         anyhow::bail!("interrupted");
     }
+    let scaling = session::bench_guests::fp_scaling(&p).map_err(anyhow::Error::msg)?;
+    let hostile =
+        session::bench_guests::hostile(HOSTILE_BUDGET).map_err(anyhow::Error::msg)?;
     if format == Format::Json {
         let travel =
             crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
         let mut v = serde_json::to_value(&b)?;
         v["first_frame_ms"] = serde_json::json!(first);
+        v["fp_scaling"] = serde_json::to_value(&scaling)?;
+        v["hostile"] = serde_json::to_value(&hostile)?;
         v["travel"] = serde_json::to_value(&travel)?;
         if !travel_depths.is_empty() {
             v["travel_snapshot"] = match crate::tui::latency::travel_snapshot(&travel_depths)
@@ -105,6 +110,7 @@ pub(super) fn bench(
                 fp.ratio
             );
         }
+        print_generated(&scaling, &hostile);
         say!("\nTUI key-to-frame (action + full draw at 160x45):");
         for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
             print_latency("  ", 22, &l);
@@ -129,6 +135,42 @@ pub(super) fn bench(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Instructions each hostile guest runs in `bench` (the ratios hold at the
+/// default budget: every guest's cost per instruction is flat).
+const HOSTILE_BUDGET: u64 = 2_000_000;
+
+fn print_generated(
+    f: &session::bench_guests::FpScaling,
+    hostile: &[session::bench_guests::HostileTime],
+) {
+    say!(
+        "FP straight-line code, each instruction run once (instrumented): {} singles {:.3} s, {} singles {:.3} s (x{:.1}), {} doubles {:.3} s (singles/doubles {:.2}); {} intercept hooks",
+        f.short,
+        f.single_short_seconds,
+        f.long,
+        f.single_long_seconds,
+        f.growth,
+        f.long,
+        f.double_long_seconds,
+        f.single_over_double,
+        f.hooks_long
+    );
+    say!("\nHostile guests, {HOSTILE_BUDGET} instructions each (hooks, no observer), time per instruction against the plain loop:");
+    for h in hostile {
+        let ended = h
+            .ended
+            .as_ref()
+            .map_or(String::new(), |e| format!("  cut off: {e}"));
+        say!(
+            "  {:<20} {:>7.3} s  {:>9} instructions  x{:.2}{ended}",
+            h.guest,
+            h.seconds,
+            h.instructions,
+            h.ratio
+        );
+    }
 }
 
 fn print_travel(travel: &[crate::tui::latency::Travel]) {

@@ -15,6 +15,7 @@ mod fp;
 mod frames;
 pub mod fstate;
 mod hart;
+mod hookpages;
 mod hooks;
 mod intercept;
 mod interrupt;
@@ -363,6 +364,12 @@ impl<O: Observer + 'static> Machine<O> {
         let hart = self.uc.get_data_mut();
         let executed = hart.executed;
         hart.emit(crate::trace::Event::BudgetExhausted { executed });
+    }
+
+    /// The intercept code hooks unicorn holds (hookpages.rs: at most a few
+    /// a page, however many instructions are intercepted).
+    pub fn intercept_hooks(&self) -> usize {
+        self.uc.get_data().smc.pages.live()
     }
 
     /// Instructions executed so far (trapping ones included).
