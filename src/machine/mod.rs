@@ -34,6 +34,7 @@ mod resume;
 mod run;
 pub mod sigint;
 mod smc;
+mod storm;
 mod trap;
 mod trigger;
 mod vec;

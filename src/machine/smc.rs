@@ -202,6 +202,9 @@ pub(super) fn code_written<O: Observer>(
     // decoded block over them, and at the address itself (text scanned at
     // load, guests without paging).
     let mut places = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    if !places.is_empty() && new.is_some() {
+        super::storm::note_code_write(uc.get_data_mut(), addr);
+    }
     places.push(addr);
     places.sort_unstable();
     places.dedup();

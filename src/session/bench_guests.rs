@@ -76,8 +76,10 @@ pub struct HostileTime {
     pub guest: &'static str,
     pub instructions: u64,
     pub seconds: f64,
-    /// Its time over the plain loop's, per instruction.
+    /// Its time to its end over the plain loop's to the budget.
     pub ratio: f64,
+    /// Its time per instruction over the plain loop's.
+    pub per_instruction: f64,
     /// How the run ended when it was not the budget (a cut-off line).
     pub ended: Option<String>,
 }
@@ -101,12 +103,15 @@ pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
         let ended = (o != Outcome::Budget).then(|| super::describe_outcome(&o, &m, budget).2);
         let instructions = m.executed().max(1);
         let per = seconds / instructions as f64;
-        let base = out.first().map_or(per, |p| p.seconds / p.instructions as f64);
+        let (base, base_per) = out
+            .first()
+            .map_or((seconds, per), |p| (p.seconds, p.seconds / p.instructions as f64));
         out.push(HostileTime {
             guest: kind.name(),
             instructions,
             seconds,
-            ratio: per / base,
+            ratio: seconds / base,
+            per_instruction: per / base_per,
             ended: ended.map(|e| e.unwrap_or_default()),
         });
     }

@@ -169,10 +169,13 @@ pub enum Hostile {
     Interrupt,
     SelfModifying,
     Trigger,
+    /// ebreak whose handler jumps back to the loop without `mret`: every
+    /// trap stays open.
+    EbreakNoReturn,
 }
 
 impl Hostile {
-    pub const ALL: [Hostile; 7] = [
+    pub const ALL: [Hostile; 8] = [
         Hostile::Plain,
         Hostile::Ecall,
         Hostile::Ebreak,
@@ -180,6 +183,7 @@ impl Hostile {
         Hostile::Interrupt,
         Hostile::SelfModifying,
         Hostile::Trigger,
+        Hostile::EbreakNoReturn,
     ];
 
     pub fn name(self) -> &'static str {
@@ -191,6 +195,7 @@ impl Hostile {
             Hostile::Interrupt => "interrupt storm",
             Hostile::SelfModifying => "self-modifying code",
             Hostile::Trigger => "trigger storm",
+            Hostile::EbreakNoReturn => "ebreak, no return",
         }
     }
 }
@@ -256,7 +261,7 @@ pub fn hostile(kind: Hostile) -> Program {
             a.addi(A0, A0, 1);
             a.w(0x0000_0073);
         }
-        Hostile::Ebreak => {
+        Hostile::Ebreak | Hostile::EbreakNoReturn => {
             a.addi(A0, A0, 1);
             a.w(0x0010_0073);
         }
@@ -283,6 +288,10 @@ pub fn hostile(kind: Hostile) -> Program {
     a.pad_to(HANDLER);
     match kind {
         Hostile::Interrupt => a.sw(0, S0, 0), // msip = 0
+        Hostile::EbreakNoReturn => {
+            a.j(LOOP); // in M-mode from here on
+            return a.program(&format!("<generated: {}>", kind.name()));
+        }
         _ => {
             // Skip the trapping instruction (a breakpoint from the trigger
             // too: the address was not run).
