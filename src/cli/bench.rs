@@ -163,7 +163,7 @@ fn print_generated(
         let ended = h
             .ended
             .as_ref()
-            .map_or(String::new(), |e| format!("  cut off: {e}"));
+            .map_or(String::new(), |e| format!("  ended: {e}"));
         say!(
             "  {:<20} {:>7.3} s  {:>9} instructions  x{:.2} (x{:.1} per instruction){ended}",
             h.guest,
