@@ -124,7 +124,10 @@ mod tests {
         // yield 8 bytes per page of the address space.
         for p in ["/proc/self/status", "/proc/self/pagemap"] {
             let e = read_regular(Path::new(p), "snapshot RAM", KERNEL_IMAGE_MAX).unwrap_err();
-            assert!(e.contains("reports a size of 0 but yields data"), "{p}: {e}");
+            assert!(
+                e.contains("reports a size of 0 but yields data"),
+                "{p}: {e}"
+            );
         }
         // An empty regular file is still read, as empty.
         let dir = std::env::temp_dir().join(format!("trapscope-input-{}", std::process::id()));

@@ -41,7 +41,10 @@ fn intercept_hooks_do_not_grow_with_the_fp_instructions() {
         "{h_long} intercept hooks for {} pages of singles",
         pages(30_000)
     );
-    assert_eq!(h_long, h_short, "3,000 singles: {h_short}, 30,000: {h_long}");
+    assert_eq!(
+        h_long, h_short,
+        "3,000 singles: {h_short}, 30,000: {h_long}"
+    );
     assert!(h_long <= 2, "{h_long} hooks over one run of pages");
     // Still NaN-boxed (F spec §12.2): every result was +0.0f.
     for (i, v) in f.iter().enumerate() {

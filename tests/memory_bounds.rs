@@ -43,13 +43,20 @@ fn checkpoints_hold_the_block_stream_within_their_cap() {
     let target = 3_900_000;
     cps.run_to(&mut m, target, false, &mut |m, n| session::run_to(m, n))
         .unwrap();
-    assert_eq!(m.executed(), target, "the loop runs past 3.9 M instructions");
+    assert_eq!(
+        m.executed(),
+        target,
+        "the loop runs past 3.9 M instructions"
+    );
     // The live stream holds more than the cap by then: the chunks are
     // there to be kept alive.
     let live = m.observer().stream.bytes();
     assert!(live > 2 * cap, "live stream {live} bytes");
     let held = cps.stream_held_bytes();
-    assert!(held <= cap, "checkpoints hold {held} bytes of stream, cap {cap}");
+    assert!(
+        held <= cap,
+        "checkpoints hold {held} bytes of stream, cap {cap}"
+    );
     let limit = cap + m.ram_bytes() as usize;
     assert!(cps.bytes() <= limit, "{} > {limit}", cps.bytes());
     eprintln!(

@@ -37,14 +37,13 @@ pub(super) fn bench(
             .map_or_else(|| "u74".to_string(), |p| p.name.clone())
     });
     let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
-    let b =
-        session::bench::bench(&s, v, p.clone(), iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
+    let b = session::bench::bench(&s, v, p.clone(), iterations, repeats.max(1))
+        .map_err(anyhow::Error::msg)?;
     if crate::machine::sigint::requested() {
         anyhow::bail!("interrupted");
     }
     let scaling = session::bench_guests::fp_scaling(&p).map_err(anyhow::Error::msg)?;
-    let hostile =
-        session::bench_guests::hostile(HOSTILE_BUDGET).map_err(anyhow::Error::msg)?;
+    let hostile = session::bench_guests::hostile(HOSTILE_BUDGET).map_err(anyhow::Error::msg)?;
     if format == Format::Json {
         let travel =
             crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;

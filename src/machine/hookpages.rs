@@ -126,7 +126,10 @@ fn go_whole<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, page: u64) {
 pub(super) fn hook_all<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pcs: &[u64]) -> bool {
     let mut new: Vec<u64> = {
         let pages = &uc.get_data().smc.pages;
-        pcs.iter().copied().filter(|&pc| !pages.covers(pc)).collect()
+        pcs.iter()
+            .copied()
+            .filter(|&pc| !pages.covers(pc))
+            .collect()
     };
     new.sort_unstable();
     new.dedup();

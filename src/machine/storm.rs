@@ -57,7 +57,11 @@ pub(super) fn note_trap<O: Observer>(hart: &mut Hart<O>, cause: u64, epc: u64) {
             "{} traps within {} instructions (the last {} {} at pc {epc:#x}{})",
             hart.storms.traps,
             now - hart.storms.start,
-            if interrupt { "interrupt" } else { "exception, cause" },
+            if interrupt {
+                "interrupt"
+            } else {
+                "exception, cause"
+            },
             cause & !(1 << 63),
             place(hart, epc)
         );

@@ -111,9 +111,9 @@ pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
         let ended = (o != Outcome::Budget).then(|| super::describe_outcome(&o, &m, budget).2);
         let instructions = m.executed().max(1);
         let per = seconds / instructions as f64;
-        let (base, base_per) = out
-            .first()
-            .map_or((seconds, per), |p| (p.seconds, p.seconds / p.instructions as f64));
+        let (base, base_per) = out.first().map_or((seconds, per), |p| {
+            (p.seconds, p.seconds / p.instructions as f64)
+        });
         out.push(HostileTime {
             guest: kind.name(),
             instructions,

@@ -59,7 +59,12 @@ impl Asm {
     }
     fn sw(&mut self, rs2: u32, rs1: u32, imm: i64) {
         let imm = imm as u32;
-        self.w((imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (imm & 0x1f) << 7 | STORE);
+        self.w((imm >> 5 & 0x7f) << 25
+            | rs2 << 20
+            | rs1 << 15
+            | 2 << 12
+            | (imm & 0x1f) << 7
+            | STORE);
     }
     fn lw(&mut self, rd: u32, rs1: u32, imm: i64) {
         self.i(LOAD, 2, rd, rs1, imm);
@@ -96,9 +101,11 @@ impl Asm {
     /// `j` to BASE + off.
     fn j(&mut self, off: i64) {
         let d = (off - self.here()) as u32;
-        self.w(
-            (d >> 20 & 1) << 31 | (d >> 1 & 0x3ff) << 21 | (d >> 11 & 1) << 20 | (d >> 12 & 0xff) << 12 | 0x6f,
-        );
+        self.w((d >> 20 & 1) << 31
+            | (d >> 1 & 0x3ff) << 21
+            | (d >> 11 & 1) << 20
+            | (d >> 12 & 0xff) << 12
+            | 0x6f);
     }
     /// Ends the run with a pass through the SiFive test device (0x100000).
     fn pass(&mut self) {

@@ -87,7 +87,11 @@ pub enum GuestFault {
     WaitsForever { pc: u64, why: String },
     /// Traps, or writes over code already run, far more often than any
     /// kernel path (machine/storm.rs): cut off instead of run to the budget.
-    Storm { pc: u64, what: String, limit: String },
+    Storm {
+        pc: u64,
+        what: String,
+        limit: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
