@@ -64,16 +64,33 @@ pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String
         ));
     }
     let f = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
-    // The file was regular a moment ago; the cap holds even if it grows.
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    f.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {what}: {e}"))?;
-    if bytes.len() as u64 > cap {
+    // The size of the file opened (fstat), which no rename in between can
+    // change: never more than that is read. procfs and sysfs files report 0
+    // and yield data (`/proc/self/pagemap` would yield gigabytes): a probe
+    // of a page past the size (pagemap refuses reads of less than 8 bytes)
+    // tells them, and a file growing while read, apart.
+    let len = f
+        .metadata()
+        .map_err(|e| format!("cannot read {what}: {e}"))?
+        .len();
+    if len > cap {
         return Err(format!(
-            "the {what} is more than the {} trapscope reads",
+            "the {what} is {len} bytes, more than the {} trapscope reads",
             mib(cap)
         ));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.take(len + 4096)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if bytes.len() as u64 > len {
+        return Err(if len == 0 {
+            format!(
+                "the {what} reports a size of 0 but yields data (a procfs or sysfs file): trapscope reads only regular files of the size they report"
+            )
+        } else {
+            format!("the {what} grew past its size of {len} bytes while it was read")
+        });
     }
     Ok(bytes)
 }
@@ -101,6 +118,26 @@ mod tests {
         };
         assert_eq!(at(b"ab\ncd\xffe".to_vec()), (2, 3));
         assert_eq!(at(b"\xc3\xa9\xff".to_vec()), (1, 2));
+    }
+
+    #[test]
+    fn files_that_yield_more_than_their_size_are_refused() {
+        // procfs reports 0 bytes for these and yields data; pagemap would
+        // yield 8 bytes per page of the address space.
+        for p in ["/proc/self/status", "/proc/self/pagemap"] {
+            let e = read_regular(Path::new(p), "snapshot RAM", KERNEL_IMAGE_MAX).unwrap_err();
+            assert!(
+                e.contains("reports a size of 0 but yields data"),
+                "{p}: {e}"
+            );
+        }
+        // An empty regular file is still read, as empty.
+        let dir = std::env::temp_dir().join(format!("trapscope-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = dir.join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert_eq!(read_regular(&empty, "scenario", TEXT_MAX).unwrap(), b"");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

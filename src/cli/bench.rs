@@ -55,16 +55,20 @@ pub(super) fn bench(
             .map_or_else(|| "u74".to_string(), |p| p.name.clone())
     });
     let p = Rc::new(Profile::find(&core).map_err(anyhow::Error::msg)?);
-    let b =
-        session::bench::bench(&s, v, p, iterations, repeats.max(1)).map_err(anyhow::Error::msg)?;
+    let b = session::bench::bench(&s, v, p.clone(), iterations, repeats.max(1))
+        .map_err(anyhow::Error::msg)?;
     if crate::machine::sigint::requested() {
         anyhow::bail!("interrupted");
     }
+    let scaling = session::bench_guests::fp_scaling(&p).map_err(anyhow::Error::msg)?;
+    let hostile = session::bench_guests::hostile(HOSTILE_BUDGET).map_err(anyhow::Error::msg)?;
     if format == Format::Json {
         let travel =
             crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
         let mut v = serde_json::to_value(&b)?;
         v["first_frame_ms"] = serde_json::json!(first);
+        v["fp_scaling"] = serde_json::to_value(&scaling)?;
+        v["hostile"] = serde_json::to_value(&hostile)?;
         v["travel"] = serde_json::to_value(&travel)?;
         if !travel_depths.is_empty() {
             v["travel_snapshot"] = match crate::tui::latency::travel_snapshot(&travel_depths)
@@ -123,6 +127,7 @@ pub(super) fn bench(
                 fp.ratio
             );
         }
+        print_generated(&scaling, &hostile);
         say!("\nTUI key-to-frame (action + full draw at 160x45):");
         for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
             print_latency("  ", 22, &l);
@@ -175,6 +180,44 @@ fn print_travel_section(s: &Scenario, depths: &[u64]) -> anyhow::Result<()> {
         Err(why) => say!("  not measured: {why}"),
     }
     Ok(())
+}
+
+/// The budget each hostile guest runs to in `bench`: `trapscope elf`'s.
+const HOSTILE_BUDGET: u64 = super::DEFAULT_ELF_BUDGET;
+
+fn print_generated(
+    f: &session::bench_guests::FpScaling,
+    hostile: &[session::bench_guests::HostileTime],
+) {
+    say!(
+        "FP straight-line code, each instruction run once (instrumented): {} singles {:.3} s, {} singles {:.3} s (x{:.1}), {} doubles {:.3} s (singles/doubles {:.2}); {} intercept hooks",
+        f.short,
+        f.single_short_seconds,
+        f.long,
+        f.single_long_seconds,
+        f.growth,
+        f.long,
+        f.double_long_seconds,
+        f.single_over_double,
+        f.hooks_long
+    );
+    say!(
+        "\nHostile guests to the default budget of {HOSTILE_BUDGET} instructions (hooks, no observer): time to their end against the plain loop's, and per instruction:"
+    );
+    for h in hostile {
+        let ended = h
+            .ended
+            .as_ref()
+            .map_or(String::new(), |e| format!("  ended: {e}"));
+        say!(
+            "  {:<20} {:>7.3} s  {:>9} instructions  x{:.2} (x{:.1} per instruction){ended}",
+            h.guest,
+            h.seconds,
+            h.instructions,
+            h.ratio,
+            h.per_instruction
+        );
+    }
 }
 
 fn print_travel(travel: &[crate::tui::latency::Travel]) {

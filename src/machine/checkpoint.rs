@@ -82,6 +82,7 @@ struct HartSaved<D> {
     probe_resume: Option<u64>,
     status_extra: u64,
     faults: super::fault::FaultState,
+    storms: super::storm::Storms,
     trigger: super::trigger::Trigger,
     fbox: Option<u8>,
     fs_seen: u8,
@@ -158,6 +159,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         strict_segments: _, // configuration
         status_extra,
         faults,
+        storms,
         smc: _, // derived from code, with its hooks
         trigger,
         fbox,
@@ -191,6 +193,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         probe_resume: *probe_resume,
         status_extra: *status_extra,
         faults: faults.clone(),
+        storms: storms.clone(),
         trigger: *trigger,
         fbox: *fbox,
         fs_seen: *fs_seen,
@@ -228,6 +231,7 @@ fn restore_hart<O: Observer>(h: &mut Hart<O>, s: &HartSaved<O::BlockData>) {
     h.probe_resume = s.probe_resume;
     h.status_extra = s.status_extra;
     h.faults = s.faults.clone();
+    h.storms = s.storms.clone();
     h.trigger = s.trigger;
     h.fbox = s.fbox;
     h.fs_seen = s.fs_seen;

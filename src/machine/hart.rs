@@ -100,6 +100,8 @@ pub struct Hart<O: Observer> {
     pub(super) status_extra: u64,
     /// Trap-storm and spin detection (`fault.rs`).
     pub(super) faults: super::fault::FaultState,
+    /// Trap and code-write rates, for cutting storms off (`storm.rs`).
+    pub(super) storms: super::storm::Storms,
     /// Watched code and intercept hooks, for code the guest writes (`smc.rs`).
     pub(super) smc: super::smc::SmcState,
     /// The debug trigger (tselect/tdata1/tdata2).
@@ -172,6 +174,7 @@ impl<O: Observer> Hart<O> {
             strict_segments: false,
             status_extra: 0,
             faults: Default::default(),
+            storms: Default::default(),
             smc: Default::default(),
             trigger: Default::default(),
             fbox: None,

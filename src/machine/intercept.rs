@@ -19,6 +19,11 @@ use crate::isa::Op;
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     fp::apply_pending_box(uc);
+    // A page hook calls here for every instruction on its page
+    // (hookpages.rs): nothing to do where no intercept is.
+    if !uc.get_data().intercepts.contains_key(&pc) {
+        return;
+    }
     if trigger::before(uc, pc) {
         return; // the debug trigger fired before it (trigger.rs)
     }

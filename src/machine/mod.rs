@@ -16,6 +16,7 @@ mod frames;
 pub mod fstate;
 pub mod guard;
 mod hart;
+mod hookpages;
 mod hooks;
 mod intercept;
 mod interrupt;
@@ -34,6 +35,7 @@ mod resume;
 mod run;
 pub mod sigint;
 mod smc;
+mod storm;
 mod trap;
 mod trigger;
 mod vec;
@@ -377,6 +379,12 @@ impl<O: Observer + 'static> Machine<O> {
         let hart = self.uc.get_data_mut();
         let executed = hart.executed;
         hart.emit(crate::trace::Event::BudgetExhausted { executed });
+    }
+
+    /// The intercept code hooks unicorn holds (hookpages.rs: at most a few
+    /// a page, however many instructions are intercepted).
+    pub fn intercept_hooks(&self) -> usize {
+        self.uc.get_data().smc.pages.live()
     }
 
     /// Instructions executed so far (trapping ones included).

@@ -101,6 +101,7 @@ impl<O: Observer + 'static> Machine<O> {
                     super::trigger::Gate::Stop(o) => return o,
                 }
             }
+            super::hookpages::reap(&mut self.uc);
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
             // A memory fault is settled by its delivery, which knows the

@@ -12,7 +12,6 @@ use unicorn_engine::unicorn_const::HookType;
 
 use super::block::{DecodedInsn, decode_range};
 use super::hart::Hart;
-use super::hooks;
 use super::observe::Observer;
 use super::{csr, vec};
 use crate::isa::{Insn, Op};
@@ -22,18 +21,14 @@ use crate::isa::{Insn, Op};
 pub(super) struct SmcState {
     /// Ranges (inclusive) with a MEM_WRITE hook: the text segments.
     watched: Vec<(u64, u64)>,
-    /// Ranges (inclusive) covered by an intercept code hook.
-    hooked: Vec<(u64, u64)>,
+    /// Where intercept code hooks sit (hookpages.rs).
+    pub pages: super::hookpages::HookPages,
     /// A block just decoded holds intercepts its translation has no hooks
     /// for: its range, to translate again.
     pub fresh: Option<(u64, u64)>,
 }
 
 impl SmcState {
-    pub fn note_hooked(&mut self, start: u64, end: u64) {
-        self.hooked.push((start, end));
-    }
-
     pub fn watches(&self, addr: u64, len: u64) -> bool {
         let last = addr.wrapping_add(len.max(1) - 1);
         self.watched.iter().any(|&(s, e)| addr <= e && last >= s)
@@ -149,12 +144,13 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
 /// Registers the instructions of a newly decoded block that trapscope must
 /// run itself and did not know of (code the load-time scan did not see:
 /// written to a data page, or behind data in text that threw the linear
-/// scan off). Returns whether there were any.
+/// scan off). Returns whether any of them needed a hook added, so that the
+/// block's translation lacks it.
 pub(super) fn register_block<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     insns: &[DecodedInsn],
 ) -> bool {
-    let mut any = false;
+    let mut sites = Vec::new();
     for d in insns {
         let Some(i) = d.insn.filter(must_hook) else {
             // Another address space may have held an intercepted
@@ -165,40 +161,13 @@ pub(super) fn register_block<O: Observer>(
         if uc.get_data().intercepts.get(&d.pc) == Some(&i) {
             continue;
         }
-        add_intercept(uc, d.pc, i);
-        any = true;
+        uc.get_data_mut().intercepts.insert(d.pc, i);
+        sites.push(d.pc);
+        // A single-precision result is NaN-boxed at the next instruction's
+        // hook (fp.rs).
+        sites.extend(super::fp::fixup_site(d.pc, &i));
     }
-    any
-}
-
-/// An intercept at `pc`, with a code hook if none covers it yet.
-fn add_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, i: Insn) {
-    uc.get_data_mut().intercepts.insert(pc, i);
-    hook_at(uc, pc);
-    // A single-precision result is NaN-boxed at the next instruction's hook
-    // (fp.rs), as install_hooks arranges for loaded text.
-    if let Some(site) = super::fp::fixup_site(pc, &i) {
-        hook_at(uc, site);
-    }
-}
-
-/// Puts the intercept hook on `pc` unless a hook range covers it already.
-fn hook_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    let covered = uc
-        .get_data()
-        .smc
-        .hooked
-        .iter()
-        .any(|&(s, e)| s <= pc && pc <= e);
-    if !covered
-        && uc
-            .add_code_hook(pc, pc, |uc, a, _| {
-                super::guard::shield(uc, (), |uc| hooks::on_intercept(uc, a))
-            })
-            .is_ok()
-    {
-        uc.get_data_mut().smc.note_hooked(pc, pc);
-    }
+    !sites.is_empty() && super::hookpages::hook_all(uc, &sites)
 }
 
 /// Drops the intercepts the `n` bytes of code at virtual `va0` no longer
@@ -235,6 +204,9 @@ pub(super) fn code_written<O: Observer>(
     // decoded block over them, and at the address itself (text scanned at
     // load, guests without paging).
     let mut places = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    if !places.is_empty() && new.is_some() {
+        super::storm::note_code_write(uc.get_data_mut(), addr);
+    }
     places.push(addr);
     places.sort_unstable();
     places.dedup();

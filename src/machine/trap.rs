@@ -114,6 +114,7 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
         super::hooks::fault(uc, f);
         return target;
     }
+    super::storm::note_trap(uc.get_data_mut(), cause, epc);
     let mut ms = uc.reg_read(R::MSTATUS).unwrap_or(0);
     let tvec = if to == Priv::S {
         let _ = uc.reg_write(R::SEPC, epc);

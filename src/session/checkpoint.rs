@@ -87,15 +87,26 @@ impl Checkpoints {
         self.list.iter().map(|c| c.executed).collect()
     }
 
-    /// Bytes the checkpoints hold (pages shared between neighbours counted
-    /// once; pages shared further apart, rarely, more than once).
+    /// Bytes the checkpoints hold (pages and block-stream chunks shared
+    /// between neighbours counted once; shared further apart, rarely, more
+    /// than once).
     pub fn bytes(&self) -> usize {
         let mut total = 0;
         for (i, c) in self.list.iter().enumerate() {
-            let prev = i.checked_sub(1).map(|p| self.list[p].mem());
-            total += c.bytes + c.mem().unshared_pages(prev) * PAGE;
+            let prev = i.checked_sub(1).map(|p| &self.list[p]);
+            total += c.bytes
+                + c.mem().unshared_pages(prev.map(|p| p.mem())) * PAGE
+                + c.observer()
+                    .stream()
+                    .chunk_bytes_beyond(prev.map(|p| p.observer().stream()));
         }
         total
+    }
+
+    /// The block-stream chunks the checkpoints keep alive, in bytes,
+    /// counted by address (for tests of the cap).
+    pub fn stream_held_bytes(&self) -> usize {
+        super::stream::StreamRun::held_bytes(self.list.iter().map(|c| c.observer().stream()))
     }
 
     /// The last checkpoint whose observer state satisfies `pred`, where

@@ -2,11 +2,13 @@
 //! the end, and collect what the reports show.
 
 pub mod bench;
+pub mod bench_guests;
 pub mod callstack;
 pub mod checkpoint;
 mod clock;
 mod estimate;
 pub mod functions;
+pub mod guests;
 mod job;
 mod outcome;
 pub mod path;

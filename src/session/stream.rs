@@ -73,6 +73,13 @@ pub struct BlockStream {
     pub run: StreamRun,
 }
 
+/// Sealed chunks a checkpoint keeps of the stream (1 MiB, half a million
+/// to two million instructions): more would keep every chunk the live stream ever had
+/// alive in the checkpoints spread over a long run (about 4 bytes an
+/// instruction). `B` from a restored checkpoint searches these, and
+/// re-executes for what lies before them.
+pub const KEPT_CHUNKS: usize = 128;
+
 impl StreamRun {
     /// The chunks, oldest first.
     fn chunks(&self) -> impl DoubleEndedIterator<Item = &Chunk> {
@@ -80,6 +87,40 @@ impl StreamRun {
             .iter()
             .map(|c| &**c)
             .chain(std::iter::once(&self.open))
+    }
+
+    /// This run with at most `keep` sealed chunks, the newest.
+    pub fn trimmed(&self, keep: usize) -> StreamRun {
+        let mut t = self.clone();
+        while t.sealed.len() > keep {
+            t.sealed.pop_front();
+            t.cut = true;
+        }
+        t
+    }
+
+    /// Bytes of the sealed chunks it holds that `prev` does not hold too
+    /// (the chunks are shared by reference count).
+    pub fn chunk_bytes_beyond(&self, prev: Option<&StreamRun>) -> usize {
+        let theirs: std::collections::HashSet<*const Chunk> = prev
+            .map(|p| p.sealed.iter().map(Rc::as_ptr).collect())
+            .unwrap_or_default();
+        let mine = self
+            .sealed
+            .iter()
+            .filter(|c| !theirs.contains(&Rc::as_ptr(c)))
+            .count();
+        mine * CHUNK * std::mem::size_of::<Entry>()
+    }
+
+    /// The distinct sealed chunks all of `runs` hold, in bytes: what they
+    /// keep alive, counted without the accounting above.
+    pub fn held_bytes<'a>(runs: impl Iterator<Item = &'a StreamRun>) -> usize {
+        let mut all = std::collections::HashSet::new();
+        for r in runs {
+            all.extend(r.sealed.iter().map(Rc::as_ptr));
+        }
+        all.len() * CHUNK * std::mem::size_of::<Entry>()
     }
 
     /// Heap bytes of its own (sealed chunks are shared with checkpoints).

@@ -93,6 +93,13 @@ pub enum GuestFault {
     Spin { pc: u64, place: String },
     /// A `wfi` that no interrupt could ever wake (`why` says what it lacks).
     WaitsForever { pc: u64, why: String },
+    /// Traps, or writes over code already run, far more often than any
+    /// kernel path (machine/storm.rs): cut off instead of run to the budget.
+    Storm {
+        pc: u64,
+        what: String,
+        limit: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -184,6 +191,10 @@ impl std::fmt::Display for GuestFault {
             GuestFault::WaitsForever { pc, why } => {
                 write!(f, "waits forever at pc {pc:#x}: wfi, and {why}")
             }
+            GuestFault::Storm { pc: _, what, limit } => write!(
+                f,
+                "cut off as a storm: {what}; trapscope ends a guest past {limit} over a million (README: Speed)"
+            ),
         }
     }
 }

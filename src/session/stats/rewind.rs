@@ -64,6 +64,11 @@ impl StatsSaved {
     pub fn iteration_hits(&self) -> u64 {
         self.iteration_hits
     }
+
+    /// The block stream it holds.
+    pub fn stream(&self) -> &crate::session::stream::StreamRun {
+        &self.stream
+    }
 }
 
 impl Rewind for Stats {
@@ -120,7 +125,7 @@ impl Rewind for Stats {
             stack: stack.clone(),
             functions: functions.save(),
             path: path.clone(),
-            stream: stream.run.clone(),
+            stream: stream.run.trimmed(crate::session::stream::KEPT_CHUNKS),
             traps: traps.clone(),
         }
     }

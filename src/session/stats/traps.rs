@@ -17,10 +17,18 @@ pub struct TrapFrame {
     pub index: u64,
 }
 
+/// The most open traps kept: a guest whose handler never returns (it jumps
+/// back instead of `xRET`) would otherwise add one a trap, without bound
+/// (a storm of 20 million traps held about 1 GB). Past it the oldest go;
+/// the panes show the innermost.
+pub const MAX_OPEN: usize = 256;
+
 #[derive(Clone, Debug, Default)]
 pub struct Traps {
-    /// Oldest first.
+    /// Oldest first; at most `MAX_OPEN`.
     pub open: Vec<TrapFrame>,
+    /// Open traps dropped from the front past `MAX_OPEN`.
+    pub dropped: u64,
     /// The last completed trap: its frame and where it returned to.
     pub last_return: Option<(TrapFrame, u64)>,
     /// Whether a trap has been taken into S / into M since reset.
@@ -44,6 +52,10 @@ impl Traps {
                 } else {
                     self.taken_to.1 = true;
                 }
+                if self.open.len() == MAX_OPEN {
+                    self.open.remove(0);
+                    self.dropped += 1;
+                }
                 self.open.push(TrapFrame {
                     cause: *cause,
                     from: *from,
@@ -61,5 +73,33 @@ impl Traps {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traps_never_returned_from_stay_bounded() {
+        let mut t = Traps::default();
+        for i in 0..100_000u64 {
+            t.note(
+                i,
+                i * 2,
+                &Event::TrapEnter {
+                    cause: 3,
+                    from: Priv::M,
+                    to: Priv::M,
+                    epc: 0x8000_0400,
+                    tval: 0,
+                    handler: 0x8000_0800,
+                },
+            );
+        }
+        assert_eq!(t.open.len(), MAX_OPEN);
+        assert_eq!(t.dropped, 100_000 - MAX_OPEN as u64);
+        // The newest is kept.
+        assert_eq!(t.open.last().map(|f| f.index), Some(99_999));
     }
 }

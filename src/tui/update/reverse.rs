@@ -128,8 +128,18 @@ impl AppState {
             }
         }
         match last {
-            Some(n) => self.go_to(n),
-            None => self.error("no breakpoint was reached before this point"),
+            Some(n) => {
+                self.go_to(n);
+                if !self.message.as_ref().is_some_and(|m| m.1) {
+                    self.say(format!(
+                        "reverse-continue: the last breakpoint hit, {} instructions back, found by re-executing from power-on: the block stream is thinned before instruction {searched_from}",
+                        now - n
+                    ));
+                }
+            }
+            None => self.error(
+                "no breakpoint was reached before this point (searched by re-executing: the block stream is thinned this far back)",
+            ),
         }
     }
 }

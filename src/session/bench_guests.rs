@@ -1,0 +1,127 @@
+//! `bench`'s sections on generated guests (guests.rs), each measured in one
+//! run: straight-line FP code at two lengths, single against double
+//! precision (the cost of intercepts must grow linearly with the code), and
+//! the hostile guests timed against a plain loop.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::guests::{self, Hostile};
+use crate::cost::Profile;
+use crate::machine::{Machine, NoObserver, Outcome, Program, Until};
+
+#[derive(Debug, Serialize)]
+pub struct FpScaling {
+    /// Instructions in the short and the long guest.
+    pub short: usize,
+    pub long: usize,
+    pub single_short_seconds: f64,
+    pub single_long_seconds: f64,
+    pub double_long_seconds: f64,
+    /// time(long) / time(short), single precision (10 if linear).
+    pub growth: f64,
+    /// Single over double precision, the long guest.
+    pub single_over_double: f64,
+    /// Intercept code hooks left in the long single guest's machine.
+    pub hooks_long: usize,
+}
+
+/// Runs `program` to its pass with the full observer and core model;
+/// (seconds, intercept hooks).
+fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), String> {
+    use super::stats::{CoreModel, Markers, PhaseMap, Stats};
+    let program = Rc::new(program);
+    let stats = Stats::new(
+        Rc::new(PhaseMap::new(&program, &[])),
+        program.clone(),
+        Some(CoreModel::new(core.clone())),
+        Markers::default(),
+        crate::trace::EventLog::new(1, true),
+    );
+    let mut m = Machine::new(program, stats).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let o = m.run(&Until {
+        max_insns: Some(u64::MAX / 2),
+        ..Until::default()
+    });
+    let dt = t.elapsed().as_secs_f64();
+    if !matches!(o, Outcome::Exited(0)) {
+        return Err(format!("generated FP guest ended with {o:?}"));
+    }
+    Ok((dt, m.intercept_hooks()))
+}
+
+/// 3,000 and 30,000 distinct F instructions, and 30,000 D ones: the best
+/// of three runs each, interleaved, so that a busy spell on a shared host
+/// falls on all three.
+pub fn fp_scaling(core: &Rc<Profile>) -> Result<FpScaling, String> {
+    let (short, long) = (3_000, 30_000);
+    let (mut ss, mut sl, mut dl) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let mut hooks_long = 0;
+    for _ in 0..3 {
+        ss = ss.min(instrumented(guests::fp_straight(short, true), core)?.0);
+        let (t, h) = instrumented(guests::fp_straight(long, true), core)?;
+        sl = sl.min(t);
+        hooks_long = h;
+        dl = dl.min(instrumented(guests::fp_straight(long, false), core)?.0);
+    }
+    Ok(FpScaling {
+        short,
+        long,
+        single_short_seconds: ss,
+        single_long_seconds: sl,
+        double_long_seconds: dl,
+        growth: sl / ss,
+        single_over_double: sl / dl,
+        hooks_long,
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct HostileTime {
+    pub guest: &'static str,
+    pub instructions: u64,
+    pub seconds: f64,
+    /// Its time to its end over the plain loop's to the budget.
+    pub ratio: f64,
+    /// Its time per instruction over the plain loop's.
+    pub per_instruction: f64,
+    /// How the run ended when it was not the budget (a cut-off line).
+    pub ended: Option<String>,
+}
+
+/// Each hostile guest run to `budget` instructions with trapscope's hooks
+/// (as `trapscope elf` runs a guest), timed against the plain loop.
+pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
+    let mut out: Vec<HostileTime> = Vec::new();
+    for kind in Hostile::ALL {
+        let program = Rc::new(guests::hostile(kind));
+        let mut m = Machine::new(program, NoObserver).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        let o = m.run(&Until {
+            max_insns: Some(budget),
+            ..Until::default()
+        });
+        let seconds = t.elapsed().as_secs_f64();
+        if o == Outcome::Interrupted {
+            return Err("interrupted".into());
+        }
+        let ended = (o != Outcome::Budget).then(|| super::describe_outcome(&o, &m, budget).2);
+        let instructions = m.executed().max(1);
+        let per = seconds / instructions as f64;
+        let (base, base_per) = out.first().map_or((seconds, per), |p| {
+            (p.seconds, p.seconds / p.instructions as f64)
+        });
+        out.push(HostileTime {
+            guest: kind.name(),
+            instructions,
+            seconds,
+            ratio: seconds / base,
+            per_instruction: per / base_per,
+            ended: ended.map(|e| e.unwrap_or_default()),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,105 @@
+//! Memory that a long run holds stays bounded (README "Speed" states the
+//! bounds): the checkpoints' block-stream chunks count against their cap,
+//! and a storm of traps that never return holds a bounded list of them.
+//! The structures' bytes are counted, not timed; the README extrapolates.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use trapscope::machine::{Machine, Outcome, Until};
+use trapscope::scenario::Scenario;
+use trapscope::session::checkpoint::Checkpoints;
+use trapscope::session::guests::{Hostile, hostile};
+use trapscope::session::stats::traps::MAX_OPEN;
+use trapscope::session::stats::{CoreModel, Markers, PhaseMap, Stats};
+use trapscope::session::{self, RunOpts};
+
+fn rss_kib() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+/// The checkpoints of a long run keep alive no more of the block stream
+/// than their cap: before, each held every chunk back to the live
+/// stream's 32 MiB window, so chunks the live stream had dropped stayed
+/// alive in old checkpoints, about 4 bytes an instruction without bound.
+#[test]
+fn checkpoints_hold_the_block_stream_within_their_cap() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml");
+    let s = Scenario::load(&path).unwrap();
+    let opts = RunOpts {
+        core: s.cores.first().cloned(),
+        log_events: 50_000,
+        set: vec![("iterations".to_string(), 20_000)],
+        ..RunOpts::default()
+    };
+    let mut m = session::build_machine(&s, &s.variants[0], &opts).unwrap();
+    let cap = 2 << 20;
+    let mut cps = Checkpoints::new(&mut m, cap).unwrap();
+    let target = 3_900_000;
+    cps.run_to(&mut m, target, false, &mut |m, n| session::run_to(m, n))
+        .unwrap();
+    assert_eq!(
+        m.executed(),
+        target,
+        "the loop runs past 3.9 M instructions"
+    );
+    // The live stream holds more than the cap by then: the chunks are
+    // there to be kept alive.
+    let live = m.observer().stream.bytes();
+    assert!(live > 2 * cap, "live stream {live} bytes");
+    let held = cps.stream_held_bytes();
+    assert!(
+        held <= cap,
+        "checkpoints hold {held} bytes of stream, cap {cap}"
+    );
+    let limit = cap + m.ram_bytes() as usize;
+    assert!(cps.bytes() <= limit, "{} > {limit}", cps.bytes());
+    eprintln!(
+        "3.9 M instructions: checkpoints {} bytes ({} of stream), live stream {live} bytes",
+        cps.bytes(),
+        held
+    );
+}
+
+/// A storm of `ebreak`s whose handler jumps back instead of returning,
+/// run headless with the full observer: the traps it leaves open are
+/// bounded (about 64 bytes a trap before), and so is the process's memory:
+/// what grows is the block stream up to its 32 MiB.
+#[test]
+fn a_storm_of_traps_never_returned_from_stays_bounded() {
+    let program = Rc::new(hostile(Hostile::EbreakNoReturn));
+    let core = Rc::new(trapscope::cost::Profile::find("u74").unwrap());
+    let stats = Stats::new(
+        Rc::new(PhaseMap::new(&program, &[])),
+        program.clone(),
+        Some(CoreModel::new(core)),
+        Markers::default(),
+        trapscope::trace::EventLog::new(1, true),
+    );
+    let mut m = Machine::new(program, stats).unwrap();
+    let before = rss_kib();
+    // Cut off as a storm first (tests/storms.rs): run on past it.
+    let total = 3_000_000;
+    while m.executed() < total {
+        let o = m.run(&Until {
+            max_insns: Some(total - m.executed()),
+            ..Until::default()
+        });
+        match o {
+            Outcome::Budget => break,
+            Outcome::Fault(trapscope::trace::GuestFault::Storm { .. }) => {}
+            o => panic!("{o:?}"),
+        }
+    }
+    // Three instructions a trap: addi, ebreak, then the handler's jump.
+    let traps = m.observer().traps.open.len() as u64 + m.observer().traps.dropped;
+    assert!(traps >= 900_000, "{traps} traps");
+    assert_eq!(m.observer().traps.open.len(), MAX_OPEN);
+    let grown = rss_kib().saturating_sub(before);
+    assert!(grown < 100 << 10, "grew {grown} KiB over {traps} traps");
+}
