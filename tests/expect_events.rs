@@ -120,5 +120,9 @@ fn a_misspelt_event_kind_fails_at_load_with_its_place() {
     );
     let p = write(&dir, "r.toml", src.as_bytes());
     let out = trapscope_within(&["check", &p], LIMIT);
-    fails_one_line(&out, 2, &["'retired' is not a kind of event", "instructions"]);
+    fails_one_line(
+        &out,
+        2,
+        &["'retired' is not a kind of event", "instructions"],
+    );
 }
