@@ -50,6 +50,8 @@ pub(super) fn check(
     let mut total = 0;
     for p in &paths {
         let s = load(p)?;
+        // Whether each expectation was evaluated on some core.
+        let mut evaluated = vec![false; s.expect.len()];
         if md {
             say!(
                 "\n### {}: {}\n\n| result | core | expectation | detail |\n|---|---|---|---|",
@@ -97,13 +99,24 @@ pub(super) fn check(
                     );
                 }
             }
-            for e in &s.expect {
+            for (ei, e) in s.expect.iter().enumerate() {
                 if e.core
                     .as_ref()
                     .is_some_and(|c| !core.is_empty() && c != core)
                 {
                     continue;
                 }
+                // A variant with its own `core` runs only there: an
+                // expectation about it holds on that core alone.
+                if !core.is_empty()
+                    && e.check
+                        .variants()
+                        .iter()
+                        .any(|v| !vruns.iter().any(|r| r.variant == *v))
+                {
+                    continue;
+                }
+                evaluated[ei] = true;
                 total += 1;
                 let get = |o: &crate::scenario::Operand| -> Result<f64, String> {
                     match o {
@@ -171,6 +184,27 @@ pub(super) fn check(
                     ["pair", core, &name, &format!("{sum} per iteration")],
                 );
             }
+        }
+        // An expectation no core could evaluate (its `core` is none the
+        // scenario runs, or its variants never run on one core together)
+        // fails rather than pass unseen.
+        for (e, _) in s.expect.iter().zip(&evaluated).filter(|(_, done)| !**done) {
+            total += 1;
+            failures += 1;
+            let why = format!(
+                "no core runs all of {} (a variant's own `core` runs it there alone){}, at {}",
+                e.check.variants().join(", "),
+                e.core
+                    .as_ref()
+                    .map(|c| format!(" with core = \"{c}\""))
+                    .unwrap_or_default(),
+                e.loc
+            );
+            check_line(
+                md,
+                format!("  FAIL  {}: {why}", e.name),
+                ["FAIL", "", e.name.as_str(), &why],
+            );
         }
     }
     say!(

@@ -190,14 +190,46 @@ pub(super) fn per_core(
             s.cores_loc
         );
     }
-    let mut out = Vec::new();
+    // `--core` runs every variant on each core it names. Otherwise a
+    // variant with its own `core` runs there alone, listed with that core,
+    // and the others run on every core in `cores`.
+    let pinned: Vec<&crate::scenario::Variant> = if cores.is_empty() {
+        s.variants.iter().filter(|v| v.core.is_some()).collect()
+    } else {
+        Vec::new()
+    };
+    let free: Vec<String> = s
+        .variants
+        .iter()
+        .filter(|v| !pinned.iter().any(|p| p.name == v.name))
+        .map(|v| v.name.clone())
+        .collect();
+    let mut out: Vec<(String, Vec<VariantRun>)> = Vec::new();
     for p in profiles {
         let o = RunOpts {
             core: Some(p.clone()),
             ..opts.clone()
         };
-        out.push((p.name.clone(), run_all(s, &[], &o)?));
+        let runs = if free.is_empty() {
+            Vec::new()
+        } else {
+            run_all(s, &free, &o)?
+        };
+        out.push((p.name.clone(), runs));
     }
+    for v in pinned {
+        let core = v.core.as_ref().map(|c| c.name.clone()).unwrap_or_default();
+        let mut runs = run_all(s, std::slice::from_ref(&v.name), opts)?;
+        match out.iter_mut().find(|(c, _)| *c == core) {
+            Some((_, group)) => {
+                // In the scenario's order of variants.
+                group.append(&mut runs);
+                group.sort_by_key(|r| s.variants.iter().position(|x| x.name == r.variant));
+            }
+            None => out.push((core, runs)),
+        }
+    }
+    out.retain(|(_, runs)| !runs.is_empty());
     Ok(out)
 }
 

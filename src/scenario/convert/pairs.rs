@@ -6,9 +6,9 @@ use serde_spanned::Spanned;
 use super::super::{Locator, Pair, ScenarioError, Variant, dto};
 
 /// The declared pairs, or, with none declared, every variant against the
-/// first (what reports did before pairs existed). Variants that are cores
-/// (each names its own `core`) form no implicit pairs: they are not a
-/// before/after, and a declared pair of them is refused.
+/// first (what reports did before pairs existed). Variants with their own
+/// `core` form no implicit pairs: they are not a before/after, and a
+/// declared pair of them is refused.
 pub(super) fn pairs(
     loc: &Locator<'_>,
     declared: &[Spanned<dto::PairDto>],
@@ -16,14 +16,15 @@ pub(super) fn pairs(
 ) -> Result<Vec<Pair>, ScenarioError> {
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     if declared.is_empty() {
-        if variants.iter().any(|v| v.core.is_some()) {
+        let free: Vec<&Variant> = variants.iter().filter(|v| v.core.is_none()).collect();
+        let Some(first) = free.first() else {
             return Ok(Vec::new());
-        }
-        return Ok(variants
+        };
+        return Ok(free
             .iter()
             .skip(1)
             .map(|v| Pair {
-                before: variants[0].name.clone(),
+                before: first.name.clone(),
                 after: v.name.clone(),
                 label: String::new(),
                 implicit: true,

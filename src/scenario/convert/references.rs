@@ -7,7 +7,8 @@ use std::rc::Rc;
 use super::super::{Locator, Reference, ScenarioError, Variant, dto};
 use crate::cost::Profile;
 
-/// The references, checked: a core in `cores`, a known variant, positive
+/// The references, checked: a known variant, a core it runs on (its own
+/// `core`, else one in `cores`), positive
 /// figures, and a per-event figure's phase and event count.
 pub(super) fn references(
     loc: &Locator<'_>,
@@ -18,20 +19,37 @@ pub(super) fn references(
 ) -> Result<Vec<Reference>, ScenarioError> {
     let mut references = Vec::new();
     for r in declared {
-        if !cores.iter().any(|c| c.name == *r.core.get_ref()) {
-            return Err(loc.span(
-                &r.core,
-                format!(
-                    "reference for core '{}', which is not in `cores`",
-                    r.core.get_ref()
-                ),
-            ));
-        }
-        if !variants.iter().any(|v| v.name == *r.variant.get_ref()) {
+        let Some(variant) = variants.iter().find(|v| v.name == *r.variant.get_ref()) else {
             return Err(loc.span(
                 &r.variant,
                 format!("reference for unknown variant '{}'", r.variant.get_ref()),
             ));
+        };
+        // A variant with its own `core` runs there alone; the others run
+        // on every core in `cores`.
+        match &variant.core {
+            Some(own) if own.name != *r.core.get_ref() => {
+                return Err(loc.span(
+                    &r.core,
+                    format!(
+                        "reference for core '{}', but variant '{}' runs on its own core ({})",
+                        r.core.get_ref(),
+                        variant.name,
+                        own.name
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None if !cores.iter().any(|c| c.name == *r.core.get_ref()) => {
+                return Err(loc.span(
+                    &r.core,
+                    format!(
+                        "reference for core '{}', which is not in `cores`",
+                        r.core.get_ref()
+                    ),
+                ));
+            }
+            None => {}
         }
         for (what, v) in [("ns", r.ns), ("cycles", r.cycles)] {
             if let Some(x) = v

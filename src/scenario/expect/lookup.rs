@@ -7,16 +7,62 @@
 //! counts 0 instructions and 0 cycles (the parser has already checked that
 //! the name is a function of the guest). Anything else missing is an error
 //! that says which step the run lacks.
+//!
+//! The event counts (`events`, `events_per_iteration`) hold only the kinds
+//! that occurred, so a kind that exists but never happened reads 0; a name
+//! that is no event kind is refused when the expectation is parsed.
 
 use serde_json::Value;
+
+use crate::trace::EventKind;
 
 /// Looks a metric path up in a JSON value (None if anything is missing).
 pub fn lookup(v: &Value, path: &[String]) -> Option<f64> {
     lookup_path(v, path).ok()
 }
 
+/// The event kinds a run counts (every kind but `retired`, which the
+/// instruction counts cover).
+fn counted_kinds() -> impl Iterator<Item = &'static str> {
+    EventKind::ALL
+        .into_iter()
+        .filter(|k| *k != EventKind::Retired)
+        .map(EventKind::name)
+}
+
+/// Checks `events.KIND` / `events_per_iteration.KIND`: one step after the
+/// table, naming a kind of event the run counts.
+pub fn event_kind_path(text: &str, path: &[String]) -> Result<(), String> {
+    let kinds: Vec<&str> = counted_kinds().collect();
+    match path {
+        [_, kind] if kinds.contains(&kind.as_str()) => Ok(()),
+        [_, kind] => Err(format!(
+            "'{text}': '{kind}' is not a kind of event (kinds: {}){}",
+            kinds.join(", "),
+            if kind == "retired" {
+                "; retired instructions are counted by instructions and insns_per_iteration"
+            } else {
+                ""
+            }
+        )),
+        _ => Err(format!(
+            "'{text}': write VARIANT.{}.KIND, e.g. before.{}.trap",
+            path[0], path[0]
+        )),
+    }
+}
+
 /// Looks a metric path up in a JSON value, or says which step is missing.
 pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, String> {
+    // An event kind that never occurred is absent from the counts: 0.
+    if let [table, kind] = path
+        && (table == "events" || table == "events_per_iteration")
+        && v.get(table).is_some_and(Value::is_object)
+        && v.get(table).and_then(|t| t.get(kind)).is_none()
+        && counted_kinds().any(|k| k == kind)
+    {
+        return Ok(0.0);
+    }
     let mut cur = v;
     for (i, p) in path.iter().enumerate() {
         let here = || {

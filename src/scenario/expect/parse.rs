@@ -372,6 +372,12 @@ fn operand(
             format!("'{text}': write VARIANT.METRIC, e.g. before.exit_code"),
         );
     }
+    if path[0] == "events" || path[0] == "events_per_iteration" {
+        super::lookup::event_kind_path(text, &path).map_err(|msg| ParseError {
+            at: steps.get(2).map_or(steps[1].1, |s| s.1),
+            msg,
+        })?;
+    }
     if path[0] == "functions_per_iteration" {
         const FIELDS: [&str; 2] = ["instructions", "cycles"];
         if path.len() != 3 || !FIELDS.contains(&path[2].as_str()) {
