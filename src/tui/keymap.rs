@@ -124,6 +124,18 @@ impl Default for Keymap {
                     "scroll the focused pane",
                 ),
                 b(
+                    KeyCode::Left,
+                    Action::PanLeft,
+                    "Left",
+                    "scroll the focused pane sideways (its border says where more is)",
+                ),
+                b(
+                    KeyCode::Right,
+                    Action::PanRight,
+                    "Right",
+                    "scroll the focused pane sideways (its border says where more is)",
+                ),
+                b(
                     KeyCode::PageUp,
                     Action::PageUp,
                     "PgUp",

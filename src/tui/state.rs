@@ -13,10 +13,12 @@ mod debug;
 mod diff;
 mod live;
 mod sources;
+mod view;
 pub use debug::{DebugViews, WatchEntry};
 pub use diff::{DiffKey, DiffView, diff_page};
 pub use live::{CsrView, LOG_CAP, Live, TrapFrame};
 pub use sources::SourceFiles;
+pub use view::{PAN_STEP, PaneViews};
 
 /// The panes, by the names scripts use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -179,6 +181,9 @@ pub struct AppState {
     /// The last Tab: (variant, instruction count) it left and landed at, so
     /// that a Tab straight back returns exactly (`update/switch.rs`).
     pub tab_back: Option<((usize, u64), (usize, u64))>,
+    /// Each pane's scroll past what it has room for, and the last frame's
+    /// screen (`state/view.rs`).
+    pub views: PaneViews,
 }
 
 impl AppState {
@@ -261,6 +266,7 @@ impl AppState {
             start_found: None,
             idle: super::update::idle::Idle::new(lazy),
             tab_back: None,
+            views: PaneViews::default(),
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
         s.lower = s.default_lower();
@@ -372,7 +378,15 @@ impl AppState {
         let pc = self.live.m.pc();
         let here = p.symbol_at(pc).map(|(s, _)| s.name.clone());
         if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
-            self.narration = Some(t);
+            self.set_narration(t);
         }
+    }
+
+    /// The narration on screen; new text is read from its top.
+    pub fn set_narration(&mut self, t: String) {
+        if self.narration.as_deref() != Some(t.as_str()) {
+            self.views.reset(Pane::Narration);
+        }
+        self.narration = Some(t);
     }
 }

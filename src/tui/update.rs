@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::state::{AppState, Live, Mode, Pane};
+use super::state::{AppState, Live, Mode, PAN_STEP, Pane};
 use crate::isa::{Op, RasHint};
 use crate::machine::{Outcome, Until};
 use crate::session;
@@ -44,6 +44,9 @@ pub enum Action {
     Focus(Pane),
     ScrollUp,
     ScrollDown,
+    /// Left / Right: the focused pane's columns past its edge.
+    PanLeft,
+    PanRight,
     /// PgUp / PgDn: a page in the focused pane.
     PageUp,
     PageDown,
@@ -120,6 +123,8 @@ impl AppState {
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
                 self.switch_variant(next);
+                // The cycles pane follows the new variant's line again.
+                self.views.reset(Pane::Cycles);
             }
             Action::ToggleBreakpoint => {
                 let pc = self.live.m.pc();
@@ -164,6 +169,8 @@ impl AppState {
             Action::Focus(p) => self.focus = p,
             Action::ScrollUp => self.scroll(-1),
             Action::ScrollDown => self.scroll(1),
+            Action::PanLeft => self.views.scroll(self.focus, -i32::from(PAN_STEP), 0),
+            Action::PanRight => self.views.scroll(self.focus, i32::from(PAN_STEP), 0),
             Action::PageUp => self.scroll(-(super::state::diff_page())),
             Action::PageDown => self.scroll(super::state::diff_page()),
             Action::ToggleDiff => self.toggle_diff(),
@@ -248,7 +255,8 @@ impl AppState {
             Pane::Source => self.source_scroll += d,
             Pane::Memory => self.debug.scroll_memory(d),
             Pane::Diff => self.diff_move(d),
-            _ => {}
+            // The others scroll the rows they have no room for.
+            p => self.views.scroll(p, 0, d.clamp(-1000, 1000) as i32),
         }
     }
 

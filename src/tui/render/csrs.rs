@@ -4,7 +4,6 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::trace::{Priv, cause_name};
@@ -135,9 +134,16 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         lines.push(row("mcause", cause(c.mcause, m_none.as_deref())));
         lines.push(row("medeleg", format!("{:#x}", c.medeleg)));
     }
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Csrs, " CSRs ")),
+    let block = pane_block(s, Pane::Csrs, " CSRs ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Csrs,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }
 

@@ -5,8 +5,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
+use super::fit::Flow;
 use super::{dim, pane_block};
 use crate::report::event_text;
 use crate::trace::EventKind;
@@ -82,8 +82,6 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         s.filter.name(),
         matching
     );
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),
-        area,
-    );
+    let block = pane_block(s, Pane::Events, title);
+    super::fit::show(f, area, s, Pane::Events, block, lines, Flow::Pan, false);
 }

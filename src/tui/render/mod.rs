@@ -20,6 +20,7 @@ mod csrs;
 mod cycles;
 mod diff;
 mod events;
+pub mod fit;
 mod fp;
 pub mod help;
 mod memory;
@@ -203,6 +204,7 @@ fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
 
 pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     let area = f.area();
+    s.views.screen.set(Some(area));
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(f, area);
         return;

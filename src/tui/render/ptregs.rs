@@ -17,7 +17,6 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::machine::{MINIKERNEL_PT_REGS, Program, SAVE_FUNCS};
@@ -152,8 +151,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             }
         })
         .collect();
-    f.render_widget(
-        Paragraph::new(body).block(pane_block(s, Pane::PtRegs, title)),
+    let block = pane_block(s, Pane::PtRegs, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::PtRegs,
+        block,
+        body,
+        super::fit::Flow::Pan,
+        true,
     );
 }

@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{dim, hot, pane_block};
 use crate::report::sc_text;
@@ -94,10 +93,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::styled("AMOs     ", dim()),
         Span::raw(amo),
     ]));
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(pane_block(s, Pane::Reservation, " LR/SC reservation ")),
+    let block = pane_block(s, Pane::Reservation, " LR/SC reservation ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Reservation,
+        block,
+        lines,
+        super::fit::Flow::Wrap,
+        true,
     );
 }
