@@ -109,7 +109,7 @@ impl Default for Keymap {
                     KeyCode::BackTab,
                     Action::NextPane,
                     "S-Tab",
-                    "focus the next pane",
+                    "focus the next pane on screen",
                 ),
                 b(
                     KeyCode::Up,

@@ -163,8 +163,23 @@ impl AppState {
                 self.highlight = None;
             }
             Action::NextPane => {
-                let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
-                self.focus = Pane::ALL[(i + 1) % Pane::ALL.len()];
+                // Only the panes the last frame showed (the compact layout's
+                // shared place shows one at a time).
+                let area = self
+                    .views
+                    .screen
+                    .get()
+                    .unwrap_or(ratatui::layout::Rect::new(
+                        0,
+                        0,
+                        crate::tui::render::WIDE_WIDTH,
+                        crate::tui::render::WIDE_HEIGHT,
+                    ));
+                let on = crate::tui::render::shown(area, self);
+                let i = on.iter().position(|p| *p == self.focus);
+                if let Some(next) = i.map_or(on.first(), |i| on.get((i + 1) % on.len())) {
+                    self.focus = *next;
+                }
             }
             Action::Focus(p) => self.focus = p,
             Action::ScrollUp => self.scroll(-1),

@@ -158,6 +158,20 @@ pub fn areas(area: Rect, s: &AppState) -> Vec<(Pane, Rect)> {
     v
 }
 
+/// The panes on screen at `area`, the focus's round (S-Tab): left to right,
+/// top to bottom; the diff view stands for the panes it covers.
+pub fn shown(area: Rect, s: &AppState) -> Vec<Pane> {
+    let mut all = areas(area, s);
+    if s.diff.open
+        && let Some(d) = diff::place(&all)
+    {
+        all.retain(|(_, r)| r.intersection(d) != *r);
+        all.push((Pane::Diff, d));
+    }
+    all.sort_by_key(|(_, r)| (r.x, r.y));
+    all.into_iter().map(|(p, _)| p).collect()
+}
+
 /// `pane` in `r`; the vector pane brings the VS state above it.
 fn lower_areas(v: &mut Vec<(Pane, Rect)>, pane: Pane, r: Rect) {
     if pane == Pane::Vector {
