@@ -36,3 +36,22 @@ fn the_trap_returns_sc_reads_as_clearing_the_reservation() {
     assert!(squashed.contains("clears the reservation"), "{text}");
     assert!(squashed.contains("not a fault"), "{text}");
 }
+
+/// `trapscope diff` disassembles vector instructions as the TUI does
+/// (vstate-initial's base_v1 path runs `__riscv_v_vstate_null`'s
+/// `vsetvli t1, zero, e8, m8, ta, ma` at vector.S:356), never as `.insn`.
+#[test]
+fn the_path_diff_names_vector_instructions() {
+    let out = common::trapscope_within(
+        &["diff", "scenarios/vstate-initial.toml", "--full"],
+        std::time::Duration::from_secs(120),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("vsetvli t1, zero, e8, m8, ta, ma"), "{text}");
+    assert!(!text.contains(".insn 4"), "{text}");
+}
