@@ -55,3 +55,29 @@ fn the_path_diff_names_vector_instructions() {
     assert!(text.contains("vsetvli t1, zero, e8, m8, ta, ma"), "{text}");
     assert!(!text.contains(".insn 4"), "{text}");
 }
+
+/// A vector event names its instruction from the encoding it carries: a
+/// snapshot's program holds its code only as a RAM segment at physical
+/// addresses, so nothing is found at the kernel's virtual pc (here a
+/// program whose only segment is elsewhere). vsetvli t1, zero, e8, m8, ta,
+/// ma: zimm 0xc3 (vma, vta, e8 = 000, m8 = 011) << 20 | funct3 111 << 12 |
+/// rd 6 << 7 | OP-V 0x57 (V spec §6.1).
+#[test]
+fn a_vector_event_names_its_instruction_without_code_at_its_pc() {
+    let dir = common::scratch("vector-event");
+    let elf = common::elf(
+        0x8000_0000,
+        &[common::Load::code(0x8000_0000, 4, &common::SPIN)],
+    );
+    let path = common::write(&dir, "spin.elf", &elf);
+    let p = trapscope::machine::Program::load(std::path::Path::new(&path)).unwrap();
+    let raw = 0xc3 << 20 | 0b111 << 12 | 6 << 7 | 0x57;
+    let e = trapscope::trace::Event::Vector {
+        pc: 0xffff_ffff_8000_1234,
+        class: trapscope::vector::VClass::Config,
+        written: 0,
+        raw,
+    };
+    let text = trapscope::report::event_text(&p, &e);
+    assert!(text.contains("vsetvli t1, zero, e8, m8, ta, ma"), "{text}");
+}
