@@ -70,6 +70,10 @@ pub struct Stats {
     pub lines: Vec<u64>,
     pub line_locs: Vec<Option<crate::machine::SrcLoc>>,
     line_ids: std::collections::HashMap<Option<crate::machine::SrcLoc>, u32>,
+    /// For an id of code with no line (no DWARF: a vmlinux built without
+    /// it), the instruction's pc and disassembly, each its own "line".
+    pub line_pcs: Vec<Option<(u64, String)>>,
+    pc_line_ids: std::collections::HashMap<u64, u32>,
     pub now: Counters,
     pub window_start: Option<Counters>,
     pub window_end: Option<Counters>,
@@ -123,6 +127,8 @@ impl Stats {
             lines: Vec::new(),
             line_locs: Vec::new(),
             line_ids: Default::default(),
+            line_pcs: Vec::new(),
+            pc_line_ids: Default::default(),
             now: Counters {
                 phase: vec![0; n],
                 cycles: vec![0; n],
