@@ -223,6 +223,28 @@ impl Stats {
             .unwrap_or(PhaseMap::default_for(p))
     }
 
+    /// Where the run is in the measured loop, numbered as every pane and
+    /// output numbers iterations: "iteration k" is the k-th timed one of
+    /// the measured window (1-based; warm-up iterations are not counted,
+    /// and are named as warm-up).
+    pub fn iteration_place(&self) -> String {
+        let open = self.window_start.is_some() && self.window_end.is_none();
+        let timed = self.markers.count.map(|(_, t)| t);
+        match (open, self.window_end.is_some()) {
+            (true, _) if self.iterations == 0 => "in the window, before its first iteration".into(),
+            (true, _) => match timed {
+                Some(t) => format!("iteration {} of {t}", self.iterations),
+                None => format!("iteration {}", self.iterations),
+            },
+            (false, true) => format!("after the loop ({} timed iterations)", self.iterations),
+            _ if self.iteration_hits == 0 => "before the loop".to_string(),
+            _ => match self.markers.count {
+                Some((w, _)) => format!("warm-up {} of {w}", self.iteration_hits.min(w)),
+                None => format!("warm-up {}", self.iteration_hits),
+            },
+        }
+    }
+
     /// Cycles (milli) spent on a source line so far.
     pub fn line_cycles(&self, loc: crate::machine::SrcLoc) -> u64 {
         self.line_ids
