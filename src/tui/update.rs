@@ -85,7 +85,8 @@ impl AppState {
                 self.mode = Mode::Normal;
                 self.help_scroll = 0;
             } else {
-                let max = crate::tui::render::help::entry_count();
+                let area = self.views.screen.get().unwrap_or_default();
+                let max = crate::tui::render::help::max_scroll(area);
                 self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
             }
             return;
