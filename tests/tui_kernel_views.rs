@@ -81,3 +81,15 @@ fn a_vector_event_names_its_instruction_without_code_at_its_pc() {
     let text = trapscope::report::event_text(&p, &e);
     assert!(text.contains("vsetvli t1, zero, e8, m8, ta, ma"), "{text}");
 }
+
+/// generic-entry opens on the u74 (its first core; the P8700, which traps
+/// AMOs, is one of five it lists): the lower pane is the RAS, the point of
+/// its trap-entry lesson, not the LR/SC reservation. zalrsc-atomics, whose
+/// variants run on the P8700, still opens on LR/SC.
+#[test]
+fn the_lower_pane_follows_the_core_the_tui_opens_on() {
+    let s = app_at("scenarios/generic-entry.toml", None);
+    assert_eq!(s.lower, Lower::Ras);
+    let s = app_at("scenarios/zalrsc-atomics.toml", None);
+    assert_eq!(s.lower, Lower::Reservation);
+}

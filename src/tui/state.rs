@@ -310,13 +310,16 @@ impl AppState {
     /// panes, the rest on the RAS.
     fn default_lower(&self) -> Lower {
         let sc = &self.scenario;
+        // AMOs trapped by the core the TUI opens on (its variant's, else
+        // the session's), not by any core the scenario lists: generic-entry
+        // lists the P8700 among five, and its only SCs are the trap
+        // return's reservation-clearing ones.
+        let first = sc.variants.first().and_then(|v| v.core.as_ref());
         let atomics = !sc.probes.is_empty()
             || sc.lrsc.remote_store_every > 0
-            || sc
-                .cores
-                .iter()
-                .chain(sc.variants.iter().filter_map(|v| v.core.as_ref()))
-                .any(|c| c.atomics.amo_traps.value);
+            || first
+                .or(self.core.as_ref())
+                .is_some_and(|c| c.atomics.amo_traps.value);
         let fp_lesson = sc
             .script
             .iter()
