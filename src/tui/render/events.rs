@@ -16,6 +16,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let log = &s.live.stats().log;
     let h = area.height.saturating_sub(2) as usize;
+    s.views.note_page(Pane::Events, h);
     // Only the rows on screen are gathered, newest first (the log holds up
     // to 200,000 events deep into a run); the title counts them all.
     let total = log.total();

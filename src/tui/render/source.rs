@@ -39,6 +39,7 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
     let heat = heat::Heat::of(s);
     let text = s.sources.file(center.file);
     let h = area.height.saturating_sub(2) as i64;
+    s.views.note_page(Pane::Source, h as usize);
     let first = (i64::from(center.line) - 1 - h / 2).clamp(0, (text.len() as i64 - h).max(0));
     let bp_lines: Vec<SrcLoc> = s.breakpoints.iter().filter_map(|&a| p.loc(a)).collect();
     let mut lines = Vec::new();

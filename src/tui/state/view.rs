@@ -23,6 +23,8 @@ pub struct PaneViews {
     /// Where render placed a pane that follows something (the cycles pane
     /// keeps the live variant in view) until a key moves it.
     bases: RefCell<HashMap<Pane, (u16, u16)>>,
+    /// Rows of its list each pane showed in the last frame (a page).
+    pages: RefCell<HashMap<Pane, usize>>,
     /// The screen the last frame was drawn on.
     pub screen: Cell<Option<Rect>>,
 }
@@ -44,6 +46,21 @@ impl PaneViews {
     /// Render's note of how far `pane` can scroll at its size.
     pub fn note_extent(&self, pane: Pane, max_x: u16, max_y: u16) {
         self.extents.borrow_mut().insert(pane, (max_x, max_y));
+    }
+
+    /// Render's note of how many rows of its list `pane` shows.
+    pub fn note_page(&self, pane: Pane, rows: usize) {
+        self.pages.borrow_mut().insert(pane, rows);
+    }
+
+    /// Rows PgUp/PgDn move in `pane`: what it showed less one, so a row
+    /// stays in view from page to page; `default` before any frame.
+    pub fn page(&self, pane: Pane, default: i64) -> i64 {
+        match self.pages.borrow().get(&pane) {
+            Some(&n) if n > 1 => n as i64 - 1,
+            Some(_) => 1,
+            None => default,
+        }
     }
 
     /// Whether a key moved `pane` (else render places it).
