@@ -93,3 +93,20 @@ fn the_lower_pane_follows_the_core_the_tui_opens_on() {
     let s = app_at("scenarios/zalrsc-atomics.toml", None);
     assert_eq!(s.lower, Lower::Reservation);
 }
+
+/// At power-on (the firmware's `_start`, M-mode) the CSRs pane decodes
+/// mstatus as it decodes sstatus: fields by name, modes by letter, not
+/// "MPP:3 MPIE0 MIE0".
+#[test]
+fn mstatus_is_decoded_in_sstatus_convention() {
+    let s = app_at("scenarios/ras-trap-entry.toml", None);
+    let text = pane(&s, Pane::Csrs, 45, 20);
+    assert!(text.contains("mstatus"), "{text}");
+    assert!(!text.contains("MPIE0") && !text.contains("MIE0"), "{text}");
+    let after: String = text.split("mstatus").nth(1).unwrap().to_string();
+    assert!(
+        after.contains("MPP:U") || after.contains("MPP:M") || after.contains("MPP:S"),
+        "{text}"
+    );
+    assert!(after.contains("FS:"), "{text}");
+}
