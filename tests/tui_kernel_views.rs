@@ -110,3 +110,20 @@ fn mstatus_is_decoded_in_sstatus_convention() {
     );
     assert!(after.contains("FS:"), "{text}");
 }
+
+/// `:break bench_timed_loop` (a label inside `main`, user.S) names what was
+/// typed, then where it resolved: "breakpoint at bench_timed_loop
+/// (main+0x80)", not only "main+0x80".
+#[test]
+fn break_names_the_symbol_typed() {
+    let mut s = app_at("scenarios/ras-trap-entry.toml", None);
+    s.command("break bench_timed_loop");
+    let msg = s.message.clone().unwrap().0;
+    assert!(
+        msg.starts_with("breakpoint at bench_timed_loop (main+0x"),
+        "{msg}"
+    );
+    s.command("break syscall");
+    let msg = s.message.clone().unwrap().0;
+    assert_eq!(msg, "breakpoint at syscall", "{msg}");
+}
