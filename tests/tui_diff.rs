@@ -157,3 +157,24 @@ fn the_view_follows_the_iteration_the_live_machine_is_in() {
     s.update(Action::Step);
     assert_eq!(s.diff.computed, 2 + seen);
 }
+
+/// PgDn in the diff view moves a page of the rows on screen, less one kept
+/// for context (it moved 10 of about 28 at 160×45).
+#[test]
+fn page_down_in_the_diff_view_moves_a_screenful() {
+    let mut s = common::tui::app_at("scenarios/ras-trap-entry.toml", Some("u74"));
+    s.update(Action::ToggleDiff);
+    let text = common::tui::screen(&mut s, 160, 45);
+    // The rows the view shows: between its title and its total line.
+    let lines: Vec<&str> = text.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.contains("Diff A before"))
+        .unwrap();
+    let total = lines.iter().position(|l| l.contains("│total  A")).unwrap();
+    let rows = total - top - 1;
+    assert!(rows > 20, "{rows}\n{text}");
+    let before = s.diff.selected;
+    s.update(Action::PageDown);
+    assert_eq!(s.diff.selected - before, rows - 1, "{text}");
+}

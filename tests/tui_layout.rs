@@ -207,3 +207,42 @@ fn the_key_hint_fits_the_width_and_keeps_help_and_quit() {
         assert!(hint.chars().count() <= usize::from(w), "{w}: {hint}");
     }
 }
+
+/// S-Tab visits the panes on screen, and only those: at each size, with
+/// each lower pane and with the diff view open, every press lands on a pane
+/// the frame draws, marked `▸`, and a round visits each of them once.
+#[test]
+fn s_tab_focuses_only_the_panes_on_screen() {
+    for (w, h) in [(100, 30), (160, 45)] {
+        for diff in [false, true] {
+            let mut s = app_of("ras-trap-entry.toml");
+            if diff {
+                s.update(Action::ToggleDiff);
+            }
+            let mut visited = Vec::new();
+            for _ in 0..17 {
+                let text = screen(&mut s, w, h);
+                s.update(Action::NextPane);
+                let text_after = screen(&mut s, w, h);
+                let on = render::shown(ratatui::layout::Rect::new(0, 0, w, h), &s);
+                assert!(
+                    on.contains(&s.focus),
+                    "{w}x{h} diff {diff}: {:?} is not on screen ({on:?})\n{text}",
+                    s.focus
+                );
+                assert!(
+                    text_after.contains('▸'),
+                    "{w}x{h}: nothing looks focused\n{text_after}"
+                );
+                visited.push(s.focus);
+            }
+            let on = render::shown(ratatui::layout::Rect::new(0, 0, w, h), &s);
+            for p in &on {
+                assert!(
+                    visited.contains(p),
+                    "{w}x{h} diff {diff}: {p:?} never focused"
+                );
+            }
+        }
+    }
+}

@@ -219,6 +219,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
                 pc,
                 class: effect.class,
                 written: effect.written,
+                raw: insn.raw,
             });
             if effect.dirties {
                 set_vs(hart, VS_DIRTY, pc, |h| {

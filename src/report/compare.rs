@@ -96,7 +96,31 @@ pub fn json(s: &Scenario, rows: &[Row], pairs: &[PairDelta]) -> String {
         pairs,
         seed_table: super::seed_table::json(s, rows),
     };
-    serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    // Figures to 9 decimal places: the estimates are sums over iterations
+    // divided by their count, whose last binary digits are noise
+    // (-11.333333333333343).
+    let v = serde_json::to_value(&j).map(|mut v| {
+        round_floats(&mut v);
+        v
+    });
+    v.and_then(|v| serde_json::to_string_pretty(&v))
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Every non-integral number in `v` rounded to 9 decimal places.
+pub fn round_floats(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Number(n) if n.is_f64() => {
+            if let Some(x) = n.as_f64()
+                && let Some(r) = serde_json::Number::from_f64((x * 1e9).round() / 1e9)
+            {
+                *n = r;
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(round_floats),
+        serde_json::Value::Object(o) => o.values_mut().for_each(round_floats),
+        _ => {}
+    }
 }
 
 /// A Markdown table cell: `|` escaped, lines joined.

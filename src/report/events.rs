@@ -156,14 +156,14 @@ fn event_text_raw(p: &Program, e: &Event) -> String {
             vs_name(*to),
             sym(*pc)
         ),
-        Event::Vector { pc, class, written } => {
-            let text = p
-                .text_bytes(*pc, 4)
-                .filter(|b| b.len() == 4)
-                .and_then(|b| {
-                    crate::vector::decode(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
-                })
-                .map_or_else(|| "?".to_string(), |v| v.to_string());
+        Event::Vector {
+            pc,
+            class,
+            written,
+            raw,
+        } => {
+            let text = crate::vector::decode(*raw)
+                .map_or_else(|_| format!(".insn 4, {raw:#010x}"), |v| v.to_string());
             let what = match class {
                 VClass::Config => "configures vl/vtype".to_string(),
                 VClass::Arith { lmul_x8 } => format!("LMUL {}", lmul_name(*lmul_x8)),

@@ -264,8 +264,16 @@ fn reference_figures(
         .collect()
 }
 
+/// Rounded as `compare`'s JSON (`compare::round_floats`), so that the two
+/// print the same figure for the same estimate.
 pub fn json(f: &Fidelity) -> String {
-    serde_json::to_string_pretty(f).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    serde_json::to_value(f)
+        .map(|mut v| {
+            super::compare::round_floats(&mut v);
+            v
+        })
+        .and_then(|v| serde_json::to_string_pretty(&v))
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
 fn value(v: Option<f64>, unit: &str, prec: usize) -> String {

@@ -34,7 +34,7 @@ pub struct Estimate {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct HotLine {
-    /// `file.S:line`
+    /// `file.S:line`, or `function+0xOFF` for code without DWARF lines
     pub loc: String,
     pub text: String,
     pub cycles_per_iteration: f64,
@@ -103,6 +103,16 @@ fn hot_lines(stats: &Stats, iters: u64, n: usize) -> Vec<HotLine> {
     idx.into_iter()
         .take(n)
         .filter_map(|i| {
+            // Code without DWARF lines: function+offset and the instruction.
+            if let Some(Some((pc, text))) = stats.line_pcs.get(i) {
+                return Some(HotLine {
+                    loc: p.describe(*pc),
+                    text: text.clone(),
+                    cycles_per_iteration: lines[i] as f64
+                        / crate::cost::MILLI as f64
+                        / iters.max(1) as f64,
+                });
+            }
             let loc = stats.line_locs.get(i).copied().flatten()?;
             Some(HotLine {
                 loc: format!("{}:{}", p.files.get(loc.file as usize)?, loc.line),

@@ -70,6 +70,10 @@ pub struct Stats {
     pub lines: Vec<u64>,
     pub line_locs: Vec<Option<crate::machine::SrcLoc>>,
     line_ids: std::collections::HashMap<Option<crate::machine::SrcLoc>, u32>,
+    /// For an id of code with no line (no DWARF: a vmlinux built without
+    /// it), the instruction's pc and disassembly, each its own "line".
+    pub line_pcs: Vec<Option<(u64, String)>>,
+    pc_line_ids: std::collections::HashMap<u64, u32>,
     pub now: Counters,
     pub window_start: Option<Counters>,
     pub window_end: Option<Counters>,
@@ -123,6 +127,8 @@ impl Stats {
             lines: Vec::new(),
             line_locs: Vec::new(),
             line_ids: Default::default(),
+            line_pcs: Vec::new(),
+            pc_line_ids: Default::default(),
             now: Counters {
                 phase: vec![0; n],
                 cycles: vec![0; n],
@@ -215,6 +221,28 @@ impl Stats {
             .phase_of(pc)
             .or(self.stack.phase())
             .unwrap_or(PhaseMap::default_for(p))
+    }
+
+    /// Where the run is in the measured loop, numbered as every pane and
+    /// output numbers iterations: "iteration k" is the k-th timed one of
+    /// the measured window (1-based; warm-up iterations are not counted,
+    /// and are named as warm-up).
+    pub fn iteration_place(&self) -> String {
+        let open = self.window_start.is_some() && self.window_end.is_none();
+        let timed = self.markers.count.map(|(_, t)| t);
+        match (open, self.window_end.is_some()) {
+            (true, _) if self.iterations == 0 => "in the window, before its first iteration".into(),
+            (true, _) => match timed {
+                Some(t) => format!("iteration {} of {t}", self.iterations),
+                None => format!("iteration {}", self.iterations),
+            },
+            (false, true) => format!("after the loop ({} timed iterations)", self.iterations),
+            _ if self.iteration_hits == 0 => "before the loop".to_string(),
+            _ => match self.markers.count {
+                Some((w, _)) => format!("warm-up {} of {w}", self.iteration_hits.min(w)),
+                None => format!("warm-up {}", self.iteration_hits),
+            },
+        }
     }
 
     /// Cycles (milli) spent on a source line so far.

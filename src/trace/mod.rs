@@ -319,6 +319,10 @@ pub enum Event {
         #[serde(skip)]
         class: crate::vector::VClass,
         written: u32,
+        /// The encoding, so that the event names the instruction where the
+        /// program holds no code at `pc` (a snapshot's RAM is physical).
+        #[serde(skip)]
+        raw: u32,
     },
     /// A predictor got a control transfer wrong (reported by the prediction
     /// observer, not the machine).

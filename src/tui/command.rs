@@ -85,7 +85,14 @@ impl AppState {
             ("break" | "b", a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
-                    let d = self.live.program().describe(addr);
+                    // The name typed, and where it resolved when that is
+                    // another name (a label inside a function).
+                    let at = self.live.program().describe(addr);
+                    let d = if at == a.trim() || a.trim().starts_with("0x") {
+                        at
+                    } else {
+                        format!("{} ({at})", a.trim())
+                    };
                     match crate::atomics::checker::probe_allowed(self.live.program(), addr) {
                         Ok(()) => self.say(format!("breakpoint at {d}")),
                         // trapscope's own breakpoints do not trap the guest,

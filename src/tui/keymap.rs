@@ -109,7 +109,7 @@ impl Default for Keymap {
                     KeyCode::BackTab,
                     Action::NextPane,
                     "S-Tab",
-                    "focus the next pane",
+                    "focus the next pane on screen",
                 ),
                 b(
                     KeyCode::Up,
@@ -122,6 +122,18 @@ impl Default for Keymap {
                     Action::ScrollDown,
                     "Down",
                     "scroll the focused pane",
+                ),
+                b(
+                    KeyCode::Left,
+                    Action::PanLeft,
+                    "Left",
+                    "scroll the focused pane sideways (its border says where more is)",
+                ),
+                b(
+                    KeyCode::Right,
+                    Action::PanRight,
+                    "Right",
+                    "scroll the focused pane sideways (its border says where more is)",
                 ),
                 b(
                     KeyCode::PageUp,

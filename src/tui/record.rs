@@ -146,7 +146,8 @@ impl AppState {
             last.step.say.push(' ');
         }
         last.step.say.push_str(text.trim());
-        self.narration = Some(last.step.say.clone());
+        let said = last.step.say.clone();
+        self.set_narration(said);
         self.say(format!("recording: step {k} narrated"));
     }
 

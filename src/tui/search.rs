@@ -218,14 +218,21 @@ impl AppState {
                     if Some(loc) == center {
                         cursor = Some(items.len());
                     }
-                    items.push((loc, find_in(t, q).is_some()));
+                    let ran = self.live.stats().line_id(loc).is_some();
+                    items.push((loc, find_in(t, q).is_some(), ran));
                 }
             });
         }
         let order = Order { items, cursor };
-        let (i, _) = order
-            .find(forward, |(_, m)| *m)
-            .ok_or("no match in the source files")?;
+        // Code this run has executed first; a comment or a file it never
+        // runs only when nothing that ran matches.
+        let (i, unrun) = match order.find(forward, |(_, m, ran)| *m && *ran) {
+            Some((i, _)) => (i, false),
+            None => order
+                .find(forward, |(_, m, _)| *m)
+                .map(|(i, _)| (i, true))
+                .ok_or("no match in the source files")?,
+        };
         let loc = order.items[i].0;
         // Wrapping is coming back round to the view's file from the other
         // side of the view.
@@ -235,7 +242,16 @@ impl AppState {
         };
         self.source_scroll = 0;
         let file = p.files.get(loc.file as usize).cloned().unwrap_or_default();
-        Ok((Hit::Line(loc), wrapped, format!("{file}:{}", loc.line)))
+        let note = if unrun {
+            " (no line this run executed matches; this one has not run)"
+        } else {
+            ""
+        };
+        Ok((
+            Hit::Line(loc),
+            wrapped,
+            format!("{file}:{}{note}", loc.line),
+        ))
     }
 
     fn find_event(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {

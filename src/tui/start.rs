@@ -198,7 +198,7 @@ impl AppState {
                     self.player.active = true;
                     let step = self.player.steps[0].clone();
                     self.highlight = step.highlight.as_deref().and_then(Pane::parse);
-                    self.narration = Some(step.say.clone());
+                    self.set_narration(step.say.clone());
                     self.say(format!(
                         "at the lesson's start, {pc} after {n} instructions: step 1/{} (Space: next · R: power-on)",
                         self.player.steps.len()

@@ -13,10 +13,12 @@ mod debug;
 mod diff;
 mod live;
 mod sources;
+mod view;
 pub use debug::{DebugViews, WatchEntry};
 pub use diff::{DiffKey, DiffView, diff_page};
 pub use live::{CsrView, LOG_CAP, Live, TrapFrame};
 pub use sources::SourceFiles;
+pub use view::{PAN_STEP, PaneViews};
 
 /// The panes, by the names scripts use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -180,6 +182,9 @@ pub struct AppState {
     /// at, and where it landed, so that Tabs round the variants with
     /// nothing moved return there exactly (`update/switch.rs`).
     pub tab_back: Option<((usize, u64), (usize, u64))>,
+    /// Each pane's scroll past what it has room for, and the last frame's
+    /// screen (`state/view.rs`).
+    pub views: PaneViews,
 }
 
 impl AppState {
@@ -262,6 +267,7 @@ impl AppState {
             start_found: None,
             idle: super::update::idle::Idle::new(lazy),
             tab_back: None,
+            views: PaneViews::default(),
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
         s.lower = s.default_lower();
@@ -305,13 +311,16 @@ impl AppState {
     /// panes, the rest on the RAS.
     fn default_lower(&self) -> Lower {
         let sc = &self.scenario;
+        // AMOs trapped by the core the TUI opens on (its variant's, else
+        // the session's), not by any core the scenario lists: generic-entry
+        // lists the P8700 among five, and its only SCs are the trap
+        // return's reservation-clearing ones.
+        let first = sc.variants.first().and_then(|v| v.core.as_ref());
         let atomics = !sc.probes.is_empty()
             || sc.lrsc.remote_store_every > 0
-            || sc
-                .cores
-                .iter()
-                .chain(sc.variants.iter().filter_map(|v| v.core.as_ref()))
-                .any(|c| c.atomics.amo_traps.value);
+            || first
+                .or(self.core.as_ref())
+                .is_some_and(|c| c.atomics.amo_traps.value);
         let fp_lesson = sc
             .script
             .iter()
@@ -373,7 +382,15 @@ impl AppState {
         let pc = self.live.m.pc();
         let here = p.symbol_at(pc).map(|(s, _)| s.name.clone());
         if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
-            self.narration = Some(t);
+            self.set_narration(t);
         }
+    }
+
+    /// The narration on screen; new text is read from its top.
+    pub fn set_narration(&mut self, t: String) {
+        if self.narration.as_deref() != Some(t.as_str()) {
+            self.views.reset(Pane::Narration);
+        }
+        self.narration = Some(t);
     }
 }

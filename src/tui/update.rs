@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::state::{AppState, Live, Mode, Pane};
+use super::state::{AppState, Live, Mode, PAN_STEP, Pane};
 use crate::isa::{Op, RasHint};
 use crate::machine::{Outcome, Until};
 use crate::session;
@@ -45,6 +45,9 @@ pub enum Action {
     Focus(Pane),
     ScrollUp,
     ScrollDown,
+    /// Left / Right: the focused pane's columns past its edge.
+    PanLeft,
+    PanRight,
     /// PgUp / PgDn: a page in the focused pane.
     PageUp,
     PageDown,
@@ -83,7 +86,8 @@ impl AppState {
                 self.mode = Mode::Normal;
                 self.help_scroll = 0;
             } else {
-                let max = crate::tui::render::help::entry_count();
+                let area = self.views.screen.get().unwrap_or_default();
+                let max = crate::tui::render::help::max_scroll(area);
                 self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
             }
             return;
@@ -119,6 +123,8 @@ impl AppState {
             Action::SwitchVariant => {
                 let next = (self.live.variant + 1) % self.scenario.variants.len();
                 self.switch_variant(next);
+                // The cycles pane follows the new variant's line again.
+                self.views.reset(Pane::Cycles);
             }
             Action::ToggleBreakpoint => {
                 let pc = self.live.m.pc();
@@ -157,14 +163,31 @@ impl AppState {
                 self.highlight = None;
             }
             Action::NextPane => {
-                let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
-                self.focus = Pane::ALL[(i + 1) % Pane::ALL.len()];
+                // Only the panes the last frame showed (the compact layout's
+                // shared place shows one at a time).
+                let area = self
+                    .views
+                    .screen
+                    .get()
+                    .unwrap_or(ratatui::layout::Rect::new(
+                        0,
+                        0,
+                        crate::tui::render::WIDE_WIDTH,
+                        crate::tui::render::WIDE_HEIGHT,
+                    ));
+                let on = crate::tui::render::shown(area, self);
+                let i = on.iter().position(|p| *p == self.focus);
+                if let Some(next) = i.map_or(on.first(), |i| on.get((i + 1) % on.len())) {
+                    self.focus = *next;
+                }
             }
             Action::Focus(p) => self.focus = p,
             Action::ScrollUp => self.scroll(-1),
             Action::ScrollDown => self.scroll(1),
-            Action::PageUp => self.scroll(-(super::state::diff_page())),
-            Action::PageDown => self.scroll(super::state::diff_page()),
+            Action::PanLeft => self.views.scroll(self.focus, -i32::from(PAN_STEP), 0),
+            Action::PanRight => self.views.scroll(self.focus, i32::from(PAN_STEP), 0),
+            Action::PageUp => self.scroll(-self.views.page(self.focus, super::state::diff_page())),
+            Action::PageDown => self.scroll(self.views.page(self.focus, super::state::diff_page())),
             Action::ToggleDiff => self.toggle_diff(),
             Action::DiffJump => self.diff_jump(),
             Action::Help => self.mode = Mode::Help,
@@ -272,7 +295,8 @@ impl AppState {
             Pane::Source => self.source_scroll += d,
             Pane::Memory => self.debug.scroll_memory(d),
             Pane::Diff => self.diff_move(d),
-            _ => {}
+            // The others scroll the rows they have no room for.
+            p => self.views.scroll(p, 0, d.clamp(-1000, 1000) as i32),
         }
     }
 

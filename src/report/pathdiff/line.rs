@@ -97,7 +97,9 @@ impl Line {
 /// The disassembly with a jump's or branch's target as `sym+0xOFF`.
 fn symbolised(program: &Program, i: &crate::isa::Insn, pc: u64) -> String {
     use crate::isa::Op;
-    let t = crate::isa::disasm(i, pc);
+    // Vector instructions through the V unit's decoder, as the TUI's
+    // disassembly shows them (the base one knows none).
+    let t = crate::machine::disasm(i, pc);
     if !matches!(i.op, Op::Jal | Op::Branch(_)) {
         return t;
     }

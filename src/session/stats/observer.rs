@@ -37,9 +37,20 @@ impl Observer for Stats {
             .map(|(d, func)| {
                 let loc = self.program.loc(d.pc);
                 let next = self.line_locs.len() as u32;
-                let line = *self.line_ids.entry(loc).or_insert(next);
+                // Code without lines counts by instruction instead.
+                let line = match loc {
+                    Some(_) => *self.line_ids.entry(loc).or_insert(next),
+                    None => *self.pc_line_ids.entry(d.pc).or_insert(next),
+                };
                 if line == next {
                     self.line_locs.push(loc);
+                    self.line_pcs.push(loc.is_none().then(|| {
+                        let text = d.insn.map_or_else(
+                            || format!(".insn {:#x}", d.raw),
+                            |i| crate::machine::disasm(&i, d.pc),
+                        );
+                        (d.pc, text)
+                    }));
                     self.lines.push(0);
                 }
                 Slot {

@@ -81,8 +81,10 @@ impl Rewind for Stats {
             model,
             markers: _, // configuration
             lines,
-            line_locs: _, // table of lines, indexed by decoded blocks
-            line_ids: _,  // table of lines, indexed by decoded blocks
+            line_locs: _,   // table of lines, indexed by decoded blocks
+            line_ids: _,    // table of lines, indexed by decoded blocks
+            line_pcs: _,    // table of lines, indexed by decoded blocks
+            pc_line_ids: _, // table of lines, indexed by decoded blocks
             now,
             window_start,
             window_end,

@@ -17,7 +17,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::machine::Program;
@@ -92,8 +91,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             }
         })
         .collect();
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Backtrace, " Backtrace ")),
+    let block = pane_block(s, Pane::Backtrace, " Backtrace ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Backtrace,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }

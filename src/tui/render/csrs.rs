@@ -4,7 +4,6 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::trace::{Priv, cause_name};
@@ -60,6 +59,35 @@ pub fn sstatus_fields(st: u64) -> Vec<String> {
         1 => v.push("UXL:32".into()),
         2 => v.push("UXL:64".into()),
         _ => v.push("UXL:128".into()),
+    }
+    v
+}
+
+/// The mstatus fields that are set, in sstatus's convention (priv spec
+/// §3.1.6, Figure 3.7): sstatus's fields, then MPP by mode letter, the
+/// M-only one-bit fields by name when 1, SXL when not 0.
+pub fn mstatus_fields(m: u64) -> Vec<String> {
+    let bit = |n: u32| (m >> n) & 1 == 1;
+    let mut v = sstatus_fields(m);
+    let mpp = ["U", "S", "H", "M"][((m >> 11) & 3) as usize];
+    v.push(format!("MPP:{mpp}"));
+    for (n, name) in [
+        (22, "TSR"),
+        (21, "TW"),
+        (20, "TVM"),
+        (17, "MPRV"),
+        (7, "MPIE"),
+        (3, "MIE"),
+    ] {
+        if bit(n) {
+            v.push(name.to_string());
+        }
+    }
+    match (m >> 34) & 3 {
+        0 => {}
+        1 => v.push("SXL:32".into()),
+        2 => v.push("SXL:64".into()),
+        _ => v.push("SXL:128".into()),
     }
     v
 }
@@ -122,22 +150,26 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     ]);
     if s.priv_() == Priv::M {
         let m = c.mstatus;
-        lines.push(row(
-            "mstatus",
-            format!(
-                "{m:#x} MPP:{} MPIE{} MIE{}",
-                (m >> 11) & 3,
-                (m >> 7) & 1,
-                (m >> 3) & 1
-            ),
-        ));
+        lines.push(row("mstatus", format!("{m:#018x}")));
+        lines.extend(
+            wrap(&mstatus_fields(m), inner.max(8))
+                .into_iter()
+                .map(Line::raw),
+        );
         lines.push(row("mepc", p.describe(c.mepc)));
         lines.push(row("mcause", cause(c.mcause, m_none.as_deref())));
         lines.push(row("medeleg", format!("{:#x}", c.medeleg)));
     }
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Csrs, " CSRs ")),
+    let block = pane_block(s, Pane::Csrs, " CSRs ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Csrs,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }
 
@@ -160,6 +192,20 @@ mod tests {
             assert!(f.iter().any(|x| x == w), "{w} in {f:?}");
         }
         assert!(f.ends_with(&["SPIE".into(), "SIE".into(), "UXL:64".into()]));
+    }
+
+    #[test]
+    fn mstatus_reads_as_sstatus_does() {
+        // MPP = M (3 << 11), MPIE (bit 7), FS Initial (1 << 13), SXL/UXL 64.
+        let m = 3 << 11 | 1 << 7 | 1 << 13 | 2 << 34 | 2 << 32;
+        let f = super::mstatus_fields(m);
+        for w in ["FS:Initial", "SPP:U", "MPP:M", "MPIE", "UXL:64", "SXL:64"] {
+            assert!(f.iter().any(|x| x == w), "{w} in {f:?}");
+        }
+        assert!(
+            !f.iter().any(|x| x == "MIE" || x.starts_with("MPP:3")),
+            "{f:?}"
+        );
     }
 
     #[test]

@@ -158,13 +158,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     // `start` is the first line after the header, `body` how many follow.
     let mut start = 1;
     let mut body = shown.saturating_sub(1);
+    let h = |l: &Line<'_>| rows(std::slice::from_ref(l));
     if let Some(lr) = live_row
         && lr >= shown
         && shown >= 3
     {
         // Lines up to the live one, from it back, as far as they fit below
         // the header, the "above" line and a "below" line.
-        let h = |l: &Line<'_>| rows(std::slice::from_ref(l));
         let room_left = room.saturating_sub(fixed + h(&runs[0]) + 2);
         let mut used = 0;
         start = lr;
@@ -174,16 +174,46 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         }
         body = lr + 1 - start;
     }
+    // Up/Down (the pane focused) move the window from there, line by line,
+    // as far as the last line.
+    let cut = runs.len() > start + body || start > 1;
+    let last_start = runs.len().saturating_sub(body.max(1)).max(1);
+    let clip = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+    s.views
+        .note_extent(Pane::Cycles, 0, if cut { clip(last_start - 1) } else { 0 });
+    s.views.note_base(Pane::Cycles, 0, clip(start - 1));
+    if cut && s.views.moved(Pane::Cycles) {
+        // Up/Down (the pane focused) moved the window: from the line they
+        // chose, as many as fit.
+        let (_, y) = s.views.offset(Pane::Cycles);
+        start = (1 + usize::from(y)).min(last_start);
+        let room_left = room.saturating_sub(fixed + h(&runs[0]) + 2);
+        let mut used = 0;
+        body = 0;
+        while start + body < runs.len() && (body == 0 || used + h(&runs[start + body]) <= room_left)
+        {
+            used += h(&runs[start + body]);
+            body += 1;
+        }
+    }
+    let keys = if s.focus == Pane::Cycles {
+        "Up/Down"
+    } else {
+        "S-Tab, Up/Down"
+    };
     let hidden = runs.len().saturating_sub(start + body);
     let mut runs = runs.into_iter();
     lines.extend(runs.next());
     if start > 1 {
-        lines.push(Line::styled(format!("… {} more above", start - 1), dim()));
+        lines.push(Line::styled(
+            format!("… {} more above ({keys})", start - 1),
+            dim(),
+        ));
     }
     lines.extend(runs.skip(start - 1).take(body));
     if hidden > 0 {
         lines.push(Line::styled(
-            format!("… {hidden} more lines: a taller terminal shows them"),
+            format!("… {hidden} more lines below ({keys})"),
             dim(),
         ));
     }

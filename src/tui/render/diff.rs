@@ -140,6 +140,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let inner_h = area.height.saturating_sub(2) as usize;
     // The total stays on the last line.
     let body_h = inner_h.saturating_sub(1);
+    s.views.note_page(Pane::Diff, body_h);
     let n = d.ops.len();
     let sel = s.diff.selected.min(n.saturating_sub(1));
     let with = d.core.is_some();

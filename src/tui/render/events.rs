@@ -5,8 +5,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
+use super::fit::Flow;
 use super::{dim, pane_block};
 use crate::report::event_text;
 use crate::trace::EventKind;
@@ -16,6 +16,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let log = &s.live.stats().log;
     let h = area.height.saturating_sub(2) as usize;
+    s.views.note_page(Pane::Events, h);
     // Only the rows on screen are gathered, newest first (the log holds up
     // to 200,000 events deep into a run); the title counts them all.
     let total = log.total();
@@ -90,8 +91,6 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         s.filter.name(),
         matching
     );
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Events, title)),
-        area,
-    );
+    let block = pane_block(s, Pane::Events, title);
+    super::fit::show(f, area, s, Pane::Events, block, lines, Flow::Pan, false);
 }

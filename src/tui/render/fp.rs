@@ -8,7 +8,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{dim, hot, pane_block};
 use crate::isa::FABI;
@@ -146,11 +145,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             None
         }
     };
-    // The cause goes only where all 16 register rows still fit.
-    if let Some(why) = why
-        && rows >= 16 + 4
-    {
-        lines.push(Line::styled(why, dim()));
+    // The cause goes here where all 16 register rows still fit, else
+    // under them (Down reaches it).
+    let mut cause_below = None;
+    if let Some(why) = why {
+        if rows >= 16 + 4 {
+            lines.push(Line::styled(why, dim()));
+        } else {
+            cause_below = Some(Line::styled(why, dim()));
+        }
     }
 
     let fcsr_mark = if changed >> 32 & 1 == 1 { WRITTEN } else { ' ' };
@@ -192,10 +195,18 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         spans.extend(cell(r + 16));
         lines.push(Line::from(spans));
     }
+    lines.extend(cause_below);
     let title = format!(" FP registers  {WRITTEN} written ");
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Fp, title)),
+    let block = pane_block(s, Pane::Fp, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Fp,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }
 

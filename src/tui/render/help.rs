@@ -1,7 +1,8 @@
 //! The help screen, generated from the keymap and the command table. Each
 //! entry wraps under its own text (never cut at the box's edge); when one
 //! column is too tall for the screen, the keys and the commands sit side by
-//! side.
+//! side, balanced once for the whole help, so scrolling moves rows and
+//! never reflows them.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -67,6 +68,12 @@ pub fn entries(width: usize) -> Vec<Vec<Line<'static>>> {
         out.push(entry(l, pad, h, width));
     }
     out.push(entry(
+        "Esc",
+        pad,
+        "stop a long action (continue, run to trap, a lesson step, a step back or any re-execution); leave the command line, the / prompt or this help",
+        width,
+    ));
+    out.push(entry(
         "mouse",
         pad,
         "click a pane to focus it, wheel scrolls it",
@@ -95,64 +102,87 @@ pub fn entries(width: usize) -> Vec<Vec<Line<'static>>> {
     out
 }
 
-/// `entries` flowed into columns of `room` lines; what does not fit in
-/// `ncols` columns is counted in a last line rather than cut silently.
-fn flow(entries: Vec<Vec<Line<'static>>>, room: usize, ncols: usize) -> Vec<Vec<Line<'static>>> {
+/// `entries` in `ncols` columns, balanced and broken between entries only:
+/// the same columns whatever the scroll, so scrolling moves rows, never
+/// reflows them.
+fn columns(entries: Vec<Vec<Line<'static>>>, ncols: usize) -> Vec<Vec<Line<'static>>> {
+    let total: usize = entries.iter().map(Vec::len).sum();
+    let per = total.div_ceil(ncols.max(1));
     let mut cols: Vec<Vec<Line<'static>>> = vec![Vec::new()];
-    let mut hidden = 0;
     for e in entries {
-        let fits = |c: &Vec<Line<'static>>| c.len() + e.len() <= room;
-        if !cols.last().is_some_and(fits) {
-            if cols.len() < ncols {
-                cols.push(Vec::new());
-            } else {
-                hidden += e.len();
-                continue;
-            }
+        let full = cols
+            .last()
+            .is_some_and(|c| !c.is_empty() && c.len() + e.len() > per);
+        if full && cols.len() < ncols {
+            cols.push(Vec::new());
         }
         if let Some(c) = cols.last_mut() {
             c.extend(e);
         }
     }
-    if hidden > 0
-        && let Some(c) = cols.last_mut()
-    {
-        while c.len() + 1 > room && c.pop().is_some() {
-            hidden += 1;
-        }
-        c.push(Line::styled(
-            format!("… {hidden} more lines: Down scrolls (or a taller terminal)"),
-            dim(),
-        ));
-    }
     cols
 }
 
-/// How many entries the help has (the most it can scroll).
+/// The box's width, the room inside for lines, the columns' width and the
+/// columns, at `area`.
+fn laid_out(area: Rect) -> (u16, usize, usize, Vec<Vec<Line<'static>>>) {
+    let w = area.width.saturating_sub(2).min(MAX_WIDTH);
+    let room = usize::from(area.height.saturating_sub(2));
+    let one = entries(usize::from(w.saturating_sub(2)));
+    let tall = one.iter().map(Vec::len).sum::<usize>();
+    if tall <= room {
+        return (
+            w,
+            room,
+            usize::from(w.saturating_sub(2)),
+            vec![one.concat()],
+        );
+    }
+    let col_w = usize::from(w.saturating_sub(2)).saturating_sub(1) / 2;
+    (w, room, col_w, columns(entries(col_w), 2))
+}
+
+/// The most the help scrolls at `area` (rows).
+pub fn max_scroll(area: Rect) -> usize {
+    let (_, room, _, cols) = laid_out(area);
+    let height = cols.iter().map(Vec::len).max().unwrap_or(0);
+    height.saturating_sub(room.saturating_sub(1))
+}
+
+/// How many entries the help has.
 pub fn entry_count() -> usize {
     entries(80).len()
 }
 
-/// The help, `scroll` entries scrolled past.
+/// The help, `scroll` rows scrolled past; a last line counts what is
+/// below.
 pub fn render(f: &mut Frame<'_>, area: Rect, scroll: usize) {
-    let w = area.width.saturating_sub(2).min(MAX_WIDTH);
-    let room = usize::from(area.height.saturating_sub(2));
-    let skip = |mut e: Vec<Vec<Line<'static>>>| {
-        let n = scroll.min(e.len().saturating_sub(1));
-        e.drain(..n);
-        e
-    };
-    let one: Vec<Vec<Line<'static>>> = skip(entries(usize::from(w.saturating_sub(2))));
-    let tall = one.iter().map(Vec::len).sum::<usize>();
-    let ncols = if tall <= room { 1 } else { 2 };
-    let col_w = (usize::from(w.saturating_sub(2)) - (ncols - 1)) / ncols;
-    let cols = if ncols == 1 {
-        flow(one, room, 1)
-    } else {
-        flow(skip(entries(col_w)), room, 2)
-    };
+    let (w, room, col_w, cols) = laid_out(area);
     let height = cols.iter().map(Vec::len).max().unwrap_or(0);
-    let h = (height as u16 + 2).min(area.height);
+    let scroll = scroll.min(max_scroll(area));
+    let below = height.saturating_sub(scroll + room);
+    let view = if below > 0 {
+        room.saturating_sub(1)
+    } else {
+        room
+    };
+    let mut shown: Vec<Vec<Line<'static>>> = cols
+        .into_iter()
+        .map(|c| c.into_iter().skip(scroll).take(view).collect())
+        .collect();
+    if below > 0
+        && let Some(c) = shown.last_mut()
+    {
+        while c.len() < view {
+            c.push(Line::raw(""));
+        }
+        c.push(Line::styled(
+            format!("… {below} more lines: Down scrolls (or a taller terminal)"),
+            dim(),
+        ));
+    }
+    let rows = shown.iter().map(Vec::len).max().unwrap_or(0);
+    let h = (rows as u16 + 2).min(area.height);
     let [_, mid, _] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(h),
@@ -166,12 +196,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, scroll: usize) {
     ])
     .areas(mid);
     f.render_widget(Clear, r);
-    let block = Block::bordered().title(" trapscope keys · Up/Down scroll · any other key closes ");
+    let block =
+        Block::bordered().title(" trapscope keys · Up/Down scroll · Esc or any other key closes ");
     let inner = block.inner(r);
     f.render_widget(block, r);
     let places =
-        Layout::horizontal(vec![Constraint::Length(col_w as u16 + 1); cols.len()]).split(inner);
-    for (lines, place) in cols.into_iter().zip(places.iter()) {
+        Layout::horizontal(vec![Constraint::Length(col_w as u16 + 1); shown.len()]).split(inner);
+    for (lines, place) in shown.into_iter().zip(places.iter()) {
         f.render_widget(Paragraph::new(lines), *place);
     }
 }

@@ -17,7 +17,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::machine::Program;
@@ -199,8 +198,6 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState, view: View) {
             )
         }
     };
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, pane, title)),
-        area,
-    );
+    let block = pane_block(s, pane, title);
+    super::fit::show(f, area, s, pane, block, lines, super::fit::Flow::Pan, false);
 }

@@ -20,6 +20,7 @@ mod csrs;
 mod cycles;
 mod diff;
 mod events;
+pub mod fit;
 mod fp;
 pub mod help;
 mod memory;
@@ -157,6 +158,20 @@ pub fn areas(area: Rect, s: &AppState) -> Vec<(Pane, Rect)> {
     v
 }
 
+/// The panes on screen at `area`, the focus's round (S-Tab): left to right,
+/// top to bottom; the diff view stands for the panes it covers.
+pub fn shown(area: Rect, s: &AppState) -> Vec<Pane> {
+    let mut all = areas(area, s);
+    if s.diff.open
+        && let Some(d) = diff::place(&all)
+    {
+        all.retain(|(_, r)| r.intersection(d) != *r);
+        all.push((Pane::Diff, d));
+    }
+    all.sort_by_key(|(_, r)| (r.x, r.y));
+    all.into_iter().map(|(p, _)| p).collect()
+}
+
 /// `pane` in `r`; the vector pane brings the VS state above it.
 fn lower_areas(v: &mut Vec<(Pane, Rect)>, pane: Pane, r: Rect) {
     if pane == Pane::Vector {
@@ -203,6 +218,7 @@ fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
 
 pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     let area = f.area();
+    s.views.screen.set(Some(area));
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(f, area);
         return;

@@ -5,8 +5,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
 
+use super::fit::Flow;
 use super::{dim, pane_block};
 use crate::tui::state::{AppState, Pane};
 
@@ -18,7 +18,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .narration
         .clone()
         .unwrap_or_else(|| s.scenario.title.clone());
-    let title = format!(" {}{} ", s.scenario.patch, lesson_mark(s));
+    let mark = lesson_mark(s);
+    let full = format!(" {}{mark} ", s.scenario.patch);
+    // A title wider than the border: the lesson's place stays there, and
+    // the patch's whole name goes under the text (nothing is cut).
+    let room = usize::from(area.width.saturating_sub(2));
+    let long = full.chars().count() > room;
+    let title = if long {
+        format!(" {} ", mark.trim_start_matches(" · ")).replace("  ", " ")
+    } else {
+        full
+    };
     let mut lines = vec![Line::raw(text)];
     let uart = s.live.m.uart_output();
     if !uart.is_empty() {
@@ -28,12 +38,11 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             lines.push(Line::styled(format!("uart › {l}"), dim()));
         }
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(pane_block(s, Pane::Narration, title)),
-        area,
-    );
+    if long {
+        lines.push(Line::styled(format!("— {}", s.scenario.patch), dim()));
+    }
+    let block = pane_block(s, Pane::Narration, title);
+    super::fit::show(f, area, s, Pane::Narration, block, lines, Flow::Wrap, true);
 }
 
 /// Where the lesson is, for the pane's title: `· lesson 2/6`, or that it

@@ -17,7 +17,6 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::machine::{MINIKERNEL_PT_REGS, Program, SAVE_FUNCS};
@@ -44,7 +43,18 @@ pub fn layout(p: &Program) -> Option<(Vec<Field>, &'static str)> {
         .enumerate()
         .map(|(i, n)| (n.to_string(), 8 * i as u64, 8))
         .collect();
-    Some((f, "minikernel PT_*"))
+    Some((f, fallback_name(&|n| p.symbol(n).is_some())))
+}
+
+/// What the layout without DWARF is called: the minikernel's own `PT_*`,
+/// or on a real kernel (it has `linux_banner`) Linux's riscv order, which
+/// the minikernel's copies, assumed for want of DWARF.
+fn fallback_name(has: &dyn Fn(&str) -> bool) -> &'static str {
+    if has("linux_banner") {
+        "Linux riscv order, no DWARF"
+    } else {
+        "minikernel PT_*"
+    }
 }
 
 /// sstatus fields a saved status holds (priv spec §4.1.1).
@@ -152,8 +162,27 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             }
         })
         .collect();
-    f.render_widget(
-        Paragraph::new(body).block(pane_block(s, Pane::PtRegs, title)),
+    let block = pane_block(s, Pane::PtRegs, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::PtRegs,
+        block,
+        body,
+        super::fit::Flow::Pan,
+        true,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_real_kernel_without_dwarf_is_not_called_the_minikernel() {
+        assert_eq!(
+            super::fallback_name(&|n| n == "linux_banner"),
+            "Linux riscv order, no DWARF"
+        );
+        assert_eq!(super::fallback_name(&|_| false), "minikernel PT_*");
+    }
 }

@@ -84,8 +84,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         lines.push(Line::raw(format!("{:>3}  {:#x}  {}", i, a, p.describe(*a))));
     }
     let title = format!(" RAS  {} entries on {} ", ras.depth(), model.profile.name);
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Ras, title)),
+    let block = pane_block(s, Pane::Ras, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Ras,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }

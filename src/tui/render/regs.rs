@@ -4,7 +4,6 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{hot, pane_block};
 use crate::isa::ABI;
@@ -34,8 +33,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         lines.push(Line::from(spans));
     }
     let title = format!(" Registers  pc {:#x} ", l.m.pc());
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Registers, title)),
+    let block = pane_block(s, Pane::Registers, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Registers,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }

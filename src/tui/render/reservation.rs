@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{dim, hot, pane_block};
 use crate::report::sc_text;
@@ -68,10 +67,32 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         } else {
             hot()
         };
+        // An sc whose result goes to x0 is there for its side effect: a
+        // kernel's trap return (Linux's ret_from_exception) clears any
+        // reservation the interrupted code held that way, and with none
+        // held it fails as it should (unprivileged spec, "Zalrsc": an SC
+        // may be used to invalidate a reservation).
+        let clears = s
+            .live
+            .m
+            .read_mem(pc, 4)
+            .and_then(|b| b.try_into().ok())
+            .is_some_and(|w: [u8; 4]| is_sc_to_x0(u32::from_le_bytes(w)));
+        let (text, style) = if clears && !o.ok() {
+            (
+                format!(
+                    "clears the reservation ({}: its result goes to x0, so failing is its purpose, not a fault)",
+                    sc_text(p, &o)
+                ),
+                dim(),
+            )
+        } else {
+            (sc_text(p, &o), style)
+        };
         lines.push(Line::from(vec![
             Span::styled("last sc  ", dim()),
             Span::raw(format!("{} ", p.describe(pc))),
-            Span::styled(sc_text(p, &o), style),
+            Span::styled(text, style),
         ]));
         if n > 0 {
             lines.push(Line::raw(format!("         {n} failures in a row")));
@@ -94,10 +115,39 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::styled("AMOs     ", dim()),
         Span::raw(amo),
     ]));
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(pane_block(s, Pane::Reservation, " LR/SC reservation ")),
+    let block = pane_block(s, Pane::Reservation, " LR/SC reservation ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Reservation,
+        block,
+        lines,
+        super::fit::Flow::Wrap,
+        true,
     );
+}
+
+/// `sc.w`/`sc.d` (AMO opcode, funct5 00011) with rd = x0: the result is
+/// thrown away, so the instruction is there to drop the reservation.
+pub fn is_sc_to_x0(w: u32) -> bool {
+    w & 0x7f == 0x2f
+        && (w >> 27) == 0b00011
+        && (w >> 7) & 0x1f == 0
+        && matches!((w >> 12) & 7, 2 | 3)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_sc_to_x0_is_told_apart_from_one_whose_result_is_read() {
+        // sc.d zero, a2, (sp): funct5 00011, rs2 a2 (12), rs1 sp (2), funct3 3, rd 0.
+        let clear = 0b00011 << 27 | 12 << 20 | 2 << 15 | 3 << 12 | 0x2f;
+        assert!(super::is_sc_to_x0(clear));
+        // The same with rd = t0 (5), and lr.d zero, (sp) (funct5 00010).
+        assert!(!super::is_sc_to_x0(clear | 5 << 7));
+        assert!(!super::is_sc_to_x0(
+            0b00010 << 27 | 2 << 15 | 3 << 12 | 0x2f
+        ));
+    }
 }

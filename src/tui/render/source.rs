@@ -39,6 +39,7 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
     let heat = heat::Heat::of(s);
     let text = s.sources.file(center.file);
     let h = area.height.saturating_sub(2) as i64;
+    s.views.note_page(Pane::Source, h as usize);
     let first = (i64::from(center.line) - 1 - h / 2).clamp(0, (text.len() as i64 - h).max(0));
     let bp_lines: Vec<SrcLoc> = s.breakpoints.iter().filter_map(|&a| p.loc(a)).collect();
     let mut lines = Vec::new();
@@ -75,12 +76,21 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
             ),
             Span::styled(format!("{mark}{:>4} ", n + 1), dim()),
         ];
-        spans.extend(search::spans(
-            s,
-            Hit::Line(here),
-            text[n as usize].clone(),
-            style,
-        ));
+        let mut line = text[n as usize].clone();
+        // A match past the right edge: the line starts further in, behind
+        // an ellipsis, so that the match is on screen.
+        let room = usize::from(area.width.saturating_sub(2)).saturating_sub(14);
+        if search::is_hit(s, Hit::Line(here))
+            && let Some(i) = search::find_in(&line, &s.search.query)
+        {
+            let col = line[..i].chars().count();
+            let end = col + s.search.query.chars().count();
+            if end > room && room > 8 {
+                let from = (end + 4).saturating_sub(room).min(col);
+                line = format!("…{}", line.chars().skip(from + 1).collect::<String>());
+            }
+        }
+        spans.extend(search::spans(s, Hit::Line(here), line, style));
         lines.push(Line::from(spans));
     }
     let file = p
@@ -93,10 +103,17 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         (_, Some(l)) if l.file == center.file => l.line,
         _ => center.line,
     };
+    let on_match = matches!(s.search.hit(s), Some(Hit::Line(l)) if l == center);
     let at = match s.diff.source_at {
         Some(_) => format!("diff row (pc {})", p.describe(s.live.m.pc())),
+        // The view is on a `/` match, not at the pc: the line is the
+        // match's, and the pc is named as such.
+        None if on_match && pc_loc != Some(center) => {
+            format!("/ match · pc at {}", p.describe(s.live.m.pc()))
+        }
         None => p.describe(s.live.m.pc()),
     };
+    let shown = if on_match { center.line } else { shown };
     let title = format!(" {file}:{shown}  {at}  [{}] ", heat.title());
     f.render_widget(
         Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),

@@ -88,7 +88,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .or_else(|| v.core.as_ref().or(s.core.as_ref()).map(|c| c.name.clone()))
         .unwrap_or_else(|| "no core".to_string());
     let iteration = if s.scenario.measure.is_some() {
-        format!(" · iteration {}", s.live.stats().iteration_hits)
+        format!(" · {}", s.live.stats().iteration_place())
     } else {
         " · no measured loop".to_string()
     };

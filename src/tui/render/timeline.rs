@@ -8,7 +8,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{dim, pane_block};
 use crate::machine::Program;
@@ -138,9 +137,16 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             lines.push(Line::styled(format!("  … {left} more lines"), dim()));
         }
     }
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Privilege, " Privilege & traps ")),
+    let block = pane_block(s, Pane::Privilege, " Privilege & traps ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Privilege,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }
 

@@ -74,9 +74,16 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         ]));
     }
     let title = format!(" Vector  VLEN {}  (* written, # all ones) ", u.vlen);
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Vector, title)),
+    let block = pane_block(s, Pane::Vector, title);
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Vector,
+        block,
+        lines,
+        super::fit::Flow::Pan,
+        true,
     );
 }
 

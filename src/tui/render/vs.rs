@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{dim, pane_block};
 use crate::report::vs_name;
@@ -54,10 +53,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         }
         None => lines.push(Line::styled("no transition yet", dim())),
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(pane_block(s, Pane::Vs, " sstatus.VS ")),
+    let block = pane_block(s, Pane::Vs, " sstatus.VS ");
+    super::fit::show(
+        f,
         area,
+        s,
+        Pane::Vs,
+        block,
+        lines,
+        super::fit::Flow::Wrap,
+        true,
     );
 }

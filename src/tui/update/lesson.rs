@@ -65,7 +65,7 @@ impl AppState {
             if let Some(l) = self.highlight.and_then(|p| self.lower_showing(p)) {
                 self.lower = l;
             }
-            self.narration = Some(step.say.clone());
+            self.set_narration(step.say.clone());
         }
         let k = self.player.next;
         let reached = self
