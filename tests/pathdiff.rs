@@ -426,21 +426,54 @@ fn the_default_iteration_has_the_most_common_cycles_and_says_so() {
     assert_eq!(j["iteration"]["number"], want);
     assert_eq!(j["iteration"]["how"], "typical");
     assert_eq!(j["iteration"]["of"], 100);
-    assert_eq!((j["a"]["iteration"].clone(), j["b"]["iteration"].clone()), (want.into(), want.into()));
+    assert_eq!(
+        (j["a"]["iteration"].clone(), j["b"]["iteration"].clone()),
+        (want.into(), want.into())
+    );
     assert_eq!(j["a"]["milli"].as_f64().unwrap(), ca * 1000.0);
     assert_eq!(j["b"]["milli"].as_f64().unwrap(), cb * 1000.0);
     let why = j["iteration"]["why"].as_str().unwrap();
-    assert!(why.contains("most common") && why.contains(&format!("iteration {want} of 100")), "{why}");
+    assert!(
+        why.contains("most common") && why.contains(&format!("iteration {want} of 100")),
+        "{why}"
+    );
     // The text and Markdown name it too; --iteration still picks another.
     let out = run(&["diff", "scenarios/ras-trap-entry.toml", "--core", "u74"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with(&format!("Path diff of scenarios/ras-trap-entry.toml, iteration {want}\n")), "{text}");
-    assert!(text.contains(&format!("Shown: iteration {want} of 100: the one nearest the middle")), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "Path diff of scenarios/ras-trap-entry.toml, iteration {want}\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Shown: iteration {want} of 100: the one nearest the middle"
+        )),
+        "{text}"
+    );
     assert!(text.contains(&format!("(A {ca}, B")), "{text}");
-    let out = run(&["diff", "scenarios/ras-trap-entry.toml", "--core", "u74", "--format", "md"]);
+    let out = run(&[
+        "diff",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "u74",
+        "--format",
+        "md",
+    ]);
     let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains(&format!("iteration {want} on u74")) && md.contains("most common"), "{md}");
-    let out = run(&["diff", "scenarios/ras-trap-entry.toml", "--core", "u74", "--iteration", "100"]);
+    assert!(
+        md.contains(&format!("iteration {want} on u74")) && md.contains("most common"),
+        "{md}"
+    );
+    let out = run(&[
+        "diff",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "u74",
+        "--iteration",
+        "100",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Shown: iteration 100, as asked"), "{text}");
     assert!(text.contains(&format!("{} cycles on u74", a[99])), "{text}");
@@ -511,9 +544,16 @@ fn paths_thousands_of_edits_apart_align_and_the_outputs_count_them() {
     assert_eq!(count(|o| matches!(o, Op::Del(_))), 4000);
     assert_eq!(count(|o| matches!(o, Op::Ins(_))), 2000);
     // Every common line is matched with itself.
-    assert!(d.rows().all(|r| match r {
-        (Some(a), Some(b)) => a.source == b.source && a.source.as_deref().is_some_and(|s| s[4..].parse::<u32>().unwrap() < 6000),
-        _ => true,
+    assert!(d.rows().all(|r| {
+        match r {
+            (Some(a), Some(b)) => {
+                a.source == b.source
+                    && a.source
+                        .as_deref()
+                        .is_some_and(|s| s[4..].parse::<u32>().unwrap() < 6000)
+            }
+            _ => true,
+        }
     }));
     let j: serde_json::Value = serde_json::from_str(&pathdiff::json(&d)).unwrap();
     let rows = j["rows"].as_array().unwrap();

@@ -13,11 +13,11 @@ mod align;
 mod json;
 mod line;
 mod markdown;
+#[cfg(test)]
+mod quadratic;
 mod render;
 mod snake;
 mod typical;
-#[cfg(test)]
-mod quadratic;
 
 pub use align::{BUDGET, GaveUp, Op, Search, align, align_two_level, align_two_level_within};
 pub use typical::{Choice, build_default, choose, most_common};

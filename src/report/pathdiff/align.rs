@@ -93,11 +93,15 @@ pub fn align_two_level_within<K: PartialEq, T: PartialEq>(
         let ka: Vec<&T> = dels.iter().map(|&x| &a2[x]).collect();
         let kb: Vec<&T> = ins.iter().map(|&x| &b2[x]).collect();
         let mut gap = Search::new(search.budget);
-        out.extend(align_within(&ka, &kb, &mut gap).into_iter().map(|o| match o {
-            Op::Same(p, q) => Op::Same(dels[p], ins[q]),
-            Op::Del(p) => Op::Del(dels[p]),
-            Op::Ins(q) => Op::Ins(ins[q]),
-        }));
+        out.extend(
+            align_within(&ka, &kb, &mut gap)
+                .into_iter()
+                .map(|o| match o {
+                    Op::Same(p, q) => Op::Same(dels[p], ins[q]),
+                    Op::Del(p) => Op::Del(dels[p]),
+                    Op::Ins(q) => Op::Ins(ins[q]),
+                }),
+        );
         search.budget = gap.budget;
         // A gap's indices are consecutive on each side.
         for g in gap.gave_up {
@@ -105,9 +109,8 @@ pub fn align_two_level_within<K: PartialEq, T: PartialEq>(
                 a: (dels[g.a.0], dels[g.a.1 - 1] + 1),
                 b: (ins[g.b.0], ins[g.b.1 - 1] + 1),
             };
-            let inside = |o: &GaveUp| {
-                o.a.0 <= r.a.0 && r.a.1 <= o.a.1 && o.b.0 <= r.b.0 && r.b.1 <= o.b.1
-            };
+            let inside =
+                |o: &GaveUp| o.a.0 <= r.a.0 && r.a.1 <= o.a.1 && o.b.0 <= r.b.0 && r.b.1 <= o.b.1;
             if !search.gave_up.iter().any(inside) {
                 search.gave_up.push(r);
             }
@@ -300,7 +303,11 @@ mod tests {
             check(&a, &b, &ops);
             let oracle = super::super::quadratic::myers(&a, &b);
             check(&a, &b, &oracle);
-            assert_eq!(lcs_len(&ops), lcs_len(&oracle), "round {round}: {a:?} {b:?}");
+            assert_eq!(
+                lcs_len(&ops),
+                lcs_len(&oracle),
+                "round {round}: {a:?} {b:?}"
+            );
             assert_eq!(ops.len(), oracle.len(), "round {round}");
         }
     }

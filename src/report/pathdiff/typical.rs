@@ -120,12 +120,7 @@ pub fn choose(a: &[u64], b: &[u64]) -> Option<(u64, bool)> {
 /// The default diff: both variants run once for their per-iteration
 /// figures, then the chosen iteration is recorded on both (the last
 /// complete one when there are no figures to choose by).
-pub fn build_default(
-    s: &Scenario,
-    a: &str,
-    b: &str,
-    opts: &RunOpts,
-) -> Result<PathDiff, String> {
+pub fn build_default(s: &Scenario, a: &str, b: &str, opts: &RunOpts) -> Result<PathDiff, String> {
     let (fa, unit) = iteration_figures(s, s.variant(a)?, opts)?;
     let (fb, _) = iteration_figures(s, s.variant(b)?, opts)?;
     let Some((i, both)) = choose(&fa, &fb) else {

@@ -67,9 +67,10 @@ pub fn iteration_figures(
             .and_then(|i| marks.get(usize::try_from(i).ok()?))
             .map(|&x| pick(x))
     };
-    let end = st.window_end.as_ref().map(|w| {
-        pick((w.phase.iter().sum(), w.cycles.iter().sum()))
-    });
+    let end = st
+        .window_end
+        .as_ref()
+        .map(|w| pick((w.phase.iter().sum(), w.cycles.iter().sum())));
     // Iteration 1's mark dropped (a loop of more than 4096): no figures
     // numbered from 1, so none.
     if at(first).is_none() {
