@@ -336,3 +336,253 @@ fn bad_input_gets_one_line_and_exit_2() {
     let out = common::trapscope_within(&["diff", &f], LIMIT);
     common::fails_one_line(&out, 2, &["two variants", "has 1"]);
 }
+
+fn run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Each variant's timed iterations' cycles as `run --format perfetto`
+/// reports them (the "cycles per iteration" counter at the start of each
+/// "iteration N" slice): the run's own figures, not the diff's.
+fn perfetto_cycles(scenario: &str, core: &str) -> Vec<(String, Vec<f64>)> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", scenario, "--core", core, "--format", "perfetto"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ev = j["traceEvents"].as_array().unwrap();
+    let mut sides = Vec::new();
+    for p in ev.iter().filter(|e| e["name"] == "process_name") {
+        let pid = &p["pid"];
+        let name = p["args"]["name"].as_str().unwrap();
+        let variant = name.split(' ').next().unwrap().to_string();
+        let mut cycles = Vec::new();
+        for (k, s) in ev
+            .iter()
+            .filter(|e| &e["pid"] == pid && e["cat"] == "iteration")
+            .filter(|e| e["args"]["counted"] == "timed")
+            .enumerate()
+        {
+            assert_eq!(s["name"], format!("iteration {}", k + 1));
+            let c = ev
+                .iter()
+                .find(|e| {
+                    &e["pid"] == pid && e["name"] == "cycles per iteration" && e["ts"] == s["ts"]
+                })
+                .unwrap();
+            cycles.push(c["args"]["cycles"].as_f64().unwrap());
+        }
+        sides.push((variant, cycles));
+    }
+    sides
+}
+
+#[test]
+fn the_default_iteration_has_the_most_common_cycles_and_says_so() {
+    // Seed 003's last iteration takes the loop-exit branch's mispredict:
+    // its cycles are not those of a typical iteration.
+    let sides = perfetto_cycles("scenarios/ras-trap-entry.toml", "u74");
+    let get = |v: &str| &sides.iter().find(|s| s.0 == v).unwrap().1;
+    let (a, b) = (get("before"), get("after"));
+    assert_eq!((a.len(), b.len()), (100, 100));
+    let common = |f: &[f64]| {
+        let mut best = (0, f64::NAN);
+        for x in f {
+            let n = f.iter().filter(|y| *y == x).count();
+            if n > best.0 || (n == best.0 && *x < best.1) {
+                best = (n, *x);
+            }
+        }
+        best.1
+    };
+    let (ca, cb) = (common(a), common(b));
+    assert_ne!(a[99], ca, "the last iteration is not typical");
+    // Nearest the middle (50.5) with both figures, the earlier of a tie.
+    let want = (1..=100usize)
+        .filter(|&i| a[i - 1] == ca && b[i - 1] == cb)
+        .min_by_key(|&i| (2 * i).abs_diff(101))
+        .unwrap() as u64;
+    // Output larger than a pipe's buffer: read it as it comes.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trapscope"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "diff",
+            "scenarios/ras-trap-entry.toml",
+            "--core",
+            "u74",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["iteration"]["number"], want);
+    assert_eq!(j["iteration"]["how"], "typical");
+    assert_eq!(j["iteration"]["of"], 100);
+    assert_eq!(
+        (j["a"]["iteration"].clone(), j["b"]["iteration"].clone()),
+        (want.into(), want.into())
+    );
+    assert_eq!(j["a"]["milli"].as_f64().unwrap(), ca * 1000.0);
+    assert_eq!(j["b"]["milli"].as_f64().unwrap(), cb * 1000.0);
+    let why = j["iteration"]["why"].as_str().unwrap();
+    assert!(
+        why.contains("most common") && why.contains(&format!("iteration {want} of 100")),
+        "{why}"
+    );
+    // The text and Markdown name it too; --iteration still picks another.
+    let out = run(&["diff", "scenarios/ras-trap-entry.toml", "--core", "u74"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!(
+            "Path diff of scenarios/ras-trap-entry.toml, iteration {want}\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Shown: iteration {want} of 100: the one nearest the middle"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!("(A {ca}, B")), "{text}");
+    let out = run(&[
+        "diff",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "u74",
+        "--format",
+        "md",
+    ]);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains(&format!("iteration {want} on u74")) && md.contains("most common"),
+        "{md}"
+    );
+    let out = run(&[
+        "diff",
+        "scenarios/ras-trap-entry.toml",
+        "--core",
+        "u74",
+        "--iteration",
+        "100",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Shown: iteration 100, as asked"), "{text}");
+    assert!(text.contains(&format!("{} cycles on u74", a[99])), "{text}");
+}
+
+/// Lines of function `f` whose source lines are the values given.
+fn synthetic(values: &[u32]) -> Vec<Line> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Line {
+            pc: 0x1000 + 4 * i as u64,
+            at: format!("f+{:#x}", 4 * i),
+            function: "f".into(),
+            source: Some(format!("f.S:{v}")),
+            text: format!("addi a0, a0, {v}"),
+            milli: 1000,
+            events: Vec::new(),
+            mispredict: None,
+        })
+        .collect()
+}
+
+fn synthetic_diff(a: Vec<Line>, b: Vec<Line>, budget: u64) -> PathDiff {
+    let mut search = pathdiff::Search::new(budget);
+    let ops = pathdiff::align_lines_within(&a, &b, pathdiff::MatchBy::SourceLine, &mut search);
+    let side = |v: &str, lines: Vec<Line>| pathdiff::Side {
+        variant: v.into(),
+        label: String::new(),
+        iteration: 1,
+        milli: lines.iter().map(|l| l.milli).sum(),
+        lines,
+    };
+    PathDiff {
+        scenario: "synthetic".into(),
+        a: side("a", a),
+        b: side("b", b),
+        core: Some("u74".into()),
+        ops,
+        functions: Vec::new(),
+        matched_by: pathdiff::MatchBy::SourceLine,
+        choice: pathdiff::Choice::Asked,
+        gave_up: search.gave_up,
+    }
+}
+
+#[test]
+fn paths_thousands_of_edits_apart_align_and_the_outputs_count_them() {
+    // 6,000 common lines; before every third, 2 lines only in A and 1 only
+    // in B (line numbers the common ones never use): 6,000 edits, and a
+    // shortest script matches every common line, so its counts are known.
+    let mut va = Vec::new();
+    let mut vb = Vec::new();
+    let mut fresh = 100_000;
+    for c in 0..6000u32 {
+        if c % 3 == 0 {
+            va.extend([fresh, fresh + 1]);
+            vb.push(fresh + 2);
+            fresh += 3;
+        }
+        va.push(c);
+        vb.push(c);
+    }
+    let d = synthetic_diff(synthetic(&va), synthetic(&vb), pathdiff::BUDGET);
+    assert!(d.gave_up.is_empty());
+    let count = |f: fn(&Op) -> bool| d.ops.iter().filter(|o| f(o)).count();
+    assert_eq!(count(|o| matches!(o, Op::Same(..))), 6000);
+    assert_eq!(count(|o| matches!(o, Op::Del(_))), 4000);
+    assert_eq!(count(|o| matches!(o, Op::Ins(_))), 2000);
+    // Every common line is matched with itself.
+    assert!(d.rows().all(|r| {
+        match r {
+            (Some(a), Some(b)) => {
+                a.source == b.source
+                    && a.source
+                        .as_deref()
+                        .is_some_and(|s| s[4..].parse::<u32>().unwrap() < 6000)
+            }
+            _ => true,
+        }
+    }));
+    let j: serde_json::Value = serde_json::from_str(&pathdiff::json(&d)).unwrap();
+    let rows = j["rows"].as_array().unwrap();
+    let n = |op: &str| rows.iter().filter(|r| r["op"] == op).count();
+    assert_eq!((n("same"), n("only_a"), n("only_b")), (6000, 4000, 2000));
+    assert_eq!(j["alignment"]["complete"], true);
+    let text = pathdiff::text(&d, true);
+    let marks = |c: &str| text.lines().filter(|l| l.starts_with(c)).count();
+    assert_eq!((marks("= "), marks("- "), marks("+ ")), (6000, 4000, 2000));
+    assert!(!text.contains("gave up"));
+    // A budget too small for it: the outputs say the alignment gave up,
+    // and on which instructions.
+    let d = synthetic_diff(synthetic(&va), synthetic(&vb), 50_000);
+    assert!(!d.gave_up.is_empty());
+    let g = &d.gave_up[0];
+    let text = pathdiff::text(&d, false);
+    let note = format!(
+        "The alignment gave up (its time bound) on A's instructions {}-{} ({} to",
+        g.a.0 + 1,
+        g.a.1,
+        d.a.lines[g.a.0].at
+    );
+    assert!(text.replace("\n      ", " ").contains(&note), "{text}");
+    assert!(pathdiff::markdown(&d, false).contains(&note));
+    let j: serde_json::Value = serde_json::from_str(&pathdiff::json(&d)).unwrap();
+    assert_eq!(j["alignment"]["complete"], false);
+    assert_eq!(j["alignment"]["gave_up"][0]["a"][0], g.a.0);
+    assert!(j["alignment"]["notes"][0].as_str().unwrap().contains(&note));
+    for l in text.lines() {
+        assert!(l.chars().count() < 80, "{l}");
+    }
+}

@@ -32,8 +32,12 @@ pub(super) fn diff(
         anyhow::bail!("--iteration counts from 1 (the first iteration of the measured loop)");
     }
     let opts = RunOpts { core, ..opts };
-    let which = iteration.map_or(Which::Last, Which::Nth);
-    let d = pathdiff::build(&s, &a, &b, &opts, which).map_err(anyhow::Error::msg)?;
+    // The default: a typical iteration (`pathdiff::build_default`).
+    let d = match iteration {
+        Some(n) => pathdiff::build(&s, &a, &b, &opts, Which::Nth(n)),
+        None => pathdiff::build_default(&s, &a, &b, &opts),
+    }
+    .map_err(anyhow::Error::msg)?;
     if crate::machine::sigint::requested() {
         anyhow::bail!("interrupted");
     }

@@ -13,9 +13,14 @@ mod align;
 mod json;
 mod line;
 mod markdown;
+#[cfg(test)]
+mod quadratic;
 mod render;
+mod snake;
+mod typical;
 
-pub use align::{Op, align, align_two_level};
+pub use align::{BUDGET, GaveUp, Op, Search, align, align_two_level, align_two_level_within};
+pub use typical::{Choice, build_default, choose, most_common};
 
 use std::collections::HashMap;
 
@@ -62,6 +67,12 @@ pub struct PathDiff {
     /// In order of first appearance along the alignment.
     pub functions: Vec<FnTotal>,
     pub matched_by: MatchBy,
+    /// Why this iteration (`build` says asked or last; `build_default`
+    /// and the TUI say their own).
+    pub choice: Choice,
+    /// Stretches the alignment gave up on (its time bound, `BUDGET`),
+    /// shown as deleted then inserted: A and B line index ranges.
+    pub gave_up: Vec<GaveUp>,
 }
 
 impl PathDiff {
@@ -88,7 +99,8 @@ impl PathDiff {
         } else {
             MatchBy::Text
         };
-        let ops = align_lines(&a_side.lines, &b_side.lines, matched_by);
+        let mut search = Search::new(BUDGET);
+        let ops = align_lines_within(&a_side.lines, &b_side.lines, matched_by, &mut search);
         let functions = subtotals(&a_side.lines, &b_side.lines, &ops);
         PathDiff {
             scenario: scenario.to_string(),
@@ -98,7 +110,40 @@ impl PathDiff {
             ops,
             functions,
             matched_by,
+            choice: Choice::Asked,
+            gave_up: search.gave_up,
         }
+    }
+
+    /// Why this iteration, one sentence.
+    pub fn choice_words(&self) -> String {
+        self.choice.words(self.a.iteration)
+    }
+
+    /// One sentence per stretch the alignment gave up on: which
+    /// instructions of each path (1-based, in path order) and where they
+    /// are.
+    pub fn gave_up_words(&self) -> Vec<String> {
+        let side = |lines: &[Line], r: (usize, usize)| {
+            let at = |i: usize| lines.get(i).map_or("?", |l| l.at.as_str());
+            format!(
+                "{}-{} ({} to {})",
+                r.0 + 1,
+                r.1,
+                at(r.0),
+                at(r.1.saturating_sub(1))
+            )
+        };
+        self.gave_up
+            .iter()
+            .map(|g| {
+                format!(
+                    "The alignment gave up (its time bound) on A's instructions {} against B's {}: shown as deleted then inserted, not a shortest script.",
+                    side(&self.a.lines, g.a),
+                    side(&self.b.lines, g.b)
+                )
+            })
+            .collect()
     }
 
     /// B − A in milli-cycles.
@@ -163,7 +208,11 @@ pub fn build(
     let ra = path::record(s, s.variant(a)?, opts, which)?;
     // The same iteration on both paths: the one A's run gave.
     let rb = path::record(s, s.variant(b)?, opts, Which::Nth(ra.path.iteration))?;
-    Ok(PathDiff::new(&s.path.display().to_string(), &ra, &rb))
+    let mut d = PathDiff::new(&s.path.display().to_string(), &ra, &rb);
+    if which == Which::Last {
+        d.choice = Choice::Last;
+    }
+    Ok(d)
 }
 
 /// Runs of identical rows (on both paths, the same cycles, no events) of
@@ -247,6 +296,12 @@ impl MatchBy {
 /// The alignment of two sides' lines: function + source line (or function
 /// + text), then the gaps by text alone.
 pub fn align_lines(a: &[Line], b: &[Line], by: MatchBy) -> Vec<Op> {
+    align_lines_within(a, b, by, &mut Search::new(BUDGET))
+}
+
+/// `align_lines` within `search`'s budget (what it gave up on is left in
+/// `search.gave_up`).
+pub fn align_lines_within(a: &[Line], b: &[Line], by: MatchBy, search: &mut Search) -> Vec<Op> {
     let mut ids: HashMap<(String, String), u32> = HashMap::new();
     let mut intern = |k: (String, String)| {
         let n = ids.len() as u32;
@@ -263,7 +318,7 @@ pub fn align_lines(a: &[Line], b: &[Line], by: MatchBy) -> Vec<Op> {
     let kb: Vec<u32> = b.iter().map(|l| intern(key(l))).collect();
     let ta: Vec<&str> = a.iter().map(|l| l.text.as_str()).collect();
     let tb: Vec<&str> = b.iter().map(|l| l.text.as_str()).collect();
-    align_two_level(&ka, &kb, &ta, &tb)
+    align_two_level_within(&ka, &kb, &ta, &tb, search)
 }
 
 fn subtotals(a: &[Line], b: &[Line], ops: &[Op]) -> Vec<FnTotal> {
@@ -380,6 +435,8 @@ mod tests {
             core: Some("u74".into()),
             ops,
             matched_by: MatchBy::SourceLine,
+            choice: Choice::Asked,
+            gave_up: Vec::new(),
         };
         let f = d.folds();
         assert_eq!(f, vec![(FOLD_CONTEXT, 70 - FOLD_CONTEXT)]);

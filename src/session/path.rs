@@ -18,6 +18,9 @@ use crate::scenario::{Scenario, Variant};
 use super::stats::Stats;
 use super::{RunOpts, build_machine, run_to};
 
+mod figures;
+pub use figures::{Unit, iteration_figures};
+
 /// One retired instruction and its charges.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
@@ -76,6 +79,9 @@ pub struct PathRecorder {
     pending: Vec<(u64, Cat, u64, bool)>,
     /// Measured iterations that began.
     pub began: u64,
+    /// The marker's execution (1-based, warm-up included) that began
+    /// measured iteration 1.
+    pub first_hit: Option<u64>,
 }
 
 impl PathRecorder {
@@ -86,6 +92,7 @@ impl PathRecorder {
             done: None,
             pending: Vec::new(),
             began: 0,
+            first_hit: None,
         }
     }
 
@@ -166,6 +173,9 @@ impl PathRecorder {
         }
         if open && index > self.began {
             self.began = index;
+            if index == 1 {
+                self.first_hit = Some(hit);
+            }
             let wanted = match self.which {
                 Which::Last => true,
                 Which::Nth(n) => n == index,

@@ -1,8 +1,11 @@
 //! The alignment: a shortest edit script between two key sequences
-//! (Myers, "An O(ND) difference algorithm and its variations", 1986), and
-//! a second pass over each gap with other keys.
+//! (Myers, "An O(ND) difference algorithm and its variations", 1986, in
+//! linear space: `snake.rs`), and a second pass over each gap with other
+//! keys.
 
 use serde::Serialize;
+
+pub use super::snake::{GaveUp, Search};
 
 /// One row of the alignment: indices into the two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -15,91 +18,25 @@ pub enum Op {
     Ins(usize),
 }
 
-/// A shortest edit script turning `a` into `b` (Myers' greedy O((N+M)D)
-/// algorithm, with the common prefix and suffix taken off first): the
+/// A shortest edit script turning `a` into `b`, without a time bound: the
 /// matched pairs form a longest common subsequence. Deletions come before
 /// insertions in each gap.
 pub fn align<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
-    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suf = a[pre..]
-        .iter()
-        .rev()
-        .zip(b[pre..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (am, bm) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
-    let mut ops: Vec<Op> = (0..pre).map(|i| Op::Same(i, i)).collect();
-    ops.extend(myers(am, bm).into_iter().map(|o| match o {
-        Op::Same(i, j) => Op::Same(i + pre, j + pre),
-        Op::Del(i) => Op::Del(i + pre),
-        Op::Ins(j) => Op::Ins(j + pre),
-    }));
-    ops.extend((0..suf).map(|k| Op::Same(a.len() - suf + k, b.len() - suf + k)));
-    ops
+    align_within(a, b, &mut Search::new(u64::MAX))
 }
 
-/// The most edits the search follows: its trace grows as D², so past this
-/// (about 4M diagonal entries) the middle is given as deleted then inserted,
-/// a valid if not shortest script, instead of taking the memory.
-pub const MAX_EDITS: usize = 2000;
+/// The work the alignment of one path diff may do (diagonals visited and
+/// steps along equal runs, `snake::Search`): a few seconds at most. Past
+/// it, what is left is given as deleted then inserted, and the output
+/// says where.
+pub const BUDGET: u64 = 400_000_000;
 
-fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
-    let (n, m) = (a.len() as isize, b.len() as isize);
-    let max = (n + m) as usize;
-    if max > MAX_EDITS && !within(a, b, MAX_EDITS) {
-        return (0..a.len())
-            .map(Op::Del)
-            .chain((0..b.len()).map(Op::Ins))
-            .collect();
-    }
-    let off = max as isize + 1;
-    let mut v = vec![0isize; 2 * max + 3];
-    // The furthest x on each diagonal k after each d, for the way back.
-    let mut trace: Vec<Vec<isize>> = Vec::new();
-    'outer: for d in 0..=max as isize {
-        let mut row = Vec::with_capacity((2 * d + 1) as usize);
-        let mut k = -d;
-        while k <= d {
-            let (x, y) = furthest(a, b, &mut v, off, d, k);
-            row.push(x);
-            if x >= n && y >= m {
-                trace.push(row);
-                break 'outer;
-            }
-            k += 2;
-        }
-        trace.push(row);
-    }
-    // Walk back from (n, m).
-    let mut out = Vec::new();
-    let (mut x, mut y) = (n, m);
-    for d in (1..trace.len() as isize).rev() {
-        let prev = &trace[(d - 1) as usize];
-        let at = |k: isize| prev[((k + d - 1) / 2) as usize];
-        let k = x - y;
-        let down = k == -d || (k != d && at(k - 1) < at(k + 1));
-        let pk = if down { k + 1 } else { k - 1 };
-        let px = at(pk);
-        let py = px - pk;
-        let (sx, sy) = if down { (px, py + 1) } else { (px + 1, py) };
-        while x > sx && y > sy {
-            x -= 1;
-            y -= 1;
-            out.push(Op::Same(x as usize, y as usize));
-        }
-        out.push(if down {
-            Op::Ins(py as usize)
-        } else {
-            Op::Del(px as usize)
-        });
-        (x, y) = (px, py);
-    }
-    while x > 0 && y > 0 {
-        x -= 1;
-        y -= 1;
-        out.push(Op::Same(x as usize, y as usize));
-    }
-    out.reverse();
+/// A shortest edit script (Myers' linear-space divide and conquer,
+/// `snake.rs`) within what is left of `search`'s budget; where it ran out,
+/// the stretch is in `search.gave_up`.
+pub fn align_within<K: PartialEq>(a: &[K], b: &[K], search: &mut Search) -> Vec<Op> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    search.diff(a, b, 0, 0, &mut out);
     // Each gap: deletions first, then insertions.
     let mut i = 0;
     while i < out.len() {
@@ -112,62 +49,28 @@ fn myers<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Op> {
     out
 }
 
-/// One step of Myers' forward pass: the furthest point on diagonal `k`
-/// after `d` edits (from the neighbour diagonal that reaches further, then
-/// along the run of equal elements), stored in `v` and returned as (x, y).
-fn furthest<K: PartialEq>(
-    a: &[K],
-    b: &[K],
-    v: &mut [isize],
-    off: isize,
-    d: isize,
-    k: isize,
-) -> (isize, isize) {
-    let (n, m) = (a.len() as isize, b.len() as isize);
-    let down = k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]);
-    let mut x = if down {
-        v[(off + k + 1) as usize]
-    } else {
-        v[(off + k - 1) as usize] + 1
-    };
-    let mut y = x - k;
-    while x < n && y < m && a[x as usize] == b[y as usize] {
-        x += 1;
-        y += 1;
-    }
-    v[(off + k) as usize] = x;
-    (x, y)
-}
-
-/// Whether a and b are at most `limit` edits apart (the forward pass of
-/// Myers' search alone, in linear space).
-fn within<K: PartialEq>(a: &[K], b: &[K], limit: usize) -> bool {
-    let (n, m) = (a.len() as isize, b.len() as isize);
-    let lim = limit as isize;
-    let off = lim + 1;
-    let mut v = vec![0isize; 2 * limit + 3];
-    for d in 0..=lim {
-        let mut k = -d;
-        while k <= d {
-            let (x, y) = furthest(a, b, &mut v, off, d, k);
-            if x >= n && y >= m {
-                return true;
-            }
-            k += 2;
-        }
-    }
-    false
-}
-
 /// Aligns by the primary keys, then each unmatched gap again by the
-/// secondary keys.
+/// secondary keys, without a time bound.
 pub fn align_two_level<K: PartialEq, T: PartialEq>(
     a: &[K],
     b: &[K],
     a2: &[T],
     b2: &[T],
 ) -> Vec<Op> {
-    let first = align(a, b);
+    align_two_level_within(a, b, a2, b2, &mut Search::new(u64::MAX))
+}
+
+/// `align_two_level` within `search`'s budget. The stretches given up on
+/// (by either pass) are left in `search.gave_up`, in indices of `a` and
+/// `b`, one per stretch (a second pass's inside a first's is dropped).
+pub fn align_two_level_within<K: PartialEq, T: PartialEq>(
+    a: &[K],
+    b: &[K],
+    a2: &[T],
+    b2: &[T],
+    search: &mut Search,
+) -> Vec<Op> {
+    let first = align_within(a, b, search);
     let mut out = Vec::with_capacity(first.len());
     let mut i = 0;
     while i < first.len() {
@@ -189,13 +92,32 @@ pub fn align_two_level<K: PartialEq, T: PartialEq>(
             .collect();
         let ka: Vec<&T> = dels.iter().map(|&x| &a2[x]).collect();
         let kb: Vec<&T> = ins.iter().map(|&x| &b2[x]).collect();
-        out.extend(align(&ka, &kb).into_iter().map(|o| match o {
-            Op::Same(p, q) => Op::Same(dels[p], ins[q]),
-            Op::Del(p) => Op::Del(dels[p]),
-            Op::Ins(q) => Op::Ins(ins[q]),
-        }));
+        let mut gap = Search::new(search.budget);
+        out.extend(
+            align_within(&ka, &kb, &mut gap)
+                .into_iter()
+                .map(|o| match o {
+                    Op::Same(p, q) => Op::Same(dels[p], ins[q]),
+                    Op::Del(p) => Op::Del(dels[p]),
+                    Op::Ins(q) => Op::Ins(ins[q]),
+                }),
+        );
+        search.budget = gap.budget;
+        // A gap's indices are consecutive on each side.
+        for g in gap.gave_up {
+            let r = GaveUp {
+                a: (dels[g.a.0], dels[g.a.1 - 1] + 1),
+                b: (ins[g.b.0], ins[g.b.1 - 1] + 1),
+            };
+            let inside =
+                |o: &GaveUp| o.a.0 <= r.a.0 && r.a.1 <= o.a.1 && o.b.0 <= r.b.0 && r.b.1 <= o.b.1;
+            if !search.gave_up.iter().any(inside) {
+                search.gave_up.push(r);
+            }
+        }
         i = j;
     }
+    search.gave_up.sort_by_key(|g| g.a);
     out
 }
 
@@ -290,22 +212,132 @@ mod tests {
         }
     }
 
+    /// A common sequence with known insertions and deletions woven in:
+    /// (a, b, the edits put in). Inserted and deleted elements come from
+    /// values the common sequence never uses, so no script can match them,
+    /// and a script that matches all of the common sequence is shortest:
+    /// its edit count is exactly the number put in.
+    fn woven(common: &[u32], every: usize, seed: &mut u64) -> (Vec<u32>, Vec<u32>, usize) {
+        let mut next = || {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*seed >> 33) as usize
+        };
+        let (mut a, mut b, mut edits) = (Vec::new(), Vec::new(), 0);
+        let mut fresh = 1_000_000u32;
+        for &c in common {
+            if next() % every == 0 {
+                // A run of 1..=3 deletions, insertions, or both.
+                let (dels, ins) = match next() % 3 {
+                    0 => (1 + next() % 3, 0),
+                    1 => (0, 1 + next() % 3),
+                    _ => (1 + next() % 3, 1 + next() % 3),
+                };
+                for _ in 0..dels {
+                    a.push(fresh);
+                    fresh += 1;
+                }
+                for _ in 0..ins {
+                    b.push(fresh);
+                    fresh += 1;
+                }
+                edits += dels + ins;
+            }
+            a.push(c);
+            b.push(c);
+        }
+        (a, b, edits)
+    }
+
     #[test]
-    fn past_the_edit_limit_the_script_is_still_valid() {
-        // Nothing in common: D = n + m, over the limit; the shortest script
-        // is then exactly all deleted and all inserted.
-        let a: Vec<u32> = (0..1500).collect();
-        let b: Vec<u32> = (2000..3600).collect();
+    fn far_apart_paths_get_the_constructed_edit_count() {
+        // 20,000 common elements, all distinct, with an edit run before
+        // about one in four: far past 2,000 edits.
+        let mut seed = 7u64;
+        let common: Vec<u32> = (0..20_000).collect();
+        let (a, b, edits) = woven(&common, 4, &mut seed);
+        assert!(edits > 2000 * 5, "{edits}");
         let ops = align(&a, &b);
         check(&a, &b, &ops);
-        assert_eq!(lcs_len(&ops), 0);
-        // Close enough (one change in 3000): the full search runs.
-        let mut c = a.clone();
-        c[700] = 9999;
-        let ops = align(&a, &c);
-        check(&a, &c, &ops);
-        assert_eq!(lcs_len(&ops), 1499);
-        assert!(within(&a, &c, 2) && !within(&a, &b, 100));
+        assert_eq!(ops.len() - lcs_len(&ops), edits);
+        // Every common element is matched with itself.
+        let matched: Vec<u32> = ops
+            .iter()
+            .filter_map(|o| match *o {
+                Op::Same(i, _) => Some(a[i]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(matched, common);
+        // The same over a four-letter common sequence, where many scripts
+        // are shortest: the count is still exact.
+        let common: Vec<u32> = (0..12_000).map(|i| (i * 7 + i / 5) % 4).collect();
+        let (a, b, edits) = woven(&common, 3, &mut seed);
+        assert!(edits > 2000, "{edits}");
+        let ops = align(&a, &b);
+        check(&a, &b, &ops);
+        assert_eq!(lcs_len(&ops), common.len());
+        assert_eq!(ops.len() - lcs_len(&ops), edits);
+    }
+
+    #[test]
+    fn the_same_edit_distance_as_the_quadratic_search() {
+        // Small random inputs over small alphabets (many ties), against
+        // the quadratic-space search: both are shortest, so the counts of
+        // edits agree (the scripts themselves may differ).
+        let mut seed = 99u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..3000 {
+            let sigma = 1 + next(5);
+            let n = next(40) as usize;
+            let m = next(40) as usize;
+            let a: Vec<u64> = (0..n).map(|_| next(sigma)).collect();
+            let b: Vec<u64> = (0..m).map(|_| next(sigma)).collect();
+            let ops = align(&a, &b);
+            check(&a, &b, &ops);
+            let oracle = super::super::quadratic::myers(&a, &b);
+            check(&a, &b, &oracle);
+            assert_eq!(
+                lcs_len(&ops),
+                lcs_len(&oracle),
+                "round {round}: {a:?} {b:?}"
+            );
+            assert_eq!(ops.len(), oracle.len(), "round {round}");
+        }
+    }
+
+    #[test]
+    fn past_the_budget_the_stretch_is_recorded_and_the_script_valid() {
+        let mut seed = 3u64;
+        let common: Vec<u32> = (0..3000).collect();
+        let (a, b, _) = woven(&common, 2, &mut seed);
+        let mut search = Search::new(10_000);
+        let ops = align_within(&a, &b, &mut search);
+        check(&a, &b, &ops);
+        assert!(!search.gave_up.is_empty());
+        // What was given up on is all deleted then inserted.
+        for g in &search.gave_up {
+            let rows: Vec<&Op> = ops
+                .iter()
+                .filter(|o| match **o {
+                    Op::Same(i, j) => (g.a.0..g.a.1).contains(&i) || (g.b.0..g.b.1).contains(&j),
+                    Op::Del(i) => (g.a.0..g.a.1).contains(&i),
+                    Op::Ins(j) => (g.b.0..g.b.1).contains(&j),
+                })
+                .collect();
+            assert!(rows.iter().all(|o| !matches!(o, Op::Same(..))), "{g:?}");
+            assert_eq!(rows.len(), (g.a.1 - g.a.0) + (g.b.1 - g.b.0));
+        }
+        // With the whole budget, nothing is given up.
+        let mut search = Search::new(BUDGET);
+        align_within(&a, &b, &mut search);
+        assert!(search.gave_up.is_empty());
     }
 
     #[test]

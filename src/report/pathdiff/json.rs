@@ -44,6 +44,21 @@ struct JsonSide<'a> {
 }
 
 #[derive(Serialize)]
+struct JsonChoice<'a> {
+    number: u64,
+    #[serde(flatten)]
+    choice: &'a super::Choice,
+    why: String,
+}
+
+#[derive(Serialize)]
+struct JsonAlignment<'a> {
+    complete: bool,
+    gave_up: &'a [super::GaveUp],
+    notes: Vec<String>,
+}
+
+#[derive(Serialize)]
 struct Json<'a> {
     scenario: &'a str,
     /// `null`: instructions only, no cycles.
@@ -53,6 +68,11 @@ struct Json<'a> {
     rows: Vec<JsonRow<'a>>,
     functions: &'a [super::FnTotal],
     matched_by: super::MatchBy,
+    /// Which iteration and why (`how`: typical, asked, live or last).
+    iteration: JsonChoice<'a>,
+    /// Whether the alignment is a shortest script everywhere; where not,
+    /// the stretches it gave up on (0-based line ranges, end exclusive).
+    alignment: JsonAlignment<'a>,
     /// B − A.
     diff_instructions: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +132,16 @@ pub fn json(d: &PathDiff) -> String {
             .collect(),
         functions: &d.functions,
         matched_by: d.matched_by,
+        iteration: JsonChoice {
+            number: d.a.iteration,
+            choice: &d.choice,
+            why: d.choice_words(),
+        },
+        alignment: JsonAlignment {
+            complete: d.gave_up.is_empty(),
+            gave_up: &d.gave_up,
+            notes: d.gave_up_words(),
+        },
         diff_instructions: d.b.lines.len() as i64 - d.a.lines.len() as i64,
         diff_milli: with.then(|| d.diff_milli()),
     };

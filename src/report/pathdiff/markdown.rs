@@ -54,7 +54,11 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
             }
         );
     }
+    let _ = writeln!(s, "\nShown: {}", cell(&d.choice_words()));
     let _ = writeln!(s, "\nLines matched by {}.", d.matched_by.words());
+    for g in d.gave_up_words() {
+        let _ = writeln!(s, "\n**{}**", cell(&g));
+    }
     if !with {
         let _ = writeln!(s, "\n{NO_CORE}");
     }

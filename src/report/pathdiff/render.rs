@@ -37,7 +37,11 @@ fn heading(d: &PathDiff) -> Vec<String> {
             out.push(format!("  {}: {}", s.variant, s.label));
         }
     }
+    hard_wrap(&format!("Shown: {}", d.choice_words()), &mut out);
     out.push(format!("Lines matched by {}.", d.matched_by.words()));
+    for g in d.gave_up_words() {
+        hard_wrap(&g, &mut out);
+    }
     if d.core.is_none() {
         out.push(NO_CORE.into());
     }

@@ -134,8 +134,11 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             format!(" · {c}")
         });
     let title = format!(
-        " Diff A {} · B {} · iteration {}{core} · Enter: source · D: close ",
-        d.a.variant, d.b.variant, d.a.iteration
+        " Diff A {} · B {} · iteration {} ({}){core} · Enter: source · D: close ",
+        d.a.variant,
+        d.b.variant,
+        d.a.iteration,
+        d.choice.tag()
     );
     let inner_h = area.height.saturating_sub(2) as usize;
     // The total stays on the last line.

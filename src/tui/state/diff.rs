@@ -16,7 +16,8 @@ pub struct DiffKey {
     /// Variant indices: A (before) and B (after).
     pub a: usize,
     pub b: usize,
-    /// The iteration asked for (`None`: the last complete one).
+    /// The iteration asked for (`None`: the default, a typical one,
+    /// `pathdiff::build_default`).
     pub iteration: Option<u64>,
     pub core: Option<String>,
     pub set: Vec<(String, u64)>,
@@ -58,8 +59,8 @@ impl AppState {
     }
 
     /// What the diff should be computed for now: the iteration the live
-    /// machine is in, or the last complete one before the measured loop
-    /// began.
+    /// machine is in, or (before the measured loop began, or after it
+    /// ended) the default, a typical iteration.
     fn diff_key(&self) -> Option<DiffKey> {
         let (a, b) = self.diff_pair()?;
         let st = self.live.stats();
@@ -109,11 +110,21 @@ impl AppState {
         };
         let s = &self.scenario;
         let (a, b) = (&s.variants[key.a].name, &s.variants[key.b].name);
-        let which = key.iteration.map_or(Which::Last, Which::Nth);
-        let mut r = pathdiff::build(s, a, b, &opts, which);
-        if r.is_err() && which != Which::Last {
+        let mut r = match key.iteration {
+            Some(n) => pathdiff::build(s, a, b, &opts, Which::Nth(n)).map(|mut d| {
+                d.choice = pathdiff::Choice::Live;
+                d
+            }),
+            None => pathdiff::build_default(s, a, b, &opts),
+        };
+        if r.is_err() && key.iteration.is_some() {
             // The live iteration never completes (the run ends in it).
-            r = pathdiff::build(s, a, b, &opts, Which::Last);
+            r = pathdiff::build_default(s, a, b, &opts);
+        }
+        if let Ok(d) = &r
+            && matches!(d.choice, pathdiff::Choice::Typical { .. })
+        {
+            self.say(format!("diff: {}", d.choice_words()));
         }
         self.diff.computed += 1;
         self.diff.selected = 0;
