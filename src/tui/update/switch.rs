@@ -150,7 +150,7 @@ impl AppState {
             let r = super::place::seek(&mut l, pc, pl.arrivals, iter_addr, &mut p);
             self.progress = p;
             match r {
-                Ok(true) => return self.tab_landed(l, (from_variant, from_at), k, pl.arrivals),
+                Ok(true) => return self.tab_landed(l, (from_variant, from_at), pl.arrivals),
                 Err(_) => {
                     self.parked[to] = Some(l);
                     return self.say(format!(
@@ -249,16 +249,17 @@ impl AppState {
         }
         // The registers pane's marks compare the two variants here.
         self.tab_back = Some(((from_variant, from_at), (to, self.live.executed())));
+        let it = self.live.stats().iteration_place();
         self.say(format!(
-            "variant {}: iteration {k}, trap event {e}, {place}; * marks registers that differ from {from_name}",
+            "variant {}: {it}, trap event {e}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
         self.update_narration();
     }
 
     /// Tab found the same place in the measured loop: `l` is at the
-    /// arrival after `arrivals` at the matching pc since iteration mark `k`.
-    fn tab_landed(&mut self, mut l: Live, from: (usize, u64), k: u64, arrivals: u64) {
+    /// arrival after `arrivals` at the matching pc since its iteration began.
+    fn tab_landed(&mut self, mut l: Live, from: (usize, u64), arrivals: u64) {
         let to = l.variant;
         if let Some(c) = l.cps.as_mut() {
             let _ = c.note(&mut l.m);
@@ -283,8 +284,9 @@ impl AppState {
             ));
         }
         self.tab_back = Some((from, (to, self.live.executed())));
+        let it = self.live.stats().iteration_place();
         self.say(format!(
-            "variant {}: iteration {k}, {place}; * marks registers that differ from {from_name}",
+            "variant {}: {it}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
         self.update_narration();
