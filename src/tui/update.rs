@@ -262,6 +262,26 @@ impl AppState {
         }
     }
 
+    /// The run ended with the guest (`what`): say so, and which knob
+    /// bounds it, so that a `:run N` that ends short of N says why.
+    fn bounded_by_knob(&self, what: String) -> String {
+        let mut line = what;
+        let v = &self.scenario.variants[self.live.variant];
+        if let Some((k, n)) = self
+            .scenario
+            .knob_values(v, &self.set)
+            .into_iter()
+            .find(|(k, _)| k.name == "iterations")
+        {
+            line.push_str(&format!(
+                " after its {n} iterations (the `{}` knob: :set {}=N runs it longer)",
+                k.name, k.name
+            ));
+        }
+        line.push_str(" · r: back to the start, b steps back");
+        line
+    }
+
     /// After `t`: which trap entry or return it stopped at, and where.
     fn say_reached_trap(&mut self) {
         let Some(Outcome::ReachedEvent(k)) = self.live.outcome else {
@@ -346,11 +366,13 @@ impl AppState {
             Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
             Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
             Outcome::Exited(_) if self.live.m.loop_ended() => {
-                self.say("the measured loop ended (r: back to the start, b steps back)".to_string())
+                let line = self.bounded_by_knob("the measured loop ended".to_string());
+                self.say(line)
             }
-            Outcome::Exited(c) => self.say(format!(
-                "the guest exited with code {c} (r: back to the start, b steps back)"
-            )),
+            Outcome::Exited(c) => {
+                let line = self.bounded_by_knob(format!("the guest exited with code {c}"));
+                self.say(line)
+            }
             Outcome::Budget => self.say(format!(
                 "ran {RUN_BUDGET} instructions without stopping; c goes on"
             )),
