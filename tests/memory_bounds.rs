@@ -14,6 +14,10 @@ use trapscope::session::stats::traps::MAX_OPEN;
 use trapscope::session::stats::{CoreModel, Markers, PhaseMap, Stats};
 use trapscope::session::{self, RunOpts};
 
+/// The tests of this file one at a time: one measures the process's
+/// resident memory, which the other's allocations would count in.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn rss_kib() -> u64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap();
     s.lines()
@@ -29,6 +33,7 @@ fn rss_kib() -> u64 {
 /// alive in old checkpoints, about 4 bytes an instruction without bound.
 #[test]
 fn checkpoints_hold_the_block_stream_within_their_cap() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml");
     let s = Scenario::load(&path).unwrap();
     let opts = RunOpts {
@@ -72,6 +77,7 @@ fn checkpoints_hold_the_block_stream_within_their_cap() {
 /// what grows is the block stream up to its 32 MiB.
 #[test]
 fn a_storm_of_traps_never_returned_from_stays_bounded() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let program = Rc::new(hostile(Hostile::EbreakNoReturn));
     let core = Rc::new(trapscope::cost::Profile::find("u74").unwrap());
     let stats = Stats::new(

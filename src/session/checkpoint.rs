@@ -244,8 +244,12 @@ impl Checkpoints {
             let focus = self.focus;
             let weight = |i: usize| -> f64 {
                 let c = &self.list[i];
-                let gap = self.list.get(i + 1).map_or(self.every, |n| n.executed)
-                    - self.list[i - 1].executed;
+                // The newest has no next one yet: its gap runs on by `every`.
+                let next = self
+                    .list
+                    .get(i + 1)
+                    .map_or(c.executed.saturating_add(self.every), |n| n.executed);
+                let gap = next.saturating_sub(self.list[i - 1].executed);
                 let d = c.executed.abs_diff(focus) as f64;
                 gap as f64 / (1.0 + d / self.every as f64)
             };
