@@ -57,3 +57,17 @@ fn core_keeps_the_pc_and_iteration_inside_the_loop() {
     s.command("core p8700");
     assert_eq!(place(&s).1, before.1, "{}", msg(&s));
 }
+
+#[test]
+fn core_without_v_is_refused_on_a_vector_scenario() {
+    // vstate-initial's guest runs vector code; the U74 has no V unit, so
+    // the guest would end at its first vector instruction.
+    let mut s = common::tui::app_at("scenarios/vstate-initial.toml", None);
+    s.command("run 1715");
+    let before = (s.live.executed(), s.live.m.pc());
+    s.command("core u74");
+    let (m, err) = s.message.clone().unwrap_or_default();
+    assert!(err, "an error line: {m}");
+    assert!(m.contains("no V 1.0 unit"), "{m}");
+    assert_eq!((s.live.executed(), s.live.m.pc()), before, "nothing moved");
+}

@@ -84,12 +84,31 @@ fn goto_lands_on_the_same_event_stepped_or_run() {
 }
 
 #[test]
-fn goto_past_the_newest_event_says_how_far_the_run_is() {
+fn goto_forward_runs_on_to_the_event() {
+    // From where the run stands, an event it has not reached yet: the same
+    // place as a machine that ran past it and went back by number.
     let mut s = ran();
-    s.command("goto 100000");
+    let ahead = s.live.stats().log.numbered() + 40;
+    s.command(&format!("goto {ahead}"));
+    assert!(
+        msg(&s).starts_with(&format!("at event #{ahead} (")),
+        "{}",
+        msg(&s)
+    );
+    let mut far = ran();
+    far.command(&format!("run {}", 20 * TARGET));
+    far.command(&format!("goto {ahead}"));
+    assert_eq!(s.live.executed(), far.live.executed());
+    assert_eq!(s.live.m.pc(), far.live.m.pc());
+}
+
+#[test]
+fn goto_past_the_runs_end_says_how_far_the_run_is() {
+    let mut s = ran();
+    s.command("goto 100000000");
     let m = msg(&s);
-    assert!(m.contains("no event #100000 yet"), "{m}");
-    assert_eq!(s.live.executed(), TARGET, "nothing moved");
+    assert!(m.contains("no event #100000000"), "{m}");
+    assert!(m.contains("the run has reached #"), "{m}");
 }
 
 #[test]

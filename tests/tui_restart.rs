@@ -28,6 +28,16 @@ fn r_after_tab_stays_on_the_variant() {
     s.update(Action::Restart);
     assert_eq!(s.live.variant, other, "r stays on the variant: {}", msg(&s));
     assert!(msg(&s).contains("the lesson plays on"), "{}", msg(&s));
+    // Space there does not play the lesson on this variant: it goes to
+    // the lesson's own start.
+    let mut u = common::tui::app_at("scenarios/ras-trap-entry.toml", None);
+    u.update(Action::Restart);
+    u.update(Action::SwitchVariant);
+    u.update(Action::Restart);
+    u.update(Action::Advance);
+    assert_eq!(u.live.variant, lesson_variant, "{}", msg(&u));
+    assert_eq!((u.live.executed(), u.live.m.pc()), start);
+    assert!(msg(&u).contains("the lesson plays on"), "{}", msg(&u));
     // The same place as Tab from the start gives.
     let here = (s.live.executed(), s.live.m.pc());
     let mut t = common::tui::app_at("scenarios/ras-trap-entry.toml", None);

@@ -173,6 +173,20 @@ impl AppState {
                 Err(_) => self.error("run: give a number of instructions, e.g. run 100"),
             },
             ("core", name) if !name.is_empty() => match Profile::find(name) {
+                Ok(p) if !has_v(&p) && needs_v(&self.scenario) => {
+                    // The guest's vector code would raise illegal-instruction
+                    // there and end the run: say so rather than go.
+                    let cores: Vec<&str> = self
+                        .scenario
+                        .cores
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .collect();
+                    self.error(format!(
+                        "core {name}: it has no V 1.0 unit, and this scenario's vector code needs one (its cores: {}); staying on this core",
+                        cores.join(", ")
+                    ))
+                }
                 Ok(p) => {
                     let place = self.place();
                     let at = self.live.executed();
@@ -232,31 +246,7 @@ impl AppState {
                 }
             }
             ("goto" | "g", n) => match n.trim_start_matches('#').parse::<u64>() {
-                Ok(i) => {
-                    let log = &self.live.stats().log;
-                    let found = log.numbered_event(i).map(|e| (e.at, e.event.clone()));
-                    let newest = log.numbered();
-                    match found {
-                        Some((at, ev)) => {
-                            self.go_to(at);
-                            if self.live.executed() != at {
-                                return; // stopped (Esc) or failed: go_to said why
-                            }
-                            let p = self.live.program();
-                            let what = crate::report::event_text(p, &ev);
-                            self.say(format!(
-                                "at event #{i} ({what}), {at} instructions into the run"
-                            ));
-                        }
-                        None if i >= newest => self.error(format!(
-                            "goto: no event #{i} yet: the run has reached #{}",
-                            newest.saturating_sub(1)
-                        )),
-                        None => self.error(format!(
-                            "goto: event #{i} fell out of the log (it keeps the newest events)"
-                        )),
-                    }
-                }
+                Ok(i) => self.goto_event(i),
                 Err(_) => self.error("goto: give an event number from the events pane"),
             },
             ("x", a) if !a.is_empty() => self.examine(a),
@@ -281,4 +271,15 @@ impl AppState {
     fn why_not(&self, a: &str) -> String {
         self.live.program().resolve(a).err().unwrap_or_default()
     }
+}
+
+/// Whether a core runs V 1.0 (the V unit's version).
+fn has_v(p: &Profile) -> bool {
+    p.vector.present.value && p.vector_isa == "v1.0"
+}
+
+/// A scenario every one of whose cores has a V 1.0 unit: its guest runs
+/// vector code (the others run on cores without V as well).
+fn needs_v(s: &crate::scenario::Scenario) -> bool {
+    !s.cores.is_empty() && s.cores.iter().all(|c| has_v(c))
 }

@@ -189,6 +189,7 @@ impl AppState {
                 self.message = None;
                 self.update_narration();
                 self.player.next = 0;
+                self.player.elsewhere = false;
                 self.player.active = false;
                 self.highlight = None;
                 let pc = self.live.program().describe(self.live.m.pc());
@@ -251,9 +252,10 @@ impl AppState {
         let tail = if lesson {
             self.player.next = 0;
             self.player.active = false;
+            self.player.elsewhere = true;
             self.highlight = None;
             self.update_narration();
-            format!("; the lesson plays on {start_variant}: Tab there, then r, to replay it")
+            format!("; the lesson plays on {start_variant}: Space begins it there")
         } else {
             " · R: power-on".to_string()
         };
@@ -273,6 +275,7 @@ impl AppState {
         self.live.outcome = None;
         self.player.next = 0;
         self.player.active = false;
+        self.player.elsewhere = false;
         self.highlight = None;
         self.update_narration();
         self.say("power-on (r goes to the lesson's start)");

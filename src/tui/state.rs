@@ -105,6 +105,9 @@ pub struct Player {
     /// The next step Space plays.
     pub next: usize,
     pub active: bool,
+    /// `r` left the machine on a variant the lesson does not begin on:
+    /// Space begins it at its own start rather than play it here.
+    pub elsewhere: bool,
 }
 
 /// How long the last action and frame took, for the status line.

@@ -14,6 +14,7 @@ pub const RUN_BUDGET: u64 = 20_000_000;
 /// Instructions `step out` single-steps at most.
 const STEP_OUT_LIMIT: u64 = 2_000_000;
 
+mod goto;
 pub mod idle;
 mod lesson;
 pub mod long;

@@ -13,6 +13,16 @@ impl AppState {
             self.say("this scenario has no lesson ([[script]] steps)");
             return;
         }
+        // `r` on a variant the lesson does not begin on left it unbegun:
+        // it begins at its own start rather than play here.
+        if std::mem::take(&mut self.player.elsewhere) && self.player.next == 0 {
+            self.go_to_start();
+            if !self.message.as_ref().is_some_and(|m| m.1) {
+                let at = self.message.take().map(|m| m.0).unwrap_or_default();
+                self.say(format!("the lesson plays on {}: {at}", self.variant_name()));
+            }
+            return;
+        }
         let n = self.player.steps.len();
         let Some(step) = self.player.steps.get(self.player.next).cloned() else {
             self.go_to_start();
