@@ -71,12 +71,7 @@ pub(super) fn bench(
         v["hostile"] = serde_json::to_value(&hostile)?;
         v["travel"] = serde_json::to_value(&travel)?;
         if !travel_depths.is_empty() {
-            v["travel_snapshot"] = match crate::tui::latency::travel_snapshot(&travel_depths)
-                .map_err(anyhow::Error::msg)?
-            {
-                Ok(t) => serde_json::to_value(&t)?,
-                Err(why) => serde_json::json!({ "not_measured": why }),
-            };
+            v["travel_snapshot"] = travel_snapshot_json(&travel_depths)?;
         }
         println!(
             "{}",
@@ -141,6 +136,17 @@ pub(super) fn bench(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The time-travel figures on a snapshot as JSON, or why they were not
+/// measured (no QEMU).
+fn travel_snapshot_json(depths: &[u64]) -> anyhow::Result<serde_json::Value> {
+    Ok(
+        match crate::tui::latency::travel_snapshot(depths).map_err(anyhow::Error::msg)? {
+            Ok(t) => serde_json::to_value(&t)?,
+            Err(why) => serde_json::json!({ "not_measured": why }),
+        },
+    )
+}
+
 /// `--travel-only`: the time-travel section alone.
 fn travel_section(s: &Scenario, format: Format, depths: &[u64]) -> anyhow::Result<ExitCode> {
     if depths.is_empty() {
@@ -151,11 +157,7 @@ fn travel_section(s: &Scenario, format: Format, depths: &[u64]) -> anyhow::Resul
         v["travel"] = serde_json::to_value(
             crate::tui::latency::travel(s.clone(), depths).map_err(anyhow::Error::msg)?,
         )?;
-        v["travel_snapshot"] =
-            match crate::tui::latency::travel_snapshot(depths).map_err(anyhow::Error::msg)? {
-                Ok(t) => serde_json::to_value(&t)?,
-                Err(why) => serde_json::json!({ "not_measured": why }),
-            };
+        v["travel_snapshot"] = travel_snapshot_json(depths)?;
         println!(
             "{}",
             crate::report::escape_json(&serde_json::to_string_pretty(&v)?)

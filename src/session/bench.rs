@@ -56,7 +56,7 @@ pub struct FpBench {
 /// The FP figure: the same core model as `bench`, no scenario (the guest is
 /// a bare-metal self-test; its knob is written directly).
 pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBench, String> {
-    use super::stats::{CoreModel, Markers, PhaseMap, Stats};
+    use super::stats::Stats;
     let path = crate::project_dir().join("assets/guest/tests/fp_bench.elf");
     let program = Rc::new(crate::machine::Program::load(&path).map_err(|e| e.to_string())?);
     let knob = program
@@ -66,13 +66,7 @@ pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBe
     let budget = u64::MAX / 2;
     let mut instructions = 0;
     let instrumented = best(repeats, || {
-        let stats = Stats::new(
-            Rc::new(PhaseMap::new(&program, &[])),
-            program.clone(),
-            Some(CoreModel::new(core.clone())),
-            Markers::default(),
-            crate::trace::EventLog::new(1, true),
-        );
+        let stats = Stats::on_core(&program, core.clone());
         let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
         m.write_u64(knob, iterations);
         let t = Instant::now();

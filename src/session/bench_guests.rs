@@ -31,15 +31,9 @@ pub struct FpScaling {
 /// Runs `program` to its pass with the full observer and core model;
 /// (seconds, intercept hooks).
 fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), String> {
-    use super::stats::{CoreModel, Markers, PhaseMap, Stats};
+    use super::stats::Stats;
     let program = Rc::new(program);
-    let stats = Stats::new(
-        Rc::new(PhaseMap::new(&program, &[])),
-        program.clone(),
-        Some(CoreModel::new(core.clone())),
-        Markers::default(),
-        crate::trace::EventLog::new(1, true),
-    );
+    let stats = Stats::on_core(&program, core.clone());
     let mut m = Machine::new(program, stats).map_err(|e| e.to_string())?;
     let t = Instant::now();
     let o = m.run(&Until {

@@ -110,6 +110,18 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// The observer for a bare guest on `core`: no phases, no measured
+    /// window, a one-event log (the bench's guests and the memory tests).
+    pub fn on_core(program: &Rc<Program>, core: Rc<crate::cost::Profile>) -> Stats {
+        Stats::new(
+            Rc::new(PhaseMap::new(program, &[])),
+            program.clone(),
+            Some(CoreModel::new(core)),
+            Markers::default(),
+            EventLog::new(1, true),
+        )
+    }
+
     pub fn new(
         map: Rc<PhaseMap>,
         program: Rc<Program>,
