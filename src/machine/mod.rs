@@ -235,6 +235,19 @@ impl<O: Observer + 'static> Machine<O> {
 
     fn install_hooks(&mut self, account: bool) -> Result<(), LoadError> {
         let uc = &mut self.uc;
+        // A code hook that never fires, so that unicorn never holds exactly
+        // one. With one code hook, unicorn 2.1 translates each hooked
+        // instruction into a direct call to that hook's closure, and when the
+        // hook is removed it drops only the blocks that *begin* inside the
+        // hook's range: a block that begins before a removed exact hook
+        // (hookpages.rs retires them, trigger.rs and interrupt.rs remove
+        // theirs) kept calling the freed closure, and the process died of
+        // SIGSEGV. With two or more, every hooked instruction goes through
+        // unicorn's dispatcher, which skips removed hooks. No instruction
+        // starts at u64::MAX: it is odd, and IALIGN is at least 16 bits
+        // (unprivileged spec §1.5).
+        uc.add_code_hook(u64::MAX, u64::MAX, |_, _, _| {})
+            .map_err(emu)?;
         if account {
             uc.add_block_hook(1, 0, |uc, a, s| {
                 guard::shield(uc, (), |uc| hooks::on_block(uc, a, s))
