@@ -68,6 +68,28 @@ fn usage_errors_are_one_line_pointing_at_help() {
     }
 }
 
+/// A word that is no command and no file is a usage error naming the
+/// commands, not a scenario that cannot be read; a path (or a name with an
+/// extension) that does not exist is still a scenario that cannot be read.
+#[test]
+fn an_unknown_word_is_an_unknown_command_or_scenario() {
+    let out = trapscope_within(&["frobnicate"], LIMIT);
+    fails_one_line(
+        &out,
+        2,
+        &[
+            "trapscope: error: unknown command or scenario 'frobnicate'",
+            "commands: run, compare, fidelity, list, bench, diff, elf, snapshot, check",
+            "see 'trapscope --help'",
+        ],
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    for path in ["frobnicate.toml", "nowhere/frobnicate"] {
+        let out = trapscope_within(&[path], LIMIT);
+        fails_one_line(&out, 2, &[path, "cannot read scenario"]);
+    }
+}
+
 #[test]
 fn help_and_version_still_print_normally() {
     for args in [
