@@ -259,10 +259,39 @@ impl Locator<'_> {
             // One line: TOML's messages may span several.
             let msg = e.message().trim().replace('\n', "; ");
             match e.span() {
+                // TOML spans a key missing from the top-level table from
+                // the file's first byte (a table's span starts at its
+                // header): point at that table's first key, not at 1:1.
+                Some(s)
+                    if s.start == 0
+                        && !self.src.starts_with('[')
+                        && msg.starts_with("missing field") =>
+                {
+                    let (at, what) = self.top_level();
+                    self.at(at, format!("{msg} in the top-level table ({what})"))
+                }
                 Some(s) => self.at(s.start, msg),
                 None => self.whole(msg),
             }
         })
+    }
+
+    /// Where the top-level table is: the byte offset of its first key, or
+    /// of the first `[table]` header when it has none, and those words.
+    fn top_level(&self) -> (usize, &'static str) {
+        let mut at = 0;
+        for line in self.src.split_inclusive('\n') {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            if t.starts_with('[') {
+                return (at + indent, "the keys go before the first [table]");
+            }
+            if !t.is_empty() && !t.starts_with('#') {
+                return (at + indent, "the keys before the first [table]");
+            }
+            at += line.len();
+        }
+        (0, "the keys before the first [table]")
     }
 
     /// Reads a TOML file (regular, at most `input::TEXT_MAX` bytes, UTF-8),
