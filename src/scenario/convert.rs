@@ -112,12 +112,16 @@ pub(super) fn convert(
                 ),
             ));
         }
-        knobs.push(Knob {
+        let knob = Knob {
             name: name.get_ref().clone(),
             symbol: k.symbol.get_ref().clone(),
-            default: k.default,
+            default: *k.default.get_ref(),
+            max: k.max.as_ref().map(|m| *m.get_ref()),
             help: k.help.clone(),
-        });
+        };
+        knob.check(knob.default)
+            .map_err(|m| loc.span(&k.default, format!("default: {m}")))?;
+        knobs.push(knob);
     }
     if f.variants.get_ref().is_empty() {
         return Err(loc.span(
@@ -170,7 +174,10 @@ pub(super) fn convert(
                     ),
                 ));
             }
-            vk.insert(k.get_ref().clone(), *val);
+            knob.check(*val.get_ref()).map_err(|m| {
+                loc.span(val, format!("variant '{}': {m}", v.name.get_ref()))
+            })?;
+            vk.insert(k.get_ref().clone(), *val.get_ref());
         }
         let core = match &v.core {
             Some(c) => Some(Rc::new(

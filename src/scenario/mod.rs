@@ -54,7 +54,30 @@ pub struct Knob {
     pub name: String,
     pub symbol: String,
     pub default: u64,
+    /// The largest value it takes (`max` in the file), if bounded.
+    pub max: Option<u64>,
     pub help: String,
+}
+
+impl Knob {
+    /// Refuses a value past the knob's `max`, in one line with what the
+    /// knob's values mean.
+    pub fn check(&self, value: u64) -> Result<(), String> {
+        match self.max {
+            Some(max) if value > max => {
+                let help = if self.help.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", self.help)
+                };
+                Err(format!(
+                    "knob {} = {value} is out of range: it takes 0 to {max}{help}",
+                    self.name
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -357,6 +380,15 @@ impl Scenario {
             let known: Vec<&str> = self.knobs.iter().map(|k| k.name.as_str()).collect();
             format!("unknown knob '{name}' (knobs: {})", known.join(", "))
         })
+    }
+
+    /// Checks `--set` (or `:set`) values: known knobs, each within its
+    /// range.
+    pub fn check_set(&self, set: &[(String, u64)]) -> Result<(), String> {
+        for (k, v) in set {
+            self.knob(k)?.check(*v)?;
+        }
+        Ok(())
     }
 
     /// The knob values a variant runs with, `overrides` applied last.
