@@ -261,9 +261,17 @@ pub(super) fn convert(
             text: n.text.trim().to_string(),
         });
     }
+    // The names a result's tables are keyed by, for the expectations.
+    let mut phase_names: Vec<String> = ["user", "firmware", "kernel"].map(String::from).to_vec();
+    phase_names.extend(phases.iter().map(|(n, _)| n.clone()));
+    let metrics = super::expect::metrics::Metrics {
+        phases: phase_names,
+        results: f.results.keys().cloned().collect(),
+        knobs: knobs.iter().map(|k| k.name.clone()).collect(),
+    };
     let mut expect = Vec::new();
     for e in &f.expect {
-        let check = super::expect::parse_located(loc, &e.check, &variants)?;
+        let check = super::expect::parse_located(loc, &e.check, &variants, &metrics)?;
         let at = loc.span(&e.check, "");
         expect.push(Expect {
             core: e.core.as_ref().map(|c| c.get_ref().clone()),
