@@ -42,7 +42,20 @@ pub fn project_dir() -> PathBuf {
     }
 }
 
-/// The scenario `trapscope` opens when given none.
+/// The scenario `trapscope` opens when given none (as `shown_path` prints it).
 pub fn default_scenario() -> PathBuf {
-    project_dir().join("scenarios").join("ras-trap-entry.toml")
+    shown_path(&project_dir().join("scenarios").join("ras-trap-entry.toml"))
+}
+
+/// `p` as outputs print it: relative to the current directory when it is
+/// under it (as the paths a user types usually are), else as it is.
+pub fn shown_path(p: &std::path::Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir() else {
+        return p.to_path_buf();
+    };
+    match p.strip_prefix(&cwd) {
+        Ok(rest) if p.is_absolute() && rest.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rest) if p.is_absolute() => rest.to_path_buf(),
+        _ => p.to_path_buf(),
+    }
 }

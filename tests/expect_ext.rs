@@ -77,7 +77,7 @@ fn check_prints_lookups_by_name_and_arithmetic_with_their_values() {
 fn a_false_or_unreadable_expectation_says_both_sides_and_where() {
     let (src, first) = data_with(
         "[[expect]]\nname = \"wrong on purpose\"\ncheck = \"8 * pair.old.new.instructions == 8\"\n\
-         [[expect]]\nname = \"no such metric\"\ncheck = \"old.estimate.nope + 1 == 0\"\n",
+         [[expect]]\nname = \"no such metric\"\ncheck = \"old.estimate.unit_cycles.issue + 1 == 0\"\n",
     );
     let dir = scratch("expect-ext-false");
     let p = write(&dir, "f.toml", src.as_bytes());
@@ -91,12 +91,14 @@ fn a_false_or_unreadable_expectation_says_both_sides_and_where() {
         first + 2
     );
     assert!(text.lines().any(|l| l == want), "no {want:?} in:\n{text}");
-    let want = "  FAIL  [u74] no such metric: old.estimate.nope + 1 == 0 names a metric the run does not have ('estimate' has no 'nope' (it has: ";
+    // A name the load accepts (a cost category) that this run has no unit
+    // cost for: the run lacks it.
+    let want = "  FAIL  [u74] no such metric: old.estimate.unit_cycles.issue + 1 == 0 names a metric the run does not have ('estimate.unit_cycles' has no 'issue' (it has: ";
     let l = text
         .lines()
         .find(|l| l.starts_with(want))
         .unwrap_or_else(|| panic!("no {want:?} in:\n{text}"));
-    assert!(l.contains("cycles_per_iteration"), "{l}");
+    assert!(l.contains("traps"), "{l}");
     assert!(l.ends_with(&format!(" at {p}:{}:9", first + 5)), "{l}");
     assert!(text.contains("16 passed, 4 failed"), "{text}");
 }

@@ -251,7 +251,7 @@ fn a_reference_table_in_the_reviewers_scenario_is_shown() {
     assert!(out.contains("201.50 ns"), "{out}");
     assert!(out.contains("190.25 ns (-11.25 ns, "), "{out}");
     assert!(
-        out.contains("u74 measured: my board, before (my bench)"),
+        out.contains("u74 measured, before: my board, before (my bench)"),
         "{out}"
     );
     let f = stdout(&["fidelity", p]);

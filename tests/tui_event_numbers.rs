@@ -119,3 +119,37 @@ fn t_says_which_trap_it_stopped_at() {
     assert!(m.starts_with("event #"), "t gives a feedback line: {m}");
     assert!(m.contains("instructions into the run"), "{m}");
 }
+
+/// Every place an event line names is `function+0xOFF`, the trap's handler
+/// and a return's target too, where the offset is 0 (the trap line read
+/// `-> handle_exception` beside lines naming `syscall+0xe`).
+#[test]
+fn every_place_an_event_line_names_has_its_offset() {
+    let mut s = common::tui::app_at(SCENARIO, None);
+    // The lesson's start is in the wrapper, before its ecall.
+    s.go_to_start();
+    s.update(Action::RunToTrap);
+    let p = s.live.program().clone();
+    let text = |e: &trapscope::trace::Event| trapscope::report::event_text(&p, e);
+    let trap = s
+        .live
+        .stats()
+        .log
+        .iter()
+        .rev()
+        .find(|e| e.event.kind() == trapscope::trace::EventKind::TrapEnter)
+        .map(|e| text(&e.event))
+        .unwrap();
+    // handle_exception is stvec on `before`: the handler's first
+    // instruction, offset 0.
+    assert!(trap.ends_with("-> handle_exception+0x0"), "{trap}");
+    assert!(trap.contains("epc syscall+0xe"), "{trap}");
+    // Every symbol the log names carries an offset.
+    let names: Vec<&str> = p.symbols().iter().map(|s| s.name.as_str()).collect();
+    for e in s.live.stats().log.iter() {
+        let t = text(&e.event);
+        for w in t.split([' ', ',', ':', '(', ')']) {
+            assert!(!names.contains(&w), "'{w}' without an offset in: {t}");
+        }
+    }
+}

@@ -74,3 +74,25 @@ fn scrolling_the_help_moves_its_rows_and_never_reflows_them() {
         );
     }
 }
+
+/// `c` stops at watchpoints as well as breakpoints (`:watch`), and the
+/// help's line for it says so.
+#[test]
+fn the_help_says_c_stops_at_watchpoints_too() {
+    let mut s = app_at("scenarios/ras-trap-entry.toml", None);
+    // What `c` does: a watch on the task's counter stops it there.
+    s.command("watch task_bench+0x8 8");
+    s.update(Action::Continue);
+    let (msg, _) = s.message.clone().unwrap();
+    assert!(msg.contains("watch"), "{msg}");
+    s.update(Action::Help);
+    let rows = help_rows(&screen(&mut s, 160, 45));
+    let line = rows
+        .iter()
+        .find(|l| l.trim_start_matches('│').starts_with("c "))
+        .unwrap_or_else(|| panic!("no line for c in\n{}", rows.join("\n")));
+    assert!(
+        line.contains("breakpoint") && line.contains("watchpoint"),
+        "{line}"
+    );
+}

@@ -64,3 +64,29 @@ fn the_status_line_numbers_timed_iterations_from_1_after_the_warm_up() {
     assert!(st.contains("iteration 1 of 5"), "{st}");
     assert!(!st.contains("iteration 4"), "{st}");
 }
+
+/// ras-trap-entry's window opens at a symbol (`[measure] start`), and its
+/// warm-up calls run before it in a loop of the guest's own: there the
+/// status line says the window is still to open, and where, not "before the
+/// loop" (the warm-up loop is running).
+#[test]
+fn before_a_window_opened_by_a_symbol_the_status_line_names_it() {
+    let mut s = common::tui::app_at("scenarios/ras-trap-entry.toml", None);
+    s.go_to_start();
+    // The lesson opens in the first warm-up call's wrapper.
+    let p = s.live.program().clone();
+    assert_eq!(p.symbol_at(s.live.m.pc()).unwrap().0.name, "syscall");
+    assert!(s.live.stats().window_start.is_none());
+    let st = status(&mut s);
+    assert!(!st.contains("before the loop"), "{st}");
+    assert!(
+        st.contains("before the measured window (it opens at bench_timed_loop)"),
+        "{st}"
+    );
+    // Once the window is open, the iteration is named.
+    s.command("break bench_timed_loop");
+    s.update(Action::Continue);
+    s.update(Action::Step);
+    let st = status(&mut s);
+    assert!(st.contains("· iteration 1") && !st.contains("window"), "{st}");
+}

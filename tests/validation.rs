@@ -68,6 +68,28 @@ fn usage_errors_are_one_line_pointing_at_help() {
     }
 }
 
+/// A word that is no command and no file is a usage error naming the
+/// commands, not a scenario that cannot be read; a path (or a name with an
+/// extension) that does not exist is still a scenario that cannot be read.
+#[test]
+fn an_unknown_word_is_an_unknown_command_or_scenario() {
+    let out = trapscope_within(&["frobnicate"], LIMIT);
+    fails_one_line(
+        &out,
+        2,
+        &[
+            "trapscope: error: unknown command or scenario 'frobnicate'",
+            "commands: run, compare, fidelity, list, bench, diff, elf, snapshot, check",
+            "see 'trapscope --help'",
+        ],
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    for path in ["frobnicate.toml", "nowhere/frobnicate"] {
+        let out = trapscope_within(&[path], LIMIT);
+        fails_one_line(&out, 2, &[path, "cannot read scenario"]);
+    }
+}
+
 #[test]
 fn help_and_version_still_print_normally() {
     for args in [
@@ -205,6 +227,36 @@ fn names_no_cores_points_at_the_scenario() {
     let s = scenario_with("emptycores", "cores = []\n[[variants]]\nname = \"only\"\n");
     let out = trapscope_within(&["compare", &s], LIMIT);
     fails_one_line(&out, 2, &["emptycores.toml:4:9:", "names no cores"]);
+}
+
+/// A required top-level key that is missing points into the top-level
+/// table (its first key), not at 1:1, which is a comment here; one missing
+/// from a table points at that table's header, as before.
+#[test]
+fn a_missing_top_level_key_points_at_the_top_level_table() {
+    let dir = scratch("nopatch");
+    let elf = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/guest/bad/exit_code.elf")
+        .to_string_lossy()
+        .into_owned();
+    // Lines 1-2 comments, 3 blank, 4 `title`: no `patch` anywhere.
+    let src = format!(
+        "# a scenario\n# without its patch\n\ntitle = \"t\"\nelf = \"{elf}\"\n\n[[variants]]\nname = \"only\"\n"
+    );
+    let s = write(&dir, "nopatch.toml", src.as_bytes());
+    let out = trapscope_within(&["run", &s], LIMIT);
+    fails_one_line(
+        &out,
+        2,
+        &["nopatch.toml:4:1:", "missing field `patch`", "top-level"],
+    );
+    // A variant without its name: its [[variants]] header, line 7.
+    let src = src
+        .replace("name = \"only\"\n", "label = \"x\"\n")
+        .replace("elf =", "patch = \"p\"\nelf =");
+    let s = write(&dir, "noname.toml", src.as_bytes());
+    let out = trapscope_within(&["run", &s], LIMIT);
+    fails_one_line(&out, 2, &["noname.toml:8:1:", "missing field `name`"]);
 }
 
 #[test]

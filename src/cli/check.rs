@@ -42,7 +42,8 @@ pub(super) fn check(
         ..RunOpts::default()
     };
     let paths: Vec<PathBuf> = if paths.is_empty() {
-        super::fidelity::shipped()?
+        let all = super::fidelity::shipped()?;
+        all.iter().map(|p| crate::shown_path(p)).collect()
     } else {
         paths.to_vec()
     };

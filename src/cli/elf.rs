@@ -13,7 +13,7 @@ use crate::session;
 use crate::trace::EventLog;
 
 pub(super) fn list() -> anyhow::Result<ExitCode> {
-    let dir = crate::project_dir().join("scenarios");
+    let dir = crate::shown_path(&crate::project_dir().join("scenarios"));
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -37,7 +37,7 @@ pub(super) fn list() -> anyhow::Result<ExitCode> {
     }
     say!(
         "\ncore profiles ({}; or pass a path to your own .toml):",
-        Profile::dir().display()
+        crate::shown_path(&Profile::dir()).display()
     );
     for n in Profile::names() {
         match Profile::find(&n) {

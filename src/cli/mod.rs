@@ -113,6 +113,15 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return usage_error(&e),
     };
+    if cli.cmd.is_none()
+        && let Some(word) = cli.scenario.as_deref().and_then(unknown_word)
+    {
+        tell!(
+            "trapscope: error: unknown command or scenario '{word}' (commands: {}); see 'trapscope --help'",
+            command_names().join(", ")
+        );
+        return ExitCode::from(2);
+    }
     // The TUI reads Ctrl-C as a key itself; headless commands stop on it.
     if cli.cmd.is_some() {
         catch_ctrl_c();
@@ -174,14 +183,33 @@ fn usage_error(e: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The subcommand a command line names (its first word that is one).
-fn subcommand_in(args: impl Iterator<Item = String>) -> Option<String> {
+/// The subcommands, in `--help`'s order (clap's own `help` among them).
+fn subcommands() -> Vec<String> {
     use clap::CommandFactory;
-    let cmd = Cli::command();
-    let names: Vec<String> = cmd
+    Cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
-        .collect();
+        .collect()
+}
+
+/// The commands a usage error lists (`help` aside).
+fn command_names() -> Vec<String> {
+    let mut v = subcommands();
+    v.retain(|n| n != "help");
+    v
+}
+
+/// The scenario argument when it reads as a mistyped command rather than a
+/// path: a bare word (no directory, no extension) that names no file.
+fn unknown_word(p: &Path) -> Option<String> {
+    let word = p.to_str()?;
+    let bare = p.components().count() == 1 && p.extension().is_none();
+    (bare && !word.is_empty() && !p.exists()).then(|| word.to_string())
+}
+
+/// The subcommand a command line names (its first word that is one).
+fn subcommand_in(args: impl Iterator<Item = String>) -> Option<String> {
+    let names = subcommands();
     args.take_while(|a| a != "--")
         .find(|a| !a.starts_with('-'))
         .filter(|a| names.contains(a))

@@ -48,11 +48,11 @@ pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
         OtherAddress { reserved } => format!("fails: the reservation is for {reserved:#x}"),
         ClearedByTrap { pc } => format!(
             "fails: a trap or xRET at {} dropped the reservation",
-            p.describe(*pc)
+            place(p, *pc)
         ),
         ClearedBySc { pc } => format!(
             "fails: the sc at {} used up the reservation",
-            p.describe(*pc)
+            place(p, *pc)
         ),
         RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
     }
@@ -74,8 +74,18 @@ pub fn event_text(p: &Program, e: &Event) -> String {
     super::escape_line(&event_text_raw(p, e)).into_owned()
 }
 
+/// `function+0xOFF` of `a`, the offset given when it is 0 too, so that
+/// every place an event line names reads alike (a trap's handler is most
+/// often at its function's first instruction).
+fn place(p: &Program, a: u64) -> String {
+    match p.symbol_at(a) {
+        Some((s, off)) => format!("{}+{off:#x}", s.name),
+        None => format!("{a:#x}"),
+    }
+}
+
 fn event_text_raw(p: &Program, e: &Event) -> String {
-    let sym = |a: u64| p.describe(a);
+    let sym = |a: u64| place(p, a);
     match e {
         Event::Retired { pc, count, priv_ } => {
             format!("retired   {count} from {} [{}]", sym(*pc), priv_.letter())

@@ -112,12 +112,16 @@ pub(super) fn convert(
                 ),
             ));
         }
-        knobs.push(Knob {
+        let knob = Knob {
             name: name.get_ref().clone(),
             symbol: k.symbol.get_ref().clone(),
-            default: k.default,
+            default: *k.default.get_ref(),
+            max: k.max.as_ref().map(|m| *m.get_ref()),
             help: k.help.clone(),
-        });
+        };
+        knob.check(knob.default)
+            .map_err(|m| loc.span(&k.default, format!("default: {m}")))?;
+        knobs.push(knob);
     }
     if f.variants.get_ref().is_empty() {
         return Err(loc.span(
@@ -170,7 +174,10 @@ pub(super) fn convert(
                     ),
                 ));
             }
-            vk.insert(k.get_ref().clone(), *val);
+            knob.check(*val.get_ref()).map_err(|m| {
+                loc.span(val, format!("variant '{}': {m}", v.name.get_ref()))
+            })?;
+            vk.insert(k.get_ref().clone(), *val.get_ref());
         }
         let core = match &v.core {
             Some(c) => Some(Rc::new(
@@ -254,9 +261,17 @@ pub(super) fn convert(
             text: n.text.trim().to_string(),
         });
     }
+    // The names a result's tables are keyed by, for the expectations.
+    let mut phase_names: Vec<String> = ["user", "firmware", "kernel"].map(String::from).to_vec();
+    phase_names.extend(phases.iter().map(|(n, _)| n.clone()));
+    let metrics = super::expect::metrics::Metrics {
+        phases: phase_names,
+        results: f.results.keys().cloned().collect(),
+        knobs: knobs.iter().map(|k| k.name.clone()).collect(),
+    };
     let mut expect = Vec::new();
     for e in &f.expect {
-        let check = super::expect::parse_located(loc, &e.check, &variants)?;
+        let check = super::expect::parse_located(loc, &e.check, &variants, &metrics)?;
         let at = loc.span(&e.check, "");
         expect.push(Expect {
             core: e.core.as_ref().map(|c| c.get_ref().clone()),

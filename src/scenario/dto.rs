@@ -190,7 +190,10 @@ pub struct PairDto {
 #[serde(deny_unknown_fields)]
 pub struct KnobDto {
     pub symbol: Spanned<String>,
-    pub default: u64,
+    pub default: Spanned<u64>,
+    /// The largest value the guest reads as meant (a 0/1 switch: 1);
+    /// larger ones are refused at load and by `--set`.
+    pub max: Option<Spanned<u64>>,
     #[serde(default)]
     pub help: String,
 }
@@ -212,7 +215,7 @@ pub struct VariantDto {
     /// Where the kernel tree is, if not where the vmlinux's DWARF says.
     pub kernel_src: Option<Spanned<String>>,
     #[serde(default)]
-    pub knobs: BTreeMap<Spanned<String>, u64>,
+    pub knobs: BTreeMap<Spanned<String>, Spanned<u64>>,
     /// The core this variant runs on (a variant per core).
     pub core: Option<Spanned<String>>,
 }

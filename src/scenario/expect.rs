@@ -15,6 +15,7 @@
 use std::fmt;
 
 mod lookup;
+pub mod metrics;
 mod parse;
 
 pub use lookup::{lookup, lookup_path};
@@ -324,6 +325,7 @@ pub(super) fn parse_located(
     loc: &super::Locator<'_>,
     check: &serde_spanned::Spanned<String>,
     variants: &[super::Variant],
+    metrics: &metrics::Metrics,
 ) -> Result<Check, super::ScenarioError> {
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let function = |variant: &str, f: &str| {
@@ -336,6 +338,7 @@ pub(super) fn parse_located(
     let n = Names {
         variants: &names,
         function: Some(&function),
+        metrics: Some(metrics),
     };
     Check::parse_in(check.get_ref(), &n).map_err(|e| {
         let at = source_offset(loc.src, check.span(), check.get_ref(), e.at);

@@ -54,7 +54,30 @@ pub struct Knob {
     pub name: String,
     pub symbol: String,
     pub default: u64,
+    /// The largest value it takes (`max` in the file), if bounded.
+    pub max: Option<u64>,
     pub help: String,
+}
+
+impl Knob {
+    /// Refuses a value past the knob's `max`, in one line with what the
+    /// knob's values mean.
+    pub fn check(&self, value: u64) -> Result<(), String> {
+        match self.max {
+            Some(max) if value > max => {
+                let help = if self.help.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", self.help)
+                };
+                Err(format!(
+                    "knob {} = {value} is out of range: it takes 0 to {max}{help}",
+                    self.name
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -259,10 +282,39 @@ impl Locator<'_> {
             // One line: TOML's messages may span several.
             let msg = e.message().trim().replace('\n', "; ");
             match e.span() {
+                // TOML spans a key missing from the top-level table from
+                // the file's first byte (a table's span starts at its
+                // header): point at that table's first key, not at 1:1.
+                Some(s)
+                    if s.start == 0
+                        && !self.src.starts_with('[')
+                        && msg.starts_with("missing field") =>
+                {
+                    let (at, what) = self.top_level();
+                    self.at(at, format!("{msg} in the top-level table ({what})"))
+                }
                 Some(s) => self.at(s.start, msg),
                 None => self.whole(msg),
             }
         })
+    }
+
+    /// Where the top-level table is: the byte offset of its first key, or
+    /// of the first `[table]` header when it has none, and those words.
+    fn top_level(&self) -> (usize, &'static str) {
+        let mut at = 0;
+        for line in self.src.split_inclusive('\n') {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            if t.starts_with('[') {
+                return (at + indent, "the keys go before the first [table]");
+            }
+            if !t.is_empty() && !t.starts_with('#') {
+                return (at + indent, "the keys before the first [table]");
+            }
+            at += line.len();
+        }
+        (0, "the keys before the first [table]")
     }
 
     /// Reads a TOML file (regular, at most `input::TEXT_MAX` bytes, UTF-8),
@@ -328,6 +380,15 @@ impl Scenario {
             let known: Vec<&str> = self.knobs.iter().map(|k| k.name.as_str()).collect();
             format!("unknown knob '{name}' (knobs: {})", known.join(", "))
         })
+    }
+
+    /// Checks `--set` (or `:set`) values: known knobs, each within its
+    /// range.
+    pub fn check_set(&self, set: &[(String, u64)]) -> Result<(), String> {
+        for (k, v) in set {
+            self.knob(k)?.check(*v)?;
+        }
+        Ok(())
     }
 
     /// The knob values a variant runs with, `overrides` applied last.

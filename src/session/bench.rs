@@ -91,7 +91,7 @@ pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBe
     })?;
     let mips = |secs: f64| instructions as f64 / secs / 1e6;
     Ok(FpBench {
-        guest: path.display().to_string(),
+        guest: crate::shown_path(&path).display().to_string(),
         iterations,
         instructions,
         raw_seconds: raw,

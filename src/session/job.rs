@@ -20,9 +20,7 @@ impl VariantJob {
         variant: &Variant,
         opts: &RunOpts,
     ) -> Result<VariantJob, String> {
-        for (k, _) in &opts.set {
-            scenario.knob(k)?;
-        }
+        scenario.check_set(&opts.set)?;
         Ok(VariantJob {
             m: build_machine(scenario, variant, opts)?,
             budget: opts.budget.unwrap_or(scenario.budget),

@@ -123,6 +123,9 @@ pub fn build_machine(
     variant: &Variant,
     opts: &RunOpts,
 ) -> Result<Machine<Stats>, String> {
+    // Every way a run starts (run, compare, diff, the TUI) refuses an
+    // unknown knob or a value past its range.
+    scenario.check_set(&opts.set)?;
     let program = variant.program.clone();
     let map = Rc::new(PhaseMap::new(&program, &scenario.phases));
     let addr = |s: &str| program.symbol(s).map(|x| x.addr);
@@ -205,9 +208,7 @@ pub fn run_variant(
     variant: &Variant,
     opts: &RunOpts,
 ) -> Result<VariantRun, String> {
-    for (k, _) in &opts.set {
-        scenario.knob(k)?;
-    }
+    scenario.check_set(&opts.set)?;
     let mut m = build_machine(scenario, variant, opts)?;
     let budget = opts.budget.unwrap_or(scenario.budget);
     let outcome = if opts.single_step {

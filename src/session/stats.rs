@@ -61,6 +61,9 @@ pub struct Counters {
     pub mismatched_returns: u64,
 }
 
+/// `Stats::iteration_place` before a window that a symbol opens.
+pub const BEFORE_WINDOW: &str = "before the measured window";
+
 pub struct Stats {
     pub map: Rc<PhaseMap>,
     pub program: Rc<Program>,
@@ -249,6 +252,11 @@ impl Stats {
                 None => format!("iteration {}", self.iterations),
             },
             (false, true) => format!("after the loop ({} timed iterations)", self.iterations),
+            // A window a symbol opens: the guest may be looping already (its
+            // own warm-up), uncounted, so it is the window that is ahead.
+            _ if self.markers.count.is_none() && self.markers.start.is_some() => {
+                BEFORE_WINDOW.to_string()
+            }
             _ if self.iteration_hits == 0 => "before the loop".to_string(),
             _ => match self.markers.count {
                 Some((w, _)) => format!("warm-up {} of {w}", self.iteration_hits.min(w)),

@@ -84,9 +84,7 @@ pub struct Timeline {
 
 /// Runs `variant` one instruction at a time and records its timeline.
 pub fn record(scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> Result<Timeline, String> {
-    for (k, _) in &opts.set {
-        scenario.knob(k)?;
-    }
+    scenario.check_set(&opts.set)?;
     // Each step logs a few events; they are read off after every step.
     let opts = RunOpts {
         log_events: 4096,

@@ -235,6 +235,9 @@ impl AppState {
                 match (self.scenario.knob(k), value) {
                     (Err(e), _) => self.error(e),
                     (_, Err(_)) => self.error(format!("set: '{v}' is not a number")),
+                    (Ok(knob), Ok(n)) if let Err(e) = knob.check(n) => {
+                        self.error(format!("set: {e}"));
+                    }
                     (Ok(_), Ok(n)) => {
                         self.set.retain(|(x, _)| x != k);
                         self.set.push((k.to_string(), n));

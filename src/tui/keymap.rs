@@ -41,7 +41,7 @@ impl Default for Keymap {
                     C('c'),
                     Action::Continue,
                     "c",
-                    "continue to a breakpoint (or the end)",
+                    "continue to a breakpoint or watchpoint (or the end)",
                 ),
                 b(
                     C('t'),

@@ -116,12 +116,16 @@ pub(super) fn gap_lines(
             }
         }
     }
-    if let Some(r) = s
+    // What each figure is, one line per variant it was measured on.
+    for r in s
         .references
         .iter()
-        .find(|r| r.comparable && r.core == core && !measured::is_given(r))
+        .filter(|r| r.comparable && r.core == core && !measured::is_given(r))
     {
-        out.push(format!("{core} measured: {} ({})", r.what, r.source));
+        out.push(format!(
+            "{core} measured, {}: {} ({})",
+            r.variant, r.what, r.source
+        ));
     }
     out
 }

@@ -35,6 +35,8 @@ pub struct Names<'a> {
     /// Whether `(variant, function)` names a function of the variant's
     /// guest (a symbol, or a page such as `0x80001000`); `None`: unchecked.
     pub function: Option<KnownFunction<'a>>,
+    /// The metrics a result has (`expect::metrics`); `None`: unchecked.
+    pub metrics: Option<&'a super::metrics::Metrics>,
 }
 
 impl<'a> Names<'a> {
@@ -42,6 +44,7 @@ impl<'a> Names<'a> {
         Names {
             variants,
             function: None,
+            metrics: None,
         }
     }
 }
@@ -371,6 +374,12 @@ fn operand(
             at0,
             format!("'{text}': write VARIANT.METRIC, e.g. before.exit_code"),
         );
+    }
+    if let Some(m) = names.metrics {
+        super::metrics::check(text, &path, m).map_err(|(i, msg)| ParseError {
+            at: steps[i + 1].1,
+            msg,
+        })?;
     }
     if path[0] == "events" || path[0] == "events_per_iteration" {
         super::lookup::event_kind_path(text, &path).map_err(|msg| ParseError {

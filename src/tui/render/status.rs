@@ -87,8 +87,14 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .map(|m| m.profile.name.clone())
         .or_else(|| v.core.as_ref().or(s.core.as_ref()).map(|c| c.name.clone()))
         .unwrap_or_else(|| "no core".to_string());
-    let iteration = if s.scenario.measure.is_some() {
-        format!(" · {}", s.live.stats().iteration_place())
+    let iteration = if let Some(m) = &s.scenario.measure {
+        let place = s.live.stats().iteration_place();
+        match &m.start {
+            Some(start) if place == crate::session::stats::BEFORE_WINDOW => {
+                format!(" · {place} (it opens at {start})")
+            }
+            _ => format!(" · {place}"),
+        }
     } else {
         " · no measured loop".to_string()
     };
