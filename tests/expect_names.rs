@@ -70,7 +70,12 @@ fn a_subtraction_without_spaces_is_refused_at_load_where_the_path_goes_wrong() {
 #[test]
 fn unknown_metrics_and_keys_are_refused_at_load() {
     for (name, check, at, want) in [
-        ("field", "before.instructons > 0", "instructons", "a run has no metric 'instructons'"),
+        (
+            "field",
+            "before.instructons > 0",
+            "instructons",
+            "a run has no metric 'instructons'",
+        ),
         (
             "estimate",
             "before.estimate.cycles_per_iter > 0",
@@ -89,10 +94,25 @@ fn unknown_metrics_and_keys_are_refused_at_load() {
             "ras >",
             "'estimate.breakdown' has no 'ras'",
         ),
-        ("result", "before.results.verdict > 0", "verdict", "'results' has no 'verdict'"),
-        ("deep", "before.traps.user > 0", "user", "'traps' is a number"),
+        (
+            "result",
+            "before.results.verdict > 0",
+            "verdict",
+            "'results' has no 'verdict'",
+        ),
+        (
+            "deep",
+            "before.traps.user > 0",
+            "user",
+            "'traps' is a number",
+        ),
         ("table", "before.lrsc > 0", "lrsc", "'lrsc' is a table"),
-        ("text", "before.outcome == 0", "outcome", "'outcome' is text"),
+        (
+            "text",
+            "before.outcome == 0",
+            "outcome",
+            "'outcome' is text",
+        ),
     ] {
         let (e, _) = refused(name, check, at);
         assert!(e.contains(want), "{name}: {e}");
@@ -131,7 +151,9 @@ fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
 }
 
 fn step(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
         s.to_string()
     } else {
         format!("\\\"{s}\\\"")

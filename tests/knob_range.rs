@@ -46,7 +46,11 @@ fn a_variant_knob_past_its_max_is_refused_at_its_place() {
         t.replace("knobs = { arch_entry = 1 }", "knobs = { arch_entry = 2 }")
     });
     let out = trapscope_within(&["run", &p, "-v", "fast"], LIMIT);
-    let at = place(&text, "knobs = { arch_entry = 2 }", "knobs = { arch_entry = ".len());
+    let at = place(
+        &text,
+        "knobs = { arch_entry = 2 }",
+        "knobs = { arch_entry = ".len(),
+    );
     fails_one_line(
         &out,
         2,
@@ -71,7 +75,10 @@ fn a_default_past_its_max_is_refused_at_its_place() {
     fails_one_line(
         &out,
         2,
-        &[&format!("{p}:{at}:"), "default: knob arch_entry = 3 is out of range"],
+        &[
+            &format!("{p}:{at}:"),
+            "default: knob arch_entry = 3 is out of range",
+        ],
     );
 }
 
@@ -80,7 +87,14 @@ fn set_past_a_knobs_max_is_refused_by_every_command() {
     for args in [
         &["run", GENERIC, "-v", "fast", "--set", "arch_entry=7"][..],
         &["compare", GENERIC, "--core", "u74", "--set", "arch_entry=7"],
-        &["diff", GENERIC, "fast", "arch_entry", "--set", "arch_entry=7"],
+        &[
+            "diff",
+            GENERIC,
+            "fast",
+            "arch_entry",
+            "--set",
+            "arch_entry=7",
+        ],
     ] {
         let out = trapscope_within(args, LIMIT);
         fails_one_line(
@@ -94,7 +108,11 @@ fn set_past_a_knobs_max_is_refused_by_every_command() {
         &["run", GENERIC, "-v", "fast", "--set", "arch_entry=1"],
         LIMIT,
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // diff refused unknown knobs only by ignoring them.
     let out = trapscope_within(&["diff", GENERIC, "--set", "nope=1"], LIMIT);
     fails_one_line(&out, 2, &["unknown knob 'nope'"]);
@@ -123,5 +141,9 @@ fn a_knob_without_max_takes_any_value() {
         &["run", GENERIC, "-v", "fast", "--set", "iterations=3"],
         LIMIT,
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -88,5 +88,8 @@ fn before_a_window_opened_by_a_symbol_the_status_line_names_it() {
     s.update(Action::Continue);
     s.update(Action::Step);
     let st = status(&mut s);
-    assert!(st.contains("· iteration 1") && !st.contains("window"), "{st}");
+    assert!(
+        st.contains("· iteration 1") && !st.contains("window"),
+        "{st}"
+    );
 }

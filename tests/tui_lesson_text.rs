@@ -59,5 +59,9 @@ fn the_last_ras_lesson_step_speaks_of_the_wrappers_ret_as_still_to_run() {
         s.update(Action::Step);
     }
     assert_eq!(p.symbol_at(s.live.m.pc()).unwrap().0.name, "main");
-    assert_eq!(return_misses(&s), misses, "the wrapper's `ret` was predicted");
+    assert_eq!(
+        return_misses(&s),
+        misses,
+        "the wrapper's `ret` was predicted"
+    );
 }

@@ -50,10 +50,7 @@ pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
             "fails: a trap or xRET at {} dropped the reservation",
             place(p, *pc)
         ),
-        ClearedBySc { pc } => format!(
-            "fails: the sc at {} used up the reservation",
-            place(p, *pc)
-        ),
+        ClearedBySc { pc } => format!("fails: the sc at {} used up the reservation", place(p, *pc)),
         RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
     }
 }

@@ -174,9 +174,8 @@ pub(super) fn convert(
                     ),
                 ));
             }
-            knob.check(*val.get_ref()).map_err(|m| {
-                loc.span(val, format!("variant '{}': {m}", v.name.get_ref()))
-            })?;
+            knob.check(*val.get_ref())
+                .map_err(|m| loc.span(val, format!("variant '{}': {m}", v.name.get_ref())))?;
             vk.insert(k.get_ref().clone(), *val.get_ref());
         }
         let core = match &v.core {

@@ -30,7 +30,14 @@ const NUMBERS: [&str; 6] = [
     "traps_per_iteration",
 ];
 /// Fields that hold text, not a number.
-const TEXT: [&str; 6] = ["variant", "label", "outcome", "error", "uart", "result_names"];
+const TEXT: [&str; 6] = [
+    "variant",
+    "label",
+    "outcome",
+    "error",
+    "uart",
+    "result_names",
+];
 /// Checked by the parser (event kinds, function symbols).
 const PARSED: [&str; 3] = ["events", "events_per_iteration", "functions_per_iteration"];
 const CALL_STACK: [&str; 4] = [
@@ -131,7 +138,9 @@ fn estimate(text: &str, path: &[String], m: &Metrics) -> Result<(), Wrong> {
     let Some(second) = path.get(1) else {
         return Err((
             0,
-            format!("'{text}': 'estimate' is a table: name one of its fields, e.g. estimate.cycles_per_iteration"),
+            format!(
+                "'{text}': 'estimate' is a table: name one of its fields, e.g. estimate.cycles_per_iteration"
+            ),
         ));
     };
     if ESTIMATE_NUMBERS.contains(&second.as_str()) {
@@ -147,7 +156,12 @@ fn estimate(text: &str, path: &[String], m: &Metrics) -> Result<(), Wrong> {
             }
             v
         }
-        "core" => return Err((1, format!("'{text}': 'estimate.core' is text, not a number"))),
+        "core" => {
+            return Err((
+                1,
+                format!("'{text}': 'estimate.core' is text, not a number"),
+            ));
+        }
         s => {
             let mut all: Vec<&str> = ESTIMATE_NUMBERS.to_vec();
             all.extend(ESTIMATE_TABLES);
