@@ -179,6 +179,7 @@ fn function_names_are_checked_against_the_guest() {
     let n = Names {
         variants: &v,
         function: Some(&known),
+        metrics: None,
     };
     let c = Check::parse_in(
         "fast.functions_per_iteration.sys_getppid.instructions == 10",
