@@ -328,10 +328,11 @@ fn guest(r: &mut Rng, n: usize) -> Vec<u8> {
     bytes
 }
 
-/// Runs random guests from seed `s` until `enough(guests, elapsed)`.
-fn run_guests(s: u64, enough: impl Fn(u64, Duration) -> bool) {
+/// Runs random guests from seed `s` until `enough(guests, elapsed)`, in a
+/// scratch directory of `name`'s own (the tests run in parallel).
+fn run_guests(name: &str, s: u64, enough: impl Fn(u64, Duration) -> bool) {
     let mut r = Rng(s);
-    let dir = scratch("hook-fuzz");
+    let dir = scratch(name);
     let start = Instant::now();
     let (mut guests, mut insns) = (0u64, 0u64);
     while !enough(guests, start.elapsed()) {
@@ -385,7 +386,7 @@ fn run_guests(s: u64, enough: impl Fn(u64, Duration) -> bool) {
 
 #[test]
 fn random_guests_never_panic_a_hook() {
-    run_guests(seed("machine"), |_, t| t >= PART);
+    run_guests("hook-fuzz", seed("machine"), |_, t| t >= PART);
 }
 
 /// Guest 188 of this seed ran a block that began before an exact intercept
@@ -395,5 +396,5 @@ fn random_guests_never_panic_a_hook() {
 /// now keeps a second code hook that never fires.
 #[test]
 fn the_guest_that_crashed_unicorn_runs() {
-    run_guests(1796198455043562373, |g, _| g > 188);
+    run_guests("hook-fuzz-188", 1796198455043562373, |g, _| g > 188);
 }
