@@ -104,15 +104,7 @@ fn set_past_a_knobs_max_is_refused_by_every_command() {
         );
     }
     // Its largest value is taken.
-    let out = trapscope_within(
-        &["run", GENERIC, "-v", "fast", "--set", "arch_entry=1"],
-        LIMIT,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    runs_fast_with("arch_entry=1");
     // diff refused unknown knobs only by ignoring them.
     let out = trapscope_within(&["diff", GENERIC, "--set", "nope=1"], LIMIT);
     fails_one_line(&out, 2, &["unknown knob 'nope'"]);
@@ -137,10 +129,12 @@ fn colon_set_past_a_knobs_max_is_refused_in_the_tui() {
 #[test]
 fn a_knob_without_max_takes_any_value() {
     // iterations has none: a large count is the user's to ask for.
-    let out = trapscope_within(
-        &["run", GENERIC, "-v", "fast", "--set", "iterations=3"],
-        LIMIT,
-    );
+    runs_fast_with("iterations=3");
+}
+
+/// `run GENERIC -v fast --set KNOB=V` succeeds.
+fn runs_fast_with(set: &str) {
+    let out = trapscope_within(&["run", GENERIC, "-v", "fast", "--set", set], LIMIT);
     assert!(
         out.status.success(),
         "{}",
