@@ -41,6 +41,14 @@
 #   19  FS Off: fadd.s of an unboxed input is illegal (cause 2)
 #   20  FS Off: fadd.s of boxed inputs is illegal too, and its rd keeps the
 #       double it held (nothing was written, so nothing is boxed)
+#   21  a single result is boxed when a later instruction of its block
+#       faults (a load from a hole): the trap handler and the code after it
+#       read 0xffffffff40000000
+#   22  one block, run three times, whose single input lives into it: boxed
+#       1.0, then the unboxed value, then boxed 1.0 again; fadd.s with 1.0
+#       gives 2.0, the canonical NaN, 2.0 (each stored with fsd, so the
+#       stored dword shows the boxing too)
+#   23  fsd and fmv.x.d of a single result in the same block see it boxed
 
         .include "selftest.inc"
         .include "fp.inc"
@@ -171,9 +179,55 @@ fs_off2:
         CHECK_LOG_ADDR 20, st_m_area, 0, TE_EPC, fs_off2
         FS_SET  1
         CHECK_F 20, f3, 0x4008000000000000
+
+        .equ HOLE, 0x40000000           # no memory there (as in access_fault.S)
+        FLDS    f1, 0x3f800000
+        LOG_RESET st_m_area
+        li      t1, HOLE
+        fadd.s  f3, f1, f1
+ld_hole:
+        fld     f4, 0(t1)
+        CHECK_COUNT 21, st_m_area, 1
+        CHECK_LOG_ADDR 21, st_m_area, 0, TE_EPC, ld_hole
+        CHECK_F 21, f3, BOX | 0x40000000
+
+        li      s2, 3
+        la      t1, inputs
+        la      t2, outputs
+1:      fld     f2, 0(t1)
+        j       2f                      # ends the block: f2 lives into the next
+2:      fadd.s  f3, f2, f1
+        fsd     f3, 0(t2)
+        addi    t1, t1, 8
+        addi    t2, t2, 8
+        addi    s2, s2, -1
+        bnez    s2, 1b
+        la      t2, outputs
+        ld      a1, 0(t2)
+        li      t0, BOX | 0x40000000
+        CHECK_EQ 22, a1, t0
+        ld      a1, 8(t2)
+        li      t0, BOX | CANON_S
+        CHECK_EQ 22, a1, t0
+        ld      a1, 16(t2)
+        li      t0, BOX | 0x40000000
+        CHECK_EQ 22, a1, t0
+        CHECK_FLAGS 22, 0
+
+        la      t2, outputs
+        fadd.s  f3, f1, f1
+        fsd     f3, 0(t2)
+        fmv.x.d a2, f3
+        ld      a1, 0(t2)
+        li      t0, BOX | 0x40000000
+        CHECK_EQ 23, a1, t0
+        CHECK_EQ 23, a2, t0
         PASS
         .size test_main, . - test_main
 
         .data
         .balign 8
 word:   .dword  0
+inputs: .dword  BOX | 0x3f800000, UNBOXED, BOX | 0x3f800000
+outputs:
+        .dword  0, 0, 0

@@ -144,6 +144,7 @@ pub(super) fn deliver<O: Observer>(
             own_block(uc, pc);
         }
         // The faulting instruction executed (as a trapping one).
+        super::fpflow::settled_at(uc, pending_from(uc));
         hooks::finish(uc, 1 + pending_from(uc), None, false);
     }
     trap::raise(uc, cause, pc, addr);
@@ -166,6 +167,7 @@ pub(super) fn own_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     hart.pending = Some(Pending {
         block,
         from: 0,
+        boxed: 0,
         priv_,
     });
 }

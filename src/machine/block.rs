@@ -34,10 +34,19 @@ pub struct Block<D> {
     /// Some instruction is a CSR access or `sfence.vma`: only then has
     /// `hooks::post_retire` anything to look for in a retired range.
     pub system: bool,
+    /// Its NaN-boxing plan (fpflow.rs), if it has F instructions.
+    pub fp: Option<super::fpflow::FpFlow>,
 }
 
 impl<D> Block<D> {
-    pub fn new(start: u64, end: u64, phys: u64, insns: Vec<DecodedInsn>, data: D) -> Block<D> {
+    pub fn new(
+        start: u64,
+        end: u64,
+        phys: u64,
+        insns: Vec<DecodedInsn>,
+        data: D,
+        fp: Option<super::fpflow::FpFlow>,
+    ) -> Block<D> {
         let fs_dirties = (0..insns.len() as u32)
             .filter(|&k| {
                 insns[k as usize]
@@ -57,6 +66,7 @@ impl<D> Block<D> {
             data,
             fs_dirties,
             system,
+            fp,
         }
     }
 

@@ -84,7 +84,6 @@ struct HartSaved<D> {
     faults: super::fault::FaultState,
     storms: super::storm::Storms,
     trigger: super::trigger::Trigger,
-    fbox: Option<u8>,
     fs_seen: u8,
     fs_by: Option<u64>,
     irq: super::irq::IrqState,
@@ -137,9 +136,10 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         limit: _,       // reset by each run call
         until_kinds: _, // reset by each run call
         intercepts: _,  // derived from code, with their hooks
-        stop_addrs: _,  // the run call's, with their hooks
-        skip_once: _,   // reset by each run call
-        passed: _,      // reset by each run call
+        fp_checks: _,
+        stop_addrs: _, // the run call's, with their hooks
+        skip_once: _,  // reset by each run call
+        passed: _,     // reset by each run call
         csr_shadow,
         described: _, // disassembly of code, by pc and encoding
         mem_fault: _, // taken before a run call returns
@@ -162,7 +162,6 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         storms,
         smc: _, // derived from code, with its hooks
         trigger,
-        fbox,
         fs_seen,
         fs_by,
         irq,
@@ -195,7 +194,6 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
         faults: faults.clone(),
         storms: storms.clone(),
         trigger: *trigger,
-        fbox: *fbox,
         fs_seen: *fs_seen,
         fs_by: *fs_by,
         irq: *irq,
@@ -215,6 +213,7 @@ fn restore_hart<O: Observer>(h: &mut Hart<O>, s: &HartSaved<O::BlockData>) {
     h.pending = s.pending.as_ref().map(|(block, from, priv_)| Pending {
         block: block.clone(),
         from: *from,
+        boxed: *from,
         priv_: *priv_,
     });
     h.stop = s.stop.clone();
@@ -233,7 +232,6 @@ fn restore_hart<O: Observer>(h: &mut Hart<O>, s: &HartSaved<O::BlockData>) {
     h.faults = s.faults.clone();
     h.storms = s.storms.clone();
     h.trigger = s.trigger;
-    h.fbox = s.fbox;
     h.fs_seen = s.fs_seen;
     h.fs_by = s.fs_by;
     h.irq = s.irq;

@@ -10,15 +10,12 @@
 //!
 //! QEMU 5.0 boxes only what `flw` loads: its single-precision results and
 //! `fmv.w.x` leave the upper half zero (or, for fmv.w.x, x's upper half).
-//! So trapscope also boxes every single result: an instruction that writes
-//! one natively leaves its rd pending, and the next hook to run (the
-//! instruction after it is hooked for this, and every block start and step
-//! checks too) sets the upper 32 bits before anything can read them.
+//! fpflow.rs boxes them, and decides per block which instructions with
+//! single inputs this hook sees.
 //!
-//! The hook intercepts fmin/fmax and every instruction with single inputs
-//! or a single result. fmin/fmax are always emulated; the others run
-//! natively when every input is boxed, and are emulated here otherwise. With a canonical-NaN input an
-//! arithmetic result is the canonical NaN, and NV is raised only where
+//! The hook always emulates fmin/fmax. The others it sees run natively
+//! when every input is boxed, and are emulated here otherwise. With a
+//! canonical-NaN input an arithmetic result is the canonical NaN, and NV is raised only where
 //! IEEE 754 and the F spec say: a signaling NaN input, a signaling compare
 //! (flt/fle) with a NaN, an FMA of ∞×0 (§11.6: "even when the addend is a
 //! quiet NaN"), a conversion of NaN to an integer (which gives the largest
@@ -50,31 +47,10 @@ pub enum FpResult {
     Illegal,
 }
 
-/// Whether trapscope must look at this instruction before it runs.
+/// Whether trapscope must look at this instruction wherever it is:
+/// fmin/fmax. The NaN-boxing hooks depend on the block (fpflow.rs).
 pub fn must_intercept(insn: &Insn) -> bool {
-    insn.op == Op::Fp && reads(insn.raw).is_some_and(|r| r.minmax || r.single || r.single_dest)
-}
-
-/// Where the boxing of a natively written single result happens: the
-/// instruction after it (FP computations never jump; one that traps leaves
-/// nothing to box, and `on_exception` drops the pending box).
-pub fn fixup_site(pc: u64, insn: &Insn) -> Option<u64> {
-    let r = reads(insn.raw)?;
-    (insn.op == Op::Fp && r.single_dest).then_some(pc + u64::from(insn.len))
-}
-
-/// The native instruction whose result was pending trapped instead.
-pub fn drop_pending_box<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
-    uc.get_data_mut().fbox = None;
-}
-
-/// Boxes the single result a native instruction left in an f register.
-pub fn apply_pending_box<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
-    if let Some(rd) = uc.get_data_mut().fbox.take() {
-        let id = R::F0 as i32 + i32::from(rd & 31);
-        let v = uc.reg_read(id).unwrap_or(0);
-        let _ = uc.reg_write(id, BOX | (v & 0xffff_ffff));
-    }
+    insn.op == Op::Fp && reads(insn.raw).is_some_and(|r| r.minmax)
 }
 
 fn freg<D>(uc: &Unicorn<'_, D>, i: u8) -> u64 {
@@ -292,12 +268,19 @@ pub fn run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, insn: &Insn) -> FpResult 
             v
         };
     }
-    if !r.minmax && all_boxed {
-        // Native. If it traps (FS Off, a reserved frm), the exception hook
-        // drops the pending box: rd was not written.
-        if r.single_dest {
-            uc.get_data_mut().fbox = Some(insn.rd);
-        }
+    // fmin/fmax of two numbers: QEMU 5.0 gives IEEE 754-2008 minNum /
+    // maxNum, which differ from the current rules only for NaN inputs.
+    let numbers = || {
+        x[..2].iter().all(|&v| {
+            !Bits {
+                v,
+                double: !r.single,
+            }
+            .is_nan()
+        })
+    };
+    if all_boxed && (!r.minmax || numbers()) {
+        // Native: a single result is boxed once it is reported (fpflow.rs).
         return FpResult::Native;
     }
     let ms = regs::read_csr(uc, 0x300).unwrap_or(0);

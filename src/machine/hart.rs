@@ -36,6 +36,8 @@ pub(super) struct Pending<D> {
     pub block: Rc<Block<D>>,
     /// Index of the first instruction not yet reported.
     pub from: usize,
+    /// Instructions whose single results are NaN-boxed (fpflow.rs).
+    pub boxed: usize,
     pub priv_: Priv,
 }
 
@@ -56,6 +58,8 @@ pub struct Hart<O: Observer> {
     pub(super) limit: u64,
     pub(super) until_kinds: Vec<EventKind>,
     pub(super) intercepts: PcMap<u64, Insn>,
+    /// Where a block checks a 64-bit value it reads as a single (fpflow.rs).
+    pub(super) fp_checks: super::pchash::PcSet<u64>,
     pub(super) stop_addrs: PcSet<u64>,
     /// A stop address we are resuming from, to pass once.
     pub(super) skip_once: Option<u64>,
@@ -106,9 +110,6 @@ pub struct Hart<O: Observer> {
     pub(super) smc: super::smc::SmcState,
     /// The debug trigger (tselect/tdata1/tdata2).
     pub(super) trigger: super::trigger::Trigger,
-    /// An f register a native single-precision instruction just wrote,
-    /// to NaN-box at the next hook (fp.rs).
-    pub(super) fbox: Option<u8>,
     /// sstatus.FS as last reported (fstate.rs: QEMU keeps the field; this
     /// only tells a change), and the pc of an F/D instruction trapscope ran
     /// that made it Dirty.
@@ -152,6 +153,7 @@ impl<O: Observer> Hart<O> {
             limit: u64::MAX,
             until_kinds: Vec::new(),
             intercepts: PcMap::default(),
+            fp_checks: Default::default(),
             stop_addrs: PcSet::default(),
             skip_once: None,
             passed: None,
@@ -177,7 +179,6 @@ impl<O: Observer> Hart<O> {
             storms: Default::default(),
             smc: Default::default(),
             trigger: Default::default(),
-            fbox: None,
             fs_seen: 0,
             fs_by: None,
             irq: Default::default(),

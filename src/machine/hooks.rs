@@ -6,7 +6,6 @@ use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::{Block, decode_range};
 use super::csr;
-use super::fp;
 use super::hart::{Hart, Outcome, Pending};
 use super::observe::{Observer, Retire};
 use super::regs;
@@ -31,6 +30,8 @@ pub(super) fn finish<O: Observer>(
         finish(uc, to, next, keep);
         return;
     }
+    // What ran is boxed before anything reads it (fpflow.rs).
+    super::fpflow::box_to(uc, to);
     let hart = uc.get_data_mut();
     let Some(mut p) = hart.pending.take() else {
         return;
@@ -187,21 +188,23 @@ pub(super) fn block_at<O: Observer>(
     let bytes = uc.mem_read_as_vec(phys, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
+    let mut fp = None;
     if uc.get_data().account {
         super::smc::watch_code(uc, phys, phys + (end - addr));
         let saves = super::frames::register(uc, &insns);
-        if super::smc::register_block(uc, &insns) | saves {
+        let scan = super::fpflow::scan(&insns);
+        if super::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs) | saves {
             uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
         }
+        fp = scan.flow;
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
     hart.blocks
-        .insert(size, Block::new(addr, end, phys, insns, data))
+        .insert(size, Block::new(addr, end, phys, insns, data, fp))
 }
 
 pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {
-    fp::apply_pending_box(uc);
     uc.get_data_mut().passed = None;
     if uc.get_data().stepping {
         return;
@@ -219,6 +222,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         return;
     }
     let block = block_at(uc, addr, size);
+    super::fpflow::check_entry(uc, &block);
     if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
         // Its translation lacks the hooks of intercepts just found: drop it
         // and stop before it runs; the run loop starts here again.
@@ -240,6 +244,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
     hart.pending = Some(Pending {
         block,
         from: 0,
+        boxed: 0,
         priv_,
     });
 }
@@ -251,7 +256,6 @@ pub(super) fn pending_index<O: Observer>(hart: &Hart<O>, pc: u64) -> Option<usiz
 
 /// An exception unicorn raised: unicorn has already advanced the pc by 4.
 pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u32) {
-    fp::drop_pending_box(uc); // a native FP instruction trapped (fp.rs)
     let epc = uc.reg_read(R::PC).unwrap_or(0).wrapping_sub(4);
     let cause = u64::from(intno);
     if cause > 15 {
@@ -315,6 +319,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         return;
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
+    super::fpflow::settled_at(uc, idx); // it wrote nothing
     finish(uc, idx + 1, None, false);
     trap::raise(uc, cause, epc, tval);
 }

@@ -7,6 +7,7 @@ use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::csr::{self, CsrResult};
 use super::fp;
+use super::fpflow;
 use super::hart::Hart;
 use super::hooks::{fault, finish, pending_index};
 use super::lrsc;
@@ -18,10 +19,25 @@ use crate::isa::Op;
 
 /// An instruction trapscope runs itself.
 pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    fp::apply_pending_box(uc);
     // A page hook calls here for every instruction on its page
     // (hookpages.rs): nothing to do where no intercept is.
-    if !uc.get_data().intercepts.contains_key(&pc) {
+    let (icpt, check) = {
+        let hart = uc.get_data();
+        let check = !hart.fp_checks.is_empty() && hart.fp_checks.contains(&pc);
+        (hart.intercepts.contains_key(&pc), check)
+    };
+    if !icpt && !check {
+        return;
+    }
+    // Whatever this instruction or a stop here reads is NaN-boxed.
+    let idx = pending_index(uc.get_data(), pc);
+    if let Some(i) = idx {
+        fpflow::box_to(uc, i);
+        if check && fpflow::stop_unboxed(uc, i, pc) {
+            return;
+        }
+    }
+    if !icpt {
         return;
     }
     if trigger::before(uc, pc) {
@@ -66,8 +82,14 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
     }
     // fmin/fmax and NaN-boxing (fp.rs): most run natively.
     let fp = (insn.op == Op::Fp).then(|| fp::run(uc, &insn));
-    if matches!(fp, Some(fp::FpResult::Native)) {
-        return;
+    if matches!(fp, Some(fp::FpResult::Native))
+        || matches!(insn.op, Op::FpLoad { .. } | Op::FpStore { .. })
+    {
+        return; // hooked to box its input (fpflow.rs); it runs natively
+    }
+    if let Some(i) = idx {
+        // Trapscope runs it, or it traps: nothing it does is left to box.
+        fpflow::settled_at(uc, i);
     }
     if let Some(i) = idx {
         // Execution goes on normally into the intercepted instruction.

@@ -12,6 +12,7 @@ pub mod elfhdr;
 mod end;
 mod fault;
 mod fp;
+mod fpflow;
 mod frames;
 pub mod fstate;
 pub mod guard;

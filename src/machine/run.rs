@@ -183,12 +183,14 @@ impl<O: Observer + 'static> Machine<O> {
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
+        super::fpflow::check_entry(&mut self.uc, &block);
         smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
         hart.pending = Some(Pending {
             block,
             from: 0,
+            boxed: 0,
             priv_,
         });
     }

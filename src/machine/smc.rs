@@ -48,6 +48,13 @@ pub(super) fn must_hook(i: &Insn) -> bool {
         || super::fp::must_intercept(i)
 }
 
+/// An FP instruction's hook stays once added: NaN-boxing (fpflow.rs) hooks
+/// one where some block that holds it needs it, and another block over the
+/// same code may not.
+fn keeps_hook(i: &Insn) -> bool {
+    matches!(i.op, Op::Fp | Op::FpLoad { .. } | Op::FpStore { .. })
+}
+
 /// Watches guest writes to `[start, end]` (a text segment): only code
 /// pages get the hook, so ordinary stores pay one range check.
 pub(super) fn watch<O: Observer>(
@@ -149,13 +156,24 @@ pub(super) fn watch_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, start: u64,
 pub(super) fn register_block<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     insns: &[DecodedInsn],
+    fp_hooks: &[u64],
+    fp_checks: &[u64],
 ) -> bool {
     let mut sites = Vec::new();
+    for &pc in fp_checks {
+        if uc.get_data_mut().fp_checks.insert(pc) {
+            sites.push(pc);
+        }
+    }
     for d in insns {
-        let Some(i) = d.insn.filter(must_hook) else {
+        let hooked = |i: &Insn| must_hook(i) || fp_hooks.binary_search(&d.pc).is_ok();
+        let Some(i) = d.insn.filter(hooked) else {
             // Another address space may have held an intercepted
             // instruction here: this code is not one.
-            uc.get_data_mut().intercepts.remove(&d.pc);
+            let same = d.insn.filter(keeps_hook);
+            if same.is_none() || uc.get_data().intercepts.get(&d.pc) != same.as_ref() {
+                uc.get_data_mut().intercepts.remove(&d.pc);
+            }
             continue;
         };
         if uc.get_data().intercepts.get(&d.pc) == Some(&i) {
@@ -163,9 +181,6 @@ pub(super) fn register_block<O: Observer>(
         }
         uc.get_data_mut().intercepts.insert(d.pc, i);
         sites.push(d.pc);
-        // A single-precision result is NaN-boxed at the next instruction's
-        // hook (fp.rs).
-        sites.extend(super::fp::fixup_site(d.pc, &i));
     }
     !sites.is_empty() && super::hookpages::hook_all(uc, &sites)
 }

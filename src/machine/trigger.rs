@@ -310,6 +310,9 @@ pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> boo
         Check::Run => super::watch::before_in_block(uc, pc, idx, insn.as_ref()),
         Check::Fire(tval) => {
             // Executed, not retired, as any instruction that traps.
+            if let Some(i) = idx {
+                super::fpflow::settled_at(uc, i);
+            }
             hooks::finish(uc, idx.map_or(0, |i| i + 1), None, false);
             trap::raise(uc, trap::CAUSE_BREAKPOINT, pc, tval);
             true
@@ -373,7 +376,6 @@ impl<O: Observer + 'static> Machine<O> {
     /// (a breakpoint exception: the instruction is executed but does not
     /// retire, like any instruction that traps), or it runs.
     pub(super) fn trigger_gate(&mut self, pc: u64) -> Gate {
-        super::fp::apply_pending_box(&mut self.uc);
         self.prepare_step(pc);
         let insn = self
             .uc
@@ -388,6 +390,7 @@ impl<O: Observer + 'static> Machine<O> {
                 Gate::Run
             }
             Check::Fire(tval) => {
+                super::fpflow::settled_at(&mut self.uc, 0);
                 hooks::finish(&mut self.uc, 1, None, false);
                 trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);
                 let hart = self.uc.get_data_mut();
