@@ -100,11 +100,22 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
         dir,
         "plain.toml",
         &format!(
-            "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"{}\"\niterations = 1_000_000\n",
+            "title = \"t\"\npatch = \"p\"\n{}[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"{}\"\niterations = 1_000_000\n",
+            // A snapshot with V runs on a core with V 1.0 at its VLEN
+            // (the X60's 256).
+            if cfg.vlen.is_some() {
+                "cores = [\"x60\"]\n"
+            } else {
+                ""
+            },
             cfg.loop_symbol
         ),
     );
-    let mut m = build_machine(&s, &s.variants[0], &RunOpts::default()).unwrap();
+    let opts = RunOpts {
+        core: s.cores.first().cloned(),
+        ..RunOpts::default()
+    };
+    let mut m = build_machine(&s, &s.variants[0], &opts).unwrap();
     // Symbols and source lines come with the snapshot (the vmlinux's, or
     // the bare ELF's own).
     let he = m
@@ -137,6 +148,28 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
             .unwrap_or_else(|| panic!("QEMU gave no {name}"));
         let ours = m.csr(c.csr.0 as u16);
         assert_eq!(ours, Some(c.value.0), "{name}: trapscope vs QEMU");
+    }
+    // The FP and vector state, when QEMU's hart has them (a V kernel with
+    // a vector init: the kernel's discard leaves vill and all-ones).
+    if let Some(qf) = q_hart.fcsr {
+        let fp = m.fp_state();
+        assert_eq!(fp.fcsr, qf.0, "fcsr: trapscope vs QEMU");
+        for (i, q) in q_hart.f.iter().enumerate() {
+            assert_eq!(fp.f[i], q.0, "f{i}: trapscope vs QEMU");
+        }
+    }
+    if let Some(qv) = &q_hart.vector {
+        let v = m.vunit().expect("the snapshot gives the hart V");
+        assert_eq!(v.vlen, qv.vlen, "VLEN");
+        assert_eq!(
+            (v.vl, v.vtype, v.vstart, v.read_csr(0x00f)),
+            (qv.vl.0, qv.vtype.0, qv.vstart.0, Some(qv.vcsr.0)),
+            "vl, vtype, vstart, vcsr: trapscope vs QEMU"
+        );
+        for (i, q) in qv.v.iter().enumerate() {
+            let ours: String = v.reg(i).iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(&ours, q, "v{i}: trapscope vs QEMU");
+        }
     }
     let ram = m.read_phys(0x8000_0000, q_ram.len()).unwrap();
     if ram != q_ram {
@@ -228,9 +261,9 @@ fn linux_snapshot_matches_qemu() {
     if !snapshot_util::qemu_or_skip() {
         return;
     }
-    // TRAPSCOPE_LINUX_INITS=getppid,seccomp,sud,...: the inits to check
-    // (default getppid; the syscall-work ones need the kernel's options,
-    // guest-asm/README.md).
+    // TRAPSCOPE_LINUX_INITS=getppid,seccomp,sud,vector-v1,...: the inits
+    // to check (default getppid; the syscall-work and vector ones need the
+    // kernel's options, guest-asm/README.md).
     let inits = std::env::var("TRAPSCOPE_LINUX_INITS").unwrap_or_else(|_| "getppid".into());
     for init in inits.split(',') {
         let dir = temp(&format!("linux-{init}"));
@@ -245,6 +278,9 @@ fn linux_snapshot_matches_qemu() {
             at: 100,
             ecall_symbol: "init_ecall".into(),
             loop_symbol: "init_loop".into(),
+            // The vector inits need V (a kernel built with
+            // CONFIG_RISCV_ISA_V, README "Vector kernels").
+            vlen: init.starts_with('v').then_some(256),
             ..config()
         };
         against_qemu(&cfg, &dir, 1000);

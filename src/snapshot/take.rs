@@ -345,15 +345,28 @@ impl Booted {
         let e = |e: super::gdb::GdbError| e.to_string();
         let from = self.privilege()?;
         self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
-        self.gdb.step().map_err(e)?;
+        // A step that retired nothing is made again, a few times at most.
+        let mut took = step::Took::Stayed;
+        for _ in 0..STEP_TRIES {
+            self.gdb.step().map_err(e)?;
+            took = self.trap_after_step(from)?;
+            if !matches!(took, step::Took::Stayed) {
+                break;
+            }
+        }
         self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
-        let took = self.trap_after_step(from)?;
         match took {
             step::Took::Ecall => Ok(true),
             step::Took::Interrupt => {
                 self.interrupted_steps += 1;
                 Ok(false)
             }
+            step::Took::Stayed => Err(format!(
+                "{STEP_TRIES} steps over {} ({:#x}) in a row retired nothing{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.console_note()
+            )),
             step::Took::Other(what) => Err(format!(
                 "the step over {} ({:#x}) did not take its trap: {what}{}",
                 self.cfg.ecall_symbol,
@@ -501,6 +514,8 @@ fn ordinal(n: u64) -> String {
 /// the "---[ end Kernel panic - not syncing: ... ]---" line, after which
 /// the kernel prints nothing more (the default panic timeout is 0: halt).
 const PANIC_LINES: usize = 3;
+/// How many times the step over the ecall is made when it retires nothing.
+const STEP_TRIES: u32 = 4;
 
 /// Whether the console's last lines hold Linux's panic() banner
 /// ("Kernel panic - not syncing: "), which it prints before halting.
