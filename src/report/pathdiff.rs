@@ -10,9 +10,11 @@
 //! two copies of one template, line up instruction by instruction.
 
 mod align;
+mod fold;
 mod json;
 mod line;
 mod markdown;
+mod matching;
 #[cfg(test)]
 mod quadratic;
 mod render;
@@ -22,17 +24,17 @@ mod typical;
 pub use align::{BUDGET, GaveUp, Op, Search, align, align_two_level, align_two_level_within};
 pub use typical::{Choice, build_default, choose, most_common};
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
 use crate::session::path::{self, PathRun, Step, Which};
 
+pub use fold::{FOLD_CONTEXT, FOLD_MIN};
 pub use json::json;
 pub use line::{Line, cycles, events_detail, events_text, signed};
 pub use markdown::markdown;
+pub use matching::{MatchBy, align_lines, align_lines_within};
 pub use render::{EventRow, TEXT_WIDTH, event_rows, text};
 
 /// One side of the diff.
@@ -213,112 +215,6 @@ pub fn build(
         d.choice = Choice::Last;
     }
     Ok(d)
-}
-
-/// Runs of identical rows (on both paths, the same cycles, no events) of
-/// at least `FOLD_MIN` are folded in text and Markdown, but for `FOLD_CONTEXT`
-/// rows at each end; `--full` shows them.
-pub const FOLD_MIN: usize = 64;
-pub const FOLD_CONTEXT: usize = 3;
-
-impl PathDiff {
-    /// The ranges of rows (`ops` indices, end exclusive) to fold.
-    pub fn folds(&self) -> Vec<(usize, usize)> {
-        let same = |o: &Op| match *o {
-            Op::Same(i, j) => {
-                let (a, b) = (&self.a.lines[i], &self.b.lines[j]);
-                a.milli == b.milli && a.events.is_empty() && b.events.is_empty()
-            }
-            _ => false,
-        };
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < self.ops.len() {
-            if !same(&self.ops[i]) {
-                i += 1;
-                continue;
-            }
-            let j = (i..self.ops.len())
-                .find(|&j| !same(&self.ops[j]))
-                .unwrap_or(self.ops.len());
-            if j - i >= FOLD_MIN {
-                out.push((i + FOLD_CONTEXT, j - FOLD_CONTEXT));
-            }
-            i = j;
-        }
-        out
-    }
-
-    /// What a folded run of identical rows cost, for its note:
-    /// ", N cycles each side" with a core, nothing without.
-    pub fn fold_cycles(&self, range: (usize, usize)) -> String {
-        if self.core.is_none() {
-            return String::new();
-        }
-        let (ma, _) = self.milli_in(range);
-        format!(", {} cycles each side", cycles(ma))
-    }
-
-    /// Milli-cycles of A's and B's lines in rows `r`.
-    pub fn milli_in(&self, r: (usize, usize)) -> (u64, u64) {
-        let mut m = (0, 0);
-        for o in &self.ops[r.0..r.1] {
-            if let Op::Same(i, j) = *o {
-                m.0 += self.a.lines[i].milli;
-                m.1 += self.b.lines[j].milli;
-            }
-        }
-        m
-    }
-}
-
-/// What lines are matched by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchBy {
-    /// Function and source line (instruction text where there is no line
-    /// info): both paths run one program, so a line is the same line.
-    SourceLine,
-    /// Function and instruction text: two builds (two kernels), whose line
-    /// numbers differ wherever the patch added or removed lines above.
-    Text,
-}
-
-impl MatchBy {
-    pub fn words(self) -> &'static str {
-        match self {
-            MatchBy::SourceLine => "function and source line",
-            MatchBy::Text => "function and instruction (two builds: line numbers differ)",
-        }
-    }
-}
-
-/// The alignment of two sides' lines: function + source line (or function
-/// + text), then the gaps by text alone.
-pub fn align_lines(a: &[Line], b: &[Line], by: MatchBy) -> Vec<Op> {
-    align_lines_within(a, b, by, &mut Search::new(BUDGET))
-}
-
-/// `align_lines` within `search`'s budget (what it gave up on is left in
-/// `search.gave_up`).
-pub fn align_lines_within(a: &[Line], b: &[Line], by: MatchBy, search: &mut Search) -> Vec<Op> {
-    let mut ids: HashMap<(String, String), u32> = HashMap::new();
-    let mut intern = |k: (String, String)| {
-        let n = ids.len() as u32;
-        *ids.entry(k).or_insert(n)
-    };
-    let key = |l: &Line| {
-        let what = match (&l.source, by) {
-            (Some(src), MatchBy::SourceLine) => src.clone(),
-            _ => format!("\0{}", l.text),
-        };
-        (l.function.clone(), what)
-    };
-    let ka: Vec<u32> = a.iter().map(|l| intern(key(l))).collect();
-    let kb: Vec<u32> = b.iter().map(|l| intern(key(l))).collect();
-    let ta: Vec<&str> = a.iter().map(|l| l.text.as_str()).collect();
-    let tb: Vec<&str> = b.iter().map(|l| l.text.as_str()).collect();
-    align_two_level_within(&ka, &kb, &ta, &tb, search)
 }
 
 fn subtotals(a: &[Line], b: &[Line], ops: &[Op]) -> Vec<FnTotal> {

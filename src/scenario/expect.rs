@@ -10,7 +10,8 @@
 //! `pairs`. Operands combine with `+`, `-` and `*` (usual precedence,
 //! parentheses allowed), e.g.
 //! `pair.a8.a64.instructions == 8 * pair.a1.a8.instructions`.
-//! The grammar is in `expect/parse.rs`, the look-ups in `expect/lookup.rs`.
+//! The grammar is in `expect/parse.rs` (its tokens in `expect/parse/lex.rs`),
+//! the look-ups in `expect/lookup.rs`.
 
 use std::fmt;
 
