@@ -114,12 +114,13 @@ pub(super) fn bench(
         );
         if let Some(fp) = &b.fp {
             say!(
-                "FP-heavy guest (fp_bench, {} iterations, {} instructions): raw {:.1}, instrumented {:.1} M instr/s, ratio {:.2}",
+                "FP-heavy guest (fp_bench, {} iterations, {} instructions): raw {:.1}, instrumented {:.1} M instr/s, ratio {:.2}; hooks alone/raw {:.2}",
                 fp.iterations,
                 fp.instructions,
                 fp.raw_minstr_per_s,
                 fp.instrumented_minstr_per_s,
-                fp.ratio
+                fp.ratio,
+                fp.hooks_ratio
             );
         }
         print_generated(&scaling, &hostile);

@@ -51,6 +51,8 @@ pub struct FpBench {
     pub raw_minstr_per_s: f64,
     pub instrumented_minstr_per_s: f64,
     pub ratio: f64,
+    /// trapscope's hooks with no observer over raw: the ceiling of `ratio`.
+    pub hooks_ratio: f64,
 }
 
 /// The FP figure: the same core model as `bench`, no scenario (the guest is
@@ -78,17 +80,27 @@ pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBe
         instructions = m.executed();
         Ok(dt)
     })?;
-    let raw = best(repeats, || {
-        let mut m = Machine::new_raw(program.clone(), NoObserver).map_err(|e| e.to_string())?;
-        m.write_u64(knob, iterations);
-        let t = Instant::now();
-        let o = m.run(&until(budget));
-        let dt = t.elapsed().as_secs_f64();
-        if !matches!(o, Outcome::Exited(0)) {
-            return Err(format!("raw FP run ended with {o:?}"));
-        }
-        Ok(dt)
-    })?;
+    let bare = |hooked: bool| {
+        best(repeats, || {
+            let mut m = if hooked {
+                Machine::new(program.clone(), NoObserver)
+            } else {
+                Machine::new_raw(program.clone(), NoObserver)
+            }
+            .map_err(|e| e.to_string())?;
+            m.write_u64(knob, iterations);
+            let t = Instant::now();
+            let o = m.run(&until(budget));
+            let dt = t.elapsed().as_secs_f64();
+            if !matches!(o, Outcome::Exited(0)) {
+                let what = if hooked { "hooks-alone" } else { "raw" };
+                return Err(format!("{what} FP run ended with {o:?}"));
+            }
+            Ok(dt)
+        })
+    };
+    let raw = bare(false)?;
+    let hooks = bare(true)?;
     let mips = |secs: f64| instructions as f64 / secs / 1e6;
     Ok(FpBench {
         guest: crate::shown_path(&path).display().to_string(),
@@ -99,6 +111,7 @@ pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBe
         raw_minstr_per_s: mips(raw),
         instrumented_minstr_per_s: mips(instrumented),
         ratio: raw / instrumented,
+        hooks_ratio: raw / hooks,
     })
 }
 
