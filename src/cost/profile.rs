@@ -386,6 +386,19 @@ impl Profile {
         Profile::load(&path).map_err(|e| e.to_string())
     }
 
+    /// The shipped profiles that run V 1.0 at `vlen` bits (what a snapshot
+    /// taken at that VLEN needs), by name.
+    pub fn with_v(vlen: u32) -> Vec<String> {
+        Profile::names()
+            .into_iter()
+            .filter(|n| {
+                Profile::find(n).is_ok_and(|p| {
+                    p.vector.present.value && p.vector.vlen.value == vlen && p.vector_isa == "v1.0"
+                })
+            })
+            .collect()
+    }
+
     pub fn names() -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(Profile::dir())
             .map(|d| {

@@ -118,9 +118,15 @@ impl<O: Observer + 'static> Machine<O> {
         }
         if let Some(v) = &st.vector {
             let unit = self.uc.get_data_mut().vunit.as_mut().ok_or_else(|| {
+                let cores = crate::cost::Profile::with_v(v.vlen);
+                let which = if cores.is_empty() {
+                    format!("no shipped profile runs V 1.0 at VLEN {}: give --core a profile of your own that does", v.vlen)
+                } else {
+                    format!("run it with --core {} (or a variant's `core`)", cores.join(" or --core "))
+                };
                 bad(format!(
-                    "the snapshot has vector state (VLEN {}) but the core has no V unit: run it on a core with V at VLEN {} (--core)",
-                    v.vlen, v.vlen
+                    "the snapshot has vector state (VLEN {}) but the core has no V unit: {which}",
+                    v.vlen
                 ))
             })?;
             if unit.vlen != v.vlen {
