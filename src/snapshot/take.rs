@@ -17,6 +17,8 @@ use super::qemu::{self, Launch, Qemu};
 
 mod dump;
 mod guest;
+mod out;
+mod run;
 mod step;
 use dump::le_u64;
 use guest::{GuestFacts, guest_facts};
@@ -221,170 +223,6 @@ impl Booted {
         })
     }
 
-    /// Runs until the guest stops before the `n`-th execution of the
-    /// ecall. A stop at the breakpoint counts only once the step over the
-    /// previous one took the ecall's own trap (`step_over`): a step that
-    /// takes an interrupt instead comes back to the same ecall.
-    pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
-        let mut told = Instant::now();
-        while self.hits < n {
-            let first = self.hits == 0;
-            // Whether the stop ahead is the next execution of the ecall.
-            let next = first || self.step_over()?;
-            // --timeout bounds every wait: the boot's, and each iteration's.
-            let timeout = self.cfg.boot_timeout;
-            let deadline = Instant::now() + timeout;
-            let mut last_note = Instant::now();
-            let mut seen = String::new();
-            let qemu = &mut self.qemu;
-            let mut died = None;
-            let mut panicked = false;
-            let mut poll = || {
-                if crate::machine::sigint::requested() {
-                    return false;
-                }
-                if let Some(why) = qemu.exited() {
-                    died = Some(why);
-                    return false;
-                }
-                if last_note.elapsed() >= Duration::from_secs(1) {
-                    last_note = Instant::now();
-                    let tail = qemu.console_tail(PANIC_LINES);
-                    // A kernel that panics (an init that exits: a setup
-                    // that failed, say) never makes the syscall: end the
-                    // wait now rather than at the timeout.
-                    if kernel_panicked(&tail) {
-                        panicked = true;
-                        return false;
-                    }
-                    let last = tail.lines().last().unwrap_or("").trim();
-                    if first && last != seen && !last.is_empty() {
-                        progress(&format!("booting: {last}"));
-                        seen = last.to_string();
-                    }
-                }
-                true
-            };
-            let r = self.gdb.cont_until_stop(deadline, &mut poll);
-            // The gdbstub closes as QEMU exits (a guest that powers off):
-            // give the process a moment to be reaped, so the error says so.
-            if died.is_none()
-                && matches!(
-                    r,
-                    Err(super::gdb::GdbError::Closed { .. } | super::gdb::GdbError::Io { .. })
-                )
-            {
-                died = self.qemu.exited_within(Duration::from_secs(2));
-            }
-            if let Some(why) = died {
-                return Err(format!(
-                    "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
-                    self.cfg.ecall_symbol,
-                    self.ecall,
-                    self.hits,
-                    self.console_note()
-                ));
-            }
-            if crate::machine::sigint::requested() {
-                return Err("interrupted".into());
-            }
-            if panicked {
-                return Err(format!(
-                    "the kernel stopped with a panic when the guest had reached {} ({:#x}) {} of {n} times{}",
-                    self.cfg.ecall_symbol,
-                    self.ecall,
-                    self.hits,
-                    self.console_note()
-                ));
-            }
-            if let Err(e) = r {
-                let what = if first {
-                    format!(
-                        "the guest did not reach {} ({:#x}) within {} s",
-                        self.cfg.ecall_symbol,
-                        self.ecall,
-                        timeout.as_secs()
-                    )
-                } else {
-                    format!("the loop stopped making its syscall ({e})")
-                };
-                return Err(format!("{what}{}", self.console_note()));
-            }
-            let pc = self.reg(self.regs.pc)?;
-            if pc != self.ecall {
-                return Err(format!(
-                    "QEMU stopped at {pc:#x}, not at the ecall {:#x}{}",
-                    self.ecall,
-                    self.console_note()
-                ));
-            }
-            if next {
-                self.hits += 1;
-            }
-            // Each stop is a round trip through the gdbstub: a long --at
-            // says how far it has got, about once a second.
-            if !first && self.hits < n && told.elapsed() >= Duration::from_secs(1) {
-                told = Instant::now();
-                progress(&format!("{} of {n}", self.hits));
-            }
-            if first {
-                progress(&format!(
-                    "the guest reached {} (1 of {n})",
-                    self.cfg.ecall_symbol
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Leaves the breakpoint at the ecall: QEMU would stop there again at
-    /// once, so the breakpoint comes out for one step and goes back in.
-    /// Returns whether the step took the ecall's trap (`step::Took`); an
-    /// interrupt taken instead leaves the ecall to run after it returns.
-    fn step_over(&mut self) -> Result<bool, String> {
-        let e = |e: super::gdb::GdbError| e.to_string();
-        let from = self.privilege()?;
-        self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
-        // A step that retired nothing is made again, a few times at most.
-        let mut took = step::Took::Stayed;
-        for _ in 0..STEP_TRIES {
-            self.gdb.step().map_err(e)?;
-            took = self.trap_after_step(from)?;
-            if !matches!(took, step::Took::Stayed) {
-                break;
-            }
-        }
-        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
-        match took {
-            step::Took::Ecall => Ok(true),
-            step::Took::Interrupt => {
-                self.interrupted_steps += 1;
-                Ok(false)
-            }
-            step::Took::Stayed => Err(format!(
-                "{STEP_TRIES} steps over {} ({:#x}) in a row retired nothing{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.console_note()
-            )),
-            step::Took::Other(what) => Err(format!(
-                "the step over {} ({:#x}) did not take its trap: {what}{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.console_note()
-            )),
-        }
-    }
-
-    fn console_note(&self) -> String {
-        let tail = self.qemu.console_tail(8);
-        if tail.trim().is_empty() {
-            "; the console printed nothing".into()
-        } else {
-            format!("; console tail: {}", tail.trim().replace('\n', " | "))
-        }
-    }
-
     fn reg(&mut self, regnum: u32) -> Result<u64, String> {
         let b = self.gdb.read_reg(regnum).map_err(|e| e.to_string())?;
         Ok(le_u64(&b))
@@ -419,7 +257,7 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
             cfg.mem_mib
         ));
     }
-    let created = prepare_out(out)?;
+    let created = out::prepare_out(out)?;
     let r = (|| {
         let mut b = Booted::start(cfg, progress)?;
         b.run_to(cfg.at, progress)?;
@@ -445,60 +283,6 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     Ok(())
 }
 
-/// Makes sure, before QEMU boots, that the snapshot can be written to
-/// `out`: an existing directory trapscope may write into, or one it can
-/// create (created now; `Ok(true)` says so, for removal if the snapshot
-/// then fails).
-fn prepare_out(out: &Path) -> Result<bool, String> {
-    let bad = |why: String| format!("-o {}: {why}", out.display());
-    // Not followed: a link at DIR is refused (output::check_own_dir).
-    let created = match std::fs::symlink_metadata(out) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(bad("is a symbolic link: give the directory itself".into()));
-        }
-        Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
-        Ok(_) => {
-            crate::output::check_own_dir(out).map_err(|e| format!("-o {e}"))?;
-            // An earlier snapshot is replaced; anything else is left alone.
-            let foreign = std::fs::read_dir(out)
-                .map_err(|e| bad(format!("cannot read the directory: {e}")))?
-                .flatten()
-                .any(|e| {
-                    let n = e.file_name();
-                    ![
-                        format::MANIFEST,
-                        format::RAM_FILE,
-                        format::INIT_FILE,
-                        format::CONSOLE_FILE,
-                    ]
-                    .iter()
-                    .any(|k| n == *k)
-                });
-            if foreign {
-                return Err(bad(
-                    "exists and holds files that are not a snapshot's: give a new or empty directory".into(),
-                ));
-            }
-            false
-        }
-        Err(_) => {
-            std::fs::create_dir_all(out)
-                .map_err(|e| bad(format!("cannot create the directory: {e}")))?;
-            true
-        }
-    };
-    let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
-    if let Err(e) = crate::output::create_new(&probe, b"") {
-        if created {
-            let _ = std::fs::remove_dir_all(out);
-        }
-        let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
-        return Err(bad(format!("cannot write into the directory: {why}")));
-    }
-    let _ = std::fs::remove_file(&probe);
-    Ok(created)
-}
-
 fn ordinal(n: u64) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
@@ -508,17 +292,4 @@ fn ordinal(n: u64) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
-}
-
-/// The console lines [`kernel_panicked`] looks at: Linux's panic() ends with
-/// the "---[ end Kernel panic - not syncing: ... ]---" line, after which
-/// the kernel prints nothing more (the default panic timeout is 0: halt).
-const PANIC_LINES: usize = 3;
-/// How many times the step over the ecall is made when it retires nothing.
-const STEP_TRIES: u32 = 4;
-
-/// Whether the console's last lines hold Linux's panic() banner
-/// ("Kernel panic - not syncing: "), which it prints before halting.
-fn kernel_panicked(tail: &str) -> bool {
-    tail.contains("Kernel panic - not syncing")
 }

@@ -1,0 +1,184 @@
+//! Running the booted guest to its stop: continue to the breakpoint at the
+//! loop's ecall, step over it, and count an execution only when the step
+//! took the ecall's trap; every wait bounded by `--timeout`, ended early by
+//! Ctrl-C, by QEMU's exit or by Linux's panic line on the console, and each
+//! error carrying the console's last lines.
+
+use std::time::{Duration, Instant};
+
+use super::super::gdb::GdbError;
+use super::{Booted, step};
+
+impl Booted {
+    /// Runs until the guest stops before the `n`-th execution of the
+    /// ecall. A stop at the breakpoint counts only once the step over the
+    /// previous one took the ecall's own trap (`step_over`): a step that
+    /// takes an interrupt instead comes back to the same ecall.
+    pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+        let mut told = Instant::now();
+        while self.hits < n {
+            let first = self.hits == 0;
+            // Whether the stop ahead is the next execution of the ecall.
+            let next = first || self.step_over()?;
+            // --timeout bounds every wait: the boot's, and each iteration's.
+            let timeout = self.cfg.boot_timeout;
+            let deadline = Instant::now() + timeout;
+            let mut last_note = Instant::now();
+            let mut seen = String::new();
+            let qemu = &mut self.qemu;
+            let mut died = None;
+            let mut panicked = false;
+            let mut poll = || {
+                if crate::machine::sigint::requested() {
+                    return false;
+                }
+                if let Some(why) = qemu.exited() {
+                    died = Some(why);
+                    return false;
+                }
+                if last_note.elapsed() >= Duration::from_secs(1) {
+                    last_note = Instant::now();
+                    let tail = qemu.console_tail(PANIC_LINES);
+                    // A kernel that panics (an init that exits: a setup
+                    // that failed, say) never makes the syscall: end the
+                    // wait now rather than at the timeout.
+                    if kernel_panicked(&tail) {
+                        panicked = true;
+                        return false;
+                    }
+                    let last = tail.lines().last().unwrap_or("").trim();
+                    if first && last != seen && !last.is_empty() {
+                        progress(&format!("booting: {last}"));
+                        seen = last.to_string();
+                    }
+                }
+                true
+            };
+            let r = self.gdb.cont_until_stop(deadline, &mut poll);
+            // The gdbstub closes as QEMU exits (a guest that powers off):
+            // give the process a moment to be reaped, so the error says so.
+            if died.is_none() && matches!(r, Err(GdbError::Closed { .. } | GdbError::Io { .. })) {
+                died = self.qemu.exited_within(Duration::from_secs(2));
+            }
+            if let Some(why) = died {
+                return Err(format!(
+                    "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    self.hits,
+                    self.console_note()
+                ));
+            }
+            if crate::machine::sigint::requested() {
+                return Err("interrupted".into());
+            }
+            if panicked {
+                return Err(format!(
+                    "the kernel stopped with a panic when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    self.hits,
+                    self.console_note()
+                ));
+            }
+            if let Err(e) = r {
+                let what = if first {
+                    format!(
+                        "the guest did not reach {} ({:#x}) within {} s",
+                        self.cfg.ecall_symbol,
+                        self.ecall,
+                        timeout.as_secs()
+                    )
+                } else {
+                    format!("the loop stopped making its syscall ({e})")
+                };
+                return Err(format!("{what}{}", self.console_note()));
+            }
+            let pc = self.reg(self.regs.pc)?;
+            if pc != self.ecall {
+                return Err(format!(
+                    "QEMU stopped at {pc:#x}, not at the ecall {:#x}{}",
+                    self.ecall,
+                    self.console_note()
+                ));
+            }
+            if next {
+                self.hits += 1;
+            }
+            // Each stop is a round trip through the gdbstub: a long --at
+            // says how far it has got, about once a second.
+            if !first && self.hits < n && told.elapsed() >= Duration::from_secs(1) {
+                told = Instant::now();
+                progress(&format!("{} of {n}", self.hits));
+            }
+            if first {
+                progress(&format!(
+                    "the guest reached {} (1 of {n})",
+                    self.cfg.ecall_symbol
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Leaves the breakpoint at the ecall: QEMU would stop there again at
+    /// once, so the breakpoint comes out for one step and goes back in.
+    /// Returns whether the step took the ecall's trap (`step::Took`); an
+    /// interrupt taken instead leaves the ecall to run after it returns.
+    fn step_over(&mut self) -> Result<bool, String> {
+        let e = |e: GdbError| e.to_string();
+        let from = self.privilege()?;
+        self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
+        // A step that retired nothing is made again, a few times at most.
+        let mut took = step::Took::Stayed;
+        for _ in 0..STEP_TRIES {
+            self.gdb.step().map_err(e)?;
+            took = self.trap_after_step(from)?;
+            if !matches!(took, step::Took::Stayed) {
+                break;
+            }
+        }
+        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
+        match took {
+            step::Took::Ecall => Ok(true),
+            step::Took::Interrupt => {
+                self.interrupted_steps += 1;
+                Ok(false)
+            }
+            step::Took::Stayed => Err(format!(
+                "{STEP_TRIES} steps over {} ({:#x}) in a row retired nothing{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.console_note()
+            )),
+            step::Took::Other(what) => Err(format!(
+                "the step over {} ({:#x}) did not take its trap: {what}{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.console_note()
+            )),
+        }
+    }
+
+    fn console_note(&self) -> String {
+        let tail = self.qemu.console_tail(8);
+        if tail.trim().is_empty() {
+            "; the console printed nothing".into()
+        } else {
+            format!("; console tail: {}", tail.trim().replace('\n', " | "))
+        }
+    }
+}
+
+/// The console lines [`kernel_panicked`] looks at: Linux's panic() ends with
+/// the "---[ end Kernel panic - not syncing: ... ]---" line, after which
+/// the kernel prints nothing more (the default panic timeout is 0: halt).
+const PANIC_LINES: usize = 3;
+/// How many times the step over the ecall is made when it retires nothing.
+const STEP_TRIES: u32 = 4;
+
+/// Whether the console's last lines hold Linux's panic() banner
+/// ("Kernel panic - not syncing: "), which it prints before halting.
+fn kernel_panicked(tail: &str) -> bool {
+    tail.contains("Kernel panic - not syncing")
+}
