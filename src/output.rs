@@ -12,11 +12,16 @@
 //!   sticky `/tmp` excepted, where entries are protected from other users);
 //!   a snapshot's `-o DIR` must also not be a link (`check_own_dir`);
 //! - a scratch directory is made fresh with mode 0700 under a random name,
-//!   failing on one that exists and trying another (`scratch_dir`).
+//!   failing on one that exists and trying another, and locked while it is
+//!   used, so that one a killed run left can be told and removed
+//!   (`scratch.rs`).
 
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+mod scratch;
+pub use scratch::{ScratchDir, fresh_dir, reap_stale, scratch_dir};
 
 /// Mode of the files trapscope writes (before the umask).
 pub const FILE_MODE: u32 = 0o644;
@@ -42,7 +47,8 @@ fn random() -> u64 {
     h.finish()
 }
 
-fn dir_of(path: &Path) -> &Path {
+/// The directory `path` is in (`.` for a bare name).
+pub(crate) fn dir_of(path: &Path) -> &Path {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -167,51 +173,11 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), Option<String>> {
     })
 }
 
-/// A fresh scratch directory `TMPDIR/PREFIX-PID-RANDOM`, mode 0700.
-pub fn scratch_dir(prefix: &str) -> Result<PathBuf, String> {
-    fresh_dir_in(&std::env::temp_dir(), prefix, &mut random)
-}
-
-/// A new directory in `base` named `PREFIX-PID-NAME` for the first NAME
-/// from `names` that is free; an existing entry of that name (a directory,
-/// a link) is never used.
-fn fresh_dir_in(
-    base: &Path,
-    prefix: &str,
-    names: &mut dyn FnMut() -> u64,
-) -> Result<PathBuf, String> {
-    let mut last = None;
-    for _ in 0..100 {
-        let d = base.join(format!("{prefix}-{}-{:016x}", std::process::id(), names()));
-        match std::fs::DirBuilder::new().mode(0o700).create(&d) {
-            Ok(()) => {
-                // The umask may only have taken bits away; make it exact.
-                std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))
-                    .map_err(|e| format!("{}: {e}", d.display()))?;
-                return Ok(d);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(d),
-            Err(e) => {
-                return Err(format!(
-                    "{}: cannot create a scratch directory: {e}",
-                    d.display()
-                ));
-            }
-        }
-    }
-    Err(format!(
-        "{}: cannot create a scratch directory: every name tried exists{}",
-        base.display(),
-        last.map(|d| format!(" (last {})", d.display()))
-            .unwrap_or_default()
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
+    pub(super) fn scratch(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("trapscope-output-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
@@ -274,33 +240,6 @@ mod tests {
         assert!(e.contains("belongs to another user"), "{e}");
         let e = replace(&theirs.join("x.json"), b"x").unwrap_err();
         assert!(e.contains("belongs to another user"), "{e}");
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn a_scratch_name_that_exists_is_never_used() {
-        let d = scratch("fresh");
-        let victim = d.join("victim");
-        std::fs::create_dir(&victim).unwrap();
-        let planted = d.join(format!("p-{}-{:016x}", std::process::id(), 1));
-        std::os::unix::fs::symlink(&victim, &planted).unwrap();
-        let mut n = 0;
-        let got = fresh_dir_in(&d, "p", &mut || {
-            n += 1;
-            n
-        })
-        .unwrap();
-        assert_ne!(got, planted);
-        let m = std::fs::symlink_metadata(&got).unwrap();
-        assert!(m.is_dir());
-        assert_eq!(m.permissions().mode() & 0o777, 0o700);
-        assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 0);
-        // Names differ from one call to the next.
-        let a = scratch_dir("trapscope-output-test").unwrap();
-        let b = scratch_dir("trapscope-output-test").unwrap();
-        assert_ne!(a, b);
-        let _ = std::fs::remove_dir(&a);
-        let _ = std::fs::remove_dir(&b);
         let _ = std::fs::remove_dir_all(&d);
     }
 }

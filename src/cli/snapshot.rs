@@ -138,13 +138,19 @@ type Caught = (
     i32,
 );
 
-/// SIGTERM and SIGHUP stop the snapshot as Ctrl-C does (the machine's
-/// stop flag), so that QEMU is killed rather than left running; the exit
-/// is then 128 + the signal's number, as a shell reports it.
+/// SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop the snapshot as Ctrl-C does
+/// (the machine's stop flag), so that QEMU is killed and the scratch
+/// directory and an unfinished `-o DIR` are removed rather than left (and
+/// SIGQUIT dumps no core); the exit is then 128 + the signal's number, as
+/// a shell reports it.
 fn stop_on_termination() -> Vec<Caught> {
-    use signal_hook::consts::{SIGHUP, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
     let mut out = Vec::new();
-    for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+    for (sig, name) in [
+        (SIGTERM, "SIGTERM"),
+        (SIGHUP, "SIGHUP"),
+        (SIGQUIT, "SIGQUIT"),
+    ] {
         let mine = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let ok = signal_hook::flag::register(sig, mine.clone()).is_ok()
             && signal_hook::flag::register(sig, crate::machine::sigint::flag()).is_ok();

@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 pub const BINARY: &str = "qemu-system-riscv64";
 /// The environment variable that names another QEMU binary.
 pub const ENV: &str = "TRAPSCOPE_QEMU";
+/// The prefix of the device-tree dump's scratch directory in TMPDIR.
+pub const DTB_SCRATCH: &str = "trapscope-dtb";
 
 /// `$TRAPSCOPE_QEMU` (a path, or a name looked up on PATH), else
 /// `qemu-system-riscv64` on PATH.
@@ -281,7 +283,7 @@ pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
 pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
     // QEMU writes the tree into a fresh private directory, never at a
     // name in TMPDIR someone could have put a link at.
-    let scratch = crate::output::scratch_dir("trapscope-dtb")?;
+    let scratch = crate::output::scratch_dir(DTB_SCRATCH)?;
     let file = scratch.join("virt.dtb");
     let mut machine = OsString::from("virt,dumpdtb=");
     machine.push(process::escape_commas(file.as_os_str()));
@@ -293,7 +295,7 @@ pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
         Duration::from_secs(30),
     );
     let dtb = std::fs::read(&file);
-    let _ = std::fs::remove_dir_all(&scratch);
+    drop(scratch);
     let out = out.map_err(|e| format!("{} (dumping the device tree): {e}", bin.display()))?;
     if !out.status.success() {
         return Err(format!(

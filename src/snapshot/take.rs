@@ -78,15 +78,17 @@ pub struct Booted {
     pub cpu: String,
     pub isa: String,
     pub version: qemu::Version,
-    work: PathBuf,
+    /// Declared after `qemu`, so removed once QEMU is gone.
+    work: crate::output::ScratchDir,
     facts: GuestFacts,
     cfg: Config,
 }
 
 impl Drop for Booted {
     fn drop(&mut self) {
+        // QEMU is killed, then the scratch directory removed, as the
+        // fields drop.
         self.gdb.kill();
-        let _ = std::fs::remove_dir_all(&self.work);
     }
 }
 
@@ -123,28 +125,9 @@ fn connect_gdb(
     }
 }
 
-/// Owns the scratch directory until `keep` hands it on.
-struct Scratch(Option<PathBuf>);
-
-impl Scratch {
-    fn keep(mut self) -> PathBuf {
-        self.0.take().unwrap_or_default()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if let Some(d) = &self.0 {
-            let _ = std::fs::remove_dir_all(d);
-        }
-    }
-}
-
-/// A scratch directory for the socket, the initramfs and the RAM dump:
-/// made fresh, mode 0700, under a random name (`output::scratch_dir`).
-fn work_dir() -> Result<PathBuf, String> {
-    crate::output::scratch_dir("trapscope-snapshot")
-}
+/// The scratch directories' prefix: `TMPDIR/trapscope-snapshot-PID-RANDOM`
+/// holds the socket, the initramfs, the console and the RAM dump.
+pub const SCRATCH: &str = "trapscope-snapshot";
 
 impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
@@ -163,10 +146,10 @@ impl Booted {
                 isa.isa
             ));
         }
-        let work = work_dir()?;
-        // Removed again if the boot fails below (QEMU, declared later, is
-        // dropped first); a Booted removes it when it is dropped.
-        let scratch = Scratch(Some(work.clone()));
+        // Made fresh, mode 0700, locked while it is used; removed again
+        // if the boot fails below (QEMU, declared later, is dropped first),
+        // and by a Booted when it is dropped.
+        let work = crate::output::scratch_dir(SCRATCH)?;
         let socket = work.join("gdb.sock");
         let console = work.join(format::CONSOLE_FILE);
         let (kernel, initrd, append, bios) = match &cfg.guest {
@@ -217,7 +200,7 @@ impl Booted {
             cpu,
             isa: isa.isa,
             version,
-            work: scratch.keep(),
+            work,
             facts,
             cfg: cfg.clone(),
         })
@@ -257,30 +240,46 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
             cfg.mem_mib
         ));
     }
-    let created = out::prepare_out(out)?;
-    let r = (|| {
-        let mut b = Booted::start(cfg, progress)?;
-        b.run_to(cfg.at, progress)?;
-        progress(&format!(
-            "stopped at the {} ecall; dumping registers and {} MiB of RAM",
-            ordinal(cfg.at),
-            cfg.mem_mib
-        ));
-        b.quiesce()?;
-        b.save(out)?;
-        // Ctrl-C during the dump: exit 130 leaves no snapshot behind.
-        if crate::machine::sigint::requested() {
-            return Err("interrupted".to_string());
+    reap_stale(out);
+    let target = out::prepare_out(out)?;
+    let mut b = Booted::start(cfg, progress)?;
+    b.run_to(cfg.at, progress)?;
+    progress(&format!(
+        "stopped at the {} ecall; dumping registers and {} MiB of RAM",
+        ordinal(cfg.at),
+        cfg.mem_mib
+    ));
+    b.quiesce()?;
+    // Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) during the dump: a new DIR is
+    // never put in place, and the partial one is removed as it drops.
+    let interrupted = crate::machine::sigint::requested;
+    match target {
+        out::Out::InPlace => b.save(out)?,
+        out::Out::New => {
+            let partial = out::partial(out)?;
+            b.save(partial.path())?;
+            if interrupted() {
+                return Err("interrupted".into());
+            }
+            out::finish(partial, out)?;
         }
-        Ok(())
-    })();
-    if r.is_err() && created {
-        // No half-written snapshot is left behind.
-        let _ = std::fs::remove_dir_all(out);
     }
-    r?;
+    if interrupted() {
+        return Err("interrupted".into());
+    }
     progress(&format!("wrote {}", out.display()));
     Ok(())
+}
+
+/// Removes what runs killed outright (SIGKILL runs no destructor) left:
+/// their scratch directories in TMPDIR and a partial `-o DIR` beside this
+/// one (`output::reap_stale`: only a dead run's own). Silent: nothing it
+/// removes is anyone's.
+fn reap_stale(out: &Path) {
+    let tmp = std::env::temp_dir();
+    crate::output::reap_stale(&tmp, SCRATCH);
+    crate::output::reap_stale(&tmp, qemu::DTB_SCRATCH);
+    crate::output::reap_stale(crate::output::dir_of(out), out::PARTIAL);
 }
 
 fn ordinal(n: u64) -> String {

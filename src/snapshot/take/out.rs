@@ -1,23 +1,44 @@
 //! The snapshot's `-o DIR`: a new directory, or one holding only an
 //! earlier snapshot, that belongs to the user, is not a link and can be
 //! written into; anything else is refused before QEMU boots.
+//!
+//! A new DIR appears only once the snapshot in it is complete: the files
+//! are written into a fresh directory beside it, `.trapscope-partial-PID-
+//! RANDOM` (`output::fresh_dir`, locked while it is written), which is then
+//! renamed to DIR. A run stopped in any way before that leaves no DIR; a
+//! SIGKILL during the writing leaves the partial directory, which the next
+//! snapshot into the same parent removes (`output::reap_stale`). An
+//! existing DIR is written into in place, file by file (each file replaced
+//! whole).
 
 use std::path::Path;
 
 use super::super::format;
+use crate::output::ScratchDir;
+
+/// The prefix of the directory a new `-o DIR` is written in first.
+pub(super) const PARTIAL: &str = ".trapscope-partial";
+
+/// Where the snapshot goes.
+pub(super) enum Out {
+    /// DIR exists: written into in place.
+    InPlace,
+    /// DIR is new: written in a partial directory beside it, then renamed.
+    New,
+}
 
 /// Makes sure, before QEMU boots, that the snapshot can be written to
-/// `out`: an existing directory trapscope may write into, or one it can
-/// create (created now; `Ok(true)` says so, for removal if the snapshot
-/// then fails).
-pub(super) fn prepare_out(out: &Path) -> Result<bool, String> {
+/// `out`: an existing directory trapscope may write into, or a new name
+/// whose parent takes a directory (made, with its own missing parents, and
+/// removed again at once; DIR itself is not made yet).
+pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
     let bad = |why: String| format!("-o {}: {why}", out.display());
     // Not followed: a link at DIR is refused (output::check_own_dir).
-    let created = match std::fs::symlink_metadata(out) {
+    match std::fs::symlink_metadata(out) {
         Ok(m) if m.file_type().is_symlink() => {
-            return Err(bad("is a symbolic link: give the directory itself".into()));
+            Err(bad("is a symbolic link: give the directory itself".into()))
         }
-        Ok(m) if !m.is_dir() => return Err(bad("exists and is not a directory".into())),
+        Ok(m) if !m.is_dir() => Err(bad("exists and is not a directory".into())),
         Ok(_) => {
             crate::output::check_own_dir(out).map_err(|e| format!("-o {e}"))?;
             // An earlier snapshot is replaced; anything else is left alone.
@@ -40,22 +61,35 @@ pub(super) fn prepare_out(out: &Path) -> Result<bool, String> {
                     "exists and holds files that are not a snapshot's: give a new or empty directory".into(),
                 ));
             }
-            false
+            let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
+            if let Err(e) = crate::output::create_new(&probe, b"") {
+                let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
+                return Err(bad(format!("cannot write into the directory: {why}")));
+            }
+            let _ = std::fs::remove_file(&probe);
+            Ok(Out::InPlace)
         }
         Err(_) => {
-            std::fs::create_dir_all(out)
-                .map_err(|e| bad(format!("cannot create the directory: {e}")))?;
-            true
+            drop(partial(out)?);
+            Ok(Out::New)
         }
-    };
-    let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
-    if let Err(e) = crate::output::create_new(&probe, b"") {
-        if created {
-            let _ = std::fs::remove_dir_all(out);
-        }
-        let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
-        return Err(bad(format!("cannot write into the directory: {why}")));
     }
-    let _ = std::fs::remove_file(&probe);
-    Ok(created)
+}
+
+/// A fresh partial directory beside `out` (its parent made if missing).
+pub(super) fn partial(out: &Path) -> Result<ScratchDir, String> {
+    let bad = |e: std::io::Error| format!("-o {}: cannot create the directory: {e}", out.display());
+    let parent = crate::output::dir_of(out);
+    std::fs::create_dir_all(parent).map_err(bad)?;
+    crate::output::fresh_dir(parent, PARTIAL).map_err(bad)
+}
+
+/// Puts the complete snapshot in `dir` at `out`.
+pub(super) fn finish(dir: ScratchDir, out: &Path) -> Result<(), String> {
+    dir.rename_to(out).map_err(|e| {
+        format!(
+            "-o {}: cannot put the snapshot in place: {e}",
+            out.display()
+        )
+    })
 }
