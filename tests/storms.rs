@@ -57,3 +57,26 @@ fn a_plain_loop_runs_to_its_budget() {
     // The budget is checked before each block of the loop (4 instructions).
     assert!(executed > 5_000_000 - 4, "{executed}");
 }
+
+/// The whole line `run`/`elf` print names each place once: the hostile
+/// guests have no symbols, so the pc stands alone ("at 0x80000404", never
+/// "at 0x80000404 in 0x80000404").
+#[test]
+fn a_storm_line_names_each_place_once() {
+    for kind in [Hostile::Ebreak, Hostile::Interrupt, Hostile::Trigger] {
+        let mut m = Machine::new(Rc::new(hostile(kind)), NoObserver).unwrap();
+        let o = m.run(&Until {
+            max_insns: Some(BUDGET),
+            ..Until::default()
+        });
+        let (_, _, msg) = trapscope::session::describe_outcome(&o, &m, BUDGET);
+        let msg = msg.unwrap_or_default();
+        assert!(msg.contains("(last trap: "), "{}: {msg}", kind.name());
+        let words: Vec<&str> = msg.split(' ').collect();
+        for w in words.windows(3) {
+            let repeated =
+                w[0].starts_with("0x") && w[1] == "in" && w[2].trim_end_matches(')') == w[0];
+            assert!(!repeated, "{}: {msg}", kind.name());
+        }
+    }
+}

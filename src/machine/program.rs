@@ -292,6 +292,16 @@ impl Program {
         }
     }
 
+    /// `pc` for a message: the address, then its symbol when one names it
+    /// ("0x80000404 in loop+0x4"); the address alone where none does, so
+    /// a line never reads "0x80000404 in 0x80000404".
+    pub fn place(&self, pc: u64) -> String {
+        match self.symbol_at(pc) {
+            Some(_) => format!("{pc:#x} in {}", self.describe(pc)),
+            None => format!("{pc:#x}"),
+        }
+    }
+
     pub fn loc(&self, pc: u64) -> Option<SrcLoc> {
         let idx = self.lines.partition_point(|r| r.addr <= pc);
         let row = self.lines.get(idx.checked_sub(1)?)?;

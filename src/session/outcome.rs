@@ -16,9 +16,8 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             "budget",
             None,
             Some(format!(
-                "the guest did not end within the instruction budget of {budget} (pc {:#x} in {}); raise it with --budget",
-                m.pc(),
-                m.program.describe(m.pc())
+                "the guest did not end within the instruction budget of {budget} (pc {}); raise it with --budget",
+                m.program.place(m.pc())
             )),
         ),
         Outcome::Fault(f) => {
@@ -31,10 +30,9 @@ pub fn describe_outcome<O: crate::machine::Observer>(
                 && let Some((cause, epc)) = m.last_trap()
             {
                 msg.push_str(&format!(
-                    " (last trap: {} at {:#x} in {})",
+                    " (last trap: {} at {})",
                     crate::trace::cause_name(cause),
-                    epc,
-                    m.program.describe(epc)
+                    m.program.place(epc)
                 ));
             }
             ("fault", None, Some(msg))
@@ -43,8 +41,8 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             "breakpoint",
             None,
             Some(format!(
-                "stopped at the guest's ebreak at {pc:#x} in {} (a user breakpoint)",
-                m.program.describe(*pc)
+                "stopped at the guest's ebreak at {} (a user breakpoint)",
+                m.program.place(*pc)
             )),
         ),
         Outcome::ReachedAddr(pc) => ("stopped", None, Some(format!("stopped at {pc:#x}"))),
