@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use snapshot_util::scratch;
+use snapshot_util::{finish, scratch};
 
 /// Spins at `_start` forever; its `tohost` is data, never executed.
 const SPINNER: &str = "assets/guest/bad/loop_forever.elf";
@@ -84,23 +84,6 @@ fn no_qemu_left(pid: u32) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// Waits for `child`, killing it and failing after `limit`.
-fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "{what}: still running after {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn kill(sig: &str, target: &str) {

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use snapshot_util::{manifest, poweroff_ram, scenario, scratch, vector, write_snapshot};
+use snapshot_util::{finish, manifest, poweroff_ram, scenario, scratch, vector, write_snapshot};
 
 const MINIKERNEL: &str = "assets/guest/minikernel-sv39.elf";
 /// Spins at `_start` forever; its `tohost` is data, never executed.
@@ -41,23 +41,6 @@ fn spawn(args: &[&str], env: &[(&str, &str)]) -> Child {
         c.env(k, v);
     }
     c.spawn().unwrap()
-}
-
-/// Waits for `child`, killing it and failing after `limit`.
-fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "{what}: still running after {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn trapscope(args: &[&str], env: &[(&str, &str)]) -> Output {

@@ -233,3 +233,24 @@ pub fn process_with(needle: &str) -> Option<String> {
     }
     None
 }
+
+/// Waits for `child`, killing it and failing after `limit`.
+pub fn finish(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what}: still running after {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
