@@ -387,6 +387,14 @@ fn an_sc_that_never_had_a_reservation_says_so_and_counts_its_run() {
             .all(|l| l.contains("no reservation was ever taken (no LR has run)")),
         "{scs:?}"
     );
+    // That SC writes its result to x0 (entry.S's exit path: `sc.d zero`):
+    // the line says it clears the reservation, failing by design, rather
+    // than reading like a fault.
+    assert!(
+        scs.iter()
+            .all(|l| l.contains("clears the reservation (") && l.contains("failing is its purpose")),
+        "{scs:?}"
+    );
     // The guest's only SC is the exit path's, once per trap return to
     // user: every failure is of that one SC, in one run.
     let j = json(&["run", RAS, "--format", "json"]);

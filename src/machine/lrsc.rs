@@ -130,6 +130,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
         addr,
         outcome: outcome.clone(),
         retries,
+        to_x0: insn.rd == 0,
     });
     if limit > 0 && retries >= limit {
         return Done::Fault(GuestFault::Livelock {

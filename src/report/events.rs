@@ -140,9 +140,17 @@ fn event_text_raw(p: &Program, e: &Event) -> String {
             addr,
             outcome,
             retries,
+            to_x0,
         } => format!(
             "sc        {} at {} to {addr:#x}{}",
-            sc_text(p, outcome),
+            if *to_x0 && !outcome.ok() {
+                format!(
+                    "clears the reservation ({}; its result goes to x0, so failing is its purpose)",
+                    sc_text(p, outcome)
+                )
+            } else {
+                sc_text(p, outcome)
+            },
             sym(*pc),
             if *retries > 0 {
                 format!(" ({retries} failures in a row)")

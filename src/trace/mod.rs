@@ -131,6 +131,9 @@ pub enum Event {
         addr: u64,
         outcome: crate::atomics::ScOutcome,
         retries: u32,
+        /// Its result goes to x0: an sc there for its side effect, clearing
+        /// any reservation (a kernel's trap return does this).
+        to_x0: bool,
     },
     /// The simulated second hart stored to the reserved address.
     RemoteStore {
