@@ -179,6 +179,12 @@ pub fn handle(
         let actions = match ev {
             Event::Resize(w, hh) => {
                 *size = (*w, *hh);
+                // The screen the next frame is drawn on: S-Tab and the
+                // help's scrolling go by it for the rest of the batch, not
+                // by the last frame's.
+                s.views
+                    .screen
+                    .set(Some(ratatui::layout::Rect::new(0, 0, *w, *hh)));
                 continue;
             }
             Event::Key(k) if k.kind == KeyEventKind::Press => {
