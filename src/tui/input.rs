@@ -84,6 +84,10 @@ impl Typing {
         if is_ctrl_c(k) {
             return Some(Urgent::Quit);
         }
+        // Ctrl-Z types nothing, on the command line too.
+        if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return None;
+        }
         if k.code == KeyCode::Esc {
             self.line = None;
             self.help = false;

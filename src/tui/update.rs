@@ -68,11 +68,17 @@ pub enum Action {
     Submit,
     Cancel,
     Quit,
+    /// Ctrl-Z where nobody could continue a stopped TUI (`signals.rs`;
+    /// where one can, the reader thread stops the process itself).
+    Suspend,
 }
 
 impl AppState {
     pub fn update(&mut self, a: Action) {
         let t0 = Instant::now();
+        if a == Action::Suspend {
+            return self.say(super::signals::CANNOT_STOP);
+        }
         if self.mode == Mode::Help && a != Action::Quit {
             // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
             let by: i64 = match a {
@@ -215,6 +221,7 @@ impl AppState {
             },
             Action::Cancel => self.mode = Mode::Normal,
             Action::Quit => self.quit = true,
+            Action::Suspend => {}
         }
         self.refresh_diff();
         if moves {

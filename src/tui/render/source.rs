@@ -3,14 +3,15 @@
 //! to the disassembly (`source/disasm.rs`). A `/` match moves the view and
 //! is marked with `»` and a colour.
 
-use super::{dim, fit, pane_block};
-use crate::machine::SrcLoc;
-use crate::tui::search::{self, Hit};
-use crate::tui::state::{AppState, Pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
+
+use super::{dim, fit, pane_block};
+use crate::machine::SrcLoc;
+use crate::tui::search::{self, Hit};
+use crate::tui::state::{AppState, Pane};
 
 mod disasm;
 mod heat;
