@@ -225,3 +225,33 @@ fn the_cycles_pane_reaches_all_19_variants_at_150x36() {
     let missing: Vec<&&String> = names.iter().filter(|n| !seen.contains(**n)).collect();
     assert!(missing.is_empty(), "not reachable: {missing:?}");
 }
+
+#[test]
+fn the_vector_pane_scrolls_to_v31_in_the_compact_layout() {
+    // At 100×30 the shared place gives the vector registers a few rows
+    // under the VS state: Down reaches each of v0-v31.
+    let mut s = app_at("scenarios/vector-context-switch.toml", None);
+    s.go_to_start();
+    s.lower = Lower::Vector;
+    s.update(Action::Focus(Pane::Vector));
+    let area = render::areas(Rect::new(0, 0, 100, 30), &s)
+        .into_iter()
+        .find(|(p, _)| *p == Pane::Vector)
+        .unwrap()
+        .1;
+    assert!(area.height < 32, "{area:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        for row in inner(&s, Pane::Vector, area.width, area.height) {
+            let t = row.concat();
+            let name = t.trim_start_matches(['*', '#', ' ']);
+            if let Some(n) = name.strip_prefix('v').and_then(|r| r.split(' ').next())
+                && let Ok(i) = n.parse::<u32>()
+            {
+                seen.insert(i);
+            }
+        }
+        s.update(Action::ScrollDown);
+    }
+    assert_eq!(seen, (0..32).collect(), "at {}x{}", area.width, area.height);
+}

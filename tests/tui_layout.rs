@@ -246,3 +246,34 @@ fn s_tab_focuses_only_the_panes_on_screen() {
         }
     }
 }
+
+/// A resize to the compact layout and S-Tabs read in the same batch (keys
+/// typed while the screen was being resized): the S-Tabs go round the
+/// panes the new size shows, not the ones the last frame (wide) drew.
+#[test]
+fn s_tab_right_after_a_resize_goes_round_the_new_layout() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    use trapscope::tui::input::{self, Stamped};
+    let mut s = app_of("ras-trap-entry.toml");
+    screen(&mut s, 160, 45);
+    s.update(Action::Focus(Pane::Source));
+    let compact = render::shown(ratatui::layout::Rect::new(0, 0, 100, 30), &s);
+    assert_eq!(compact.len(), 5, "{compact:?}");
+    let back_tab = || {
+        Stamped::now(Event::Key(KeyEvent::new(
+            KeyCode::BackTab,
+            KeyModifiers::SHIFT,
+        )))
+    };
+    let mut batch = vec![Stamped::now(Event::Resize(100, 30))];
+    batch.extend((0..compact.len()).map(|_| back_tab()));
+    let mut size = (160, 45);
+    input::handle(
+        &mut s,
+        &trapscope::tui::keymap::Keymap::default(),
+        &batch,
+        &mut size,
+        &|| false,
+    );
+    assert_eq!(s.focus, Pane::Source, "a round of {} S-Tabs", compact.len());
+}

@@ -6,7 +6,10 @@
 //! started. SIGTSTP and Ctrl-Z hand the terminal back the same way and
 //! stop; SIGCONT takes it again (raw, alternate screen, mouse on) and
 //! redraws. A bug caught in an emulator callback ends the TUI with the
-//! terminal restored, one line and exit 101.
+//! terminal restored, one line and exit 101. Started as its own session's
+//! command (as tmux or setsid start one), nobody could continue a stopped
+//! TUI: Ctrl-Z and SIGTSTP leave it running, the terminal its, and Ctrl-Z
+//! says why.
 //!
 //! Skipped, with the reason printed, where python3 is missing.
 
@@ -158,4 +161,41 @@ fn an_internal_error_ends_the_tui_restored_with_one_line_and_101() {
         "{after:?}"
     );
     assert!(!s.out.contains("panicked"), "{:?}", tail(&s.out));
+}
+
+#[test]
+fn without_a_job_control_shell_ctrl_z_and_sigtstp_do_not_stop_it() {
+    let Some(steps) = pty(&["--orphan", "key:1a", "SIGTSTP", "key:71"], &[]) else {
+        return;
+    };
+    let names: Vec<_> = steps
+        .iter()
+        .map(|s| (s.step.as_str(), s.state.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("key:1a", "running"),
+            ("SIGTSTP", "running"),
+            ("key:71", "exit 0"),
+        ],
+        "{:?}",
+        steps.iter().map(|s| tail(&s.out)).collect::<Vec<_>>()
+    );
+    for s in &steps[..2] {
+        // The terminal stays the TUI's: not handed back.
+        for off in ["\x1b[?1049l", "\x1b[?1000l"] {
+            assert!(
+                !s.out.contains(off),
+                "{}: {off:?}: {:?}",
+                s.step,
+                tail(&s.out)
+            );
+        }
+    }
+    // Ctrl-Z's line on the status line (drawn in pieces: its words).
+    for w in ["tmux", "setsid),", "goes", "quits"] {
+        assert!(steps[0].out.contains(w), "{w}: {:?}", tail(&steps[0].out));
+    }
+    restored(&steps[2]);
 }

@@ -84,6 +84,10 @@ impl Typing {
         if is_ctrl_c(k) {
             return Some(Urgent::Quit);
         }
+        // Ctrl-Z types nothing, on the command line too.
+        if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return None;
+        }
         if k.code == KeyCode::Esc {
             self.line = None;
             self.help = false;
@@ -179,6 +183,12 @@ pub fn handle(
         let actions = match ev {
             Event::Resize(w, hh) => {
                 *size = (*w, *hh);
+                // The screen the next frame is drawn on: S-Tab and the
+                // help's scrolling go by it for the rest of the batch, not
+                // by the last frame's.
+                s.views
+                    .screen
+                    .set(Some(ratatui::layout::Rect::new(0, 0, *w, *hh)));
                 continue;
             }
             Event::Key(k) if k.kind == KeyEventKind::Press => {

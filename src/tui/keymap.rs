@@ -182,6 +182,13 @@ impl Default for Keymap {
                     label: "Ctrl-C",
                     help: "quit",
                 },
+                Binding {
+                    key: C('z'),
+                    ctrl: true,
+                    action: Action::Suspend,
+                    label: "Ctrl-Z",
+                    help: "suspend to the shell (fg takes it back; without a job-control shell it says so and goes on)",
+                },
             ],
         }
     }

@@ -44,9 +44,11 @@ impl Drop for Guard {
 
 /// The action for a key, given what the keyboard is doing.
 pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Action> {
-    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(event::KeyModifiers::CONTROL);
+    let ctrl =
+        |c: char| k.code == KeyCode::Char(c) && k.modifiers.contains(event::KeyModifiers::CONTROL);
     match mode {
-        _ if ctrl_c => Some(Action::Quit),
+        _ if ctrl('c') => Some(Action::Quit),
+        _ if ctrl('z') => Some(Action::Suspend),
         Mode::Command(_) | Mode::Search(_) => match k.code {
             KeyCode::Enter => Some(Action::Submit),
             KeyCode::Esc => Some(Action::Cancel),
@@ -183,7 +185,8 @@ fn done(stop: &AtomicBool) -> Result<(), String> {
 /// Reads terminal events into a channel, stamped; q and Ctrl-C (outside
 /// the command line) set `quit_now` and, with Esc, the machine's interrupt
 /// flag, so a long action stops at once. Ctrl-Z stops the process as the
-/// terminal's own suspend key would (`signals.rs`).
+/// terminal's own suspend key would, when a shell can continue it
+/// (`signals.rs`).
 fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
     let stop = crate::machine::sigint::flag();
     std::thread::spawn(move || {
@@ -193,10 +196,15 @@ fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
                 && k.code == KeyCode::Char('z')
                 && k.modifiers.contains(event::KeyModifiers::CONTROL)
             {
-                if k.kind == event::KeyEventKind::Press {
-                    signals::suspend();
+                if k.kind != event::KeyEventKind::Press {
+                    continue;
                 }
-                continue;
+                if signals::can_stop() {
+                    signals::suspend();
+                    continue;
+                }
+                // Nobody to continue it: the key goes on, to say why it
+                // does not stop (`Action::Suspend`).
             }
             if let Event::Key(k) = &ev {
                 match typing.key(k) {

@@ -185,6 +185,9 @@ pub struct AppState {
     /// at, and where it landed, so that Tabs round the variants with
     /// nothing moved return there exactly (`update/switch.rs`).
     pub tab_back: Option<((usize, u64), (usize, u64))>,
+    /// The narration on screen where the last change of variant left
+    /// (variant, instruction count), for a Tab straight back there.
+    pub narration_left: Option<((usize, u64), Option<String>)>,
     /// Each pane's scroll past what it has room for, and the last frame's
     /// screen (`state/view.rs`).
     pub views: PaneViews,
@@ -270,6 +273,7 @@ impl AppState {
             start_found: None,
             idle: super::update::idle::Idle::new(lazy),
             tab_back: None,
+            narration_left: None,
             views: PaneViews::default(),
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();

@@ -3,24 +3,22 @@
 
 use std::time::Instant;
 
-use super::state::{AppState, Live, Mode, PAN_STEP, Pane};
-use crate::isa::{Op, RasHint};
-use crate::machine::{Outcome, Until};
-use crate::session;
+use super::state::{AppState, Mode, PAN_STEP, Pane};
 use crate::trace::{EventKind, Priv};
 
 /// Instructions a free run may take before it gives the screen back.
 pub const RUN_BUDGET: u64 = 20_000_000;
-/// Instructions `step out` single-steps at most.
-const STEP_OUT_LIMIT: u64 = 2_000_000;
 
 mod goto;
 pub mod idle;
 mod lesson;
 mod lines;
 pub mod long;
+mod moves;
 pub(crate) mod place;
 mod reverse;
+mod rewind;
+mod stepping;
 mod switch;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,11 +68,17 @@ pub enum Action {
     Submit,
     Cancel,
     Quit,
+    /// Ctrl-Z where nobody could continue a stopped TUI (`signals.rs`;
+    /// where one can, the reader thread stops the process itself).
+    Suspend,
 }
 
 impl AppState {
     pub fn update(&mut self, a: Action) {
         let t0 = Instant::now();
+        if a == Action::Suspend {
+            return self.say(super::signals::CANNOT_STOP);
+        }
         if self.mode == Mode::Help && a != Action::Quit {
             // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
             let by: i64 = match a {
@@ -217,6 +221,7 @@ impl AppState {
             },
             Action::Cancel => self.mode = Mode::Normal,
             Action::Quit => self.quit = true,
+            Action::Suspend => {}
         }
         self.refresh_diff();
         if moves {
@@ -229,39 +234,6 @@ impl AppState {
             }
         }
         self.timing.update_us = t0.elapsed().as_micros() as u64;
-    }
-
-    /// `b` pressed `n` times in a row: one re-execution.
-    pub fn step_back_by(&mut self, n: u64) {
-        if self.live.executed() == 0 {
-            return self.update(Action::StepBack); // says why nothing moves
-        }
-        // The last press goes through `step_back_one`, so that the run of
-        // presses ends on a state `b` can reach (a trap delivered before
-        // any instruction ran shares its count with the state before it).
-        let to = self.live.executed().saturating_sub(n.saturating_sub(1));
-        if n > 1 {
-            self.go_to(to);
-        }
-        if self.live.executed() > 0 {
-            self.step_back_one();
-        }
-        self.record_after();
-    }
-
-    /// As `moved`, for a run that may be long: in pieces with progress,
-    /// and Esc stops it where it is.
-    fn moved_long(&mut self, what: &str, u: &Until) {
-        let mut p = self.progress.take();
-        self.moved(|l| long::run(&mut l.m, u, what, &mut p, l.cps.as_mut()));
-        self.progress = p;
-        if self.live.outcome == Some(Outcome::Interrupted) {
-            let here = self.live.program().describe(self.live.m.pc());
-            self.say(format!(
-                "{what} stopped (Esc) at {here} after {} instructions; c goes on",
-                self.live.executed()
-            ));
-        }
     }
 
     pub fn say(&mut self, msg: impl Into<String>) {
@@ -283,196 +255,6 @@ impl AppState {
             // The others scroll the rows they have no room for.
             p => self.views.scroll(p, 0, d.clamp(-1000, 1000) as i32),
         }
-    }
-
-    /// Stops for breakpoints and the budget, plus `kinds`.
-    pub fn until(&self, kinds: Vec<EventKind>) -> Until {
-        Until {
-            max_insns: Some(RUN_BUDGET),
-            addrs: self.breakpoints.iter().copied().collect(),
-            kinds,
-        }
-    }
-
-    /// Moves the machine forward with `f` and reads the new state; the
-    /// watchpoints stop it.
-    pub fn moved(&mut self, f: impl FnOnce(&mut Live) -> Outcome) {
-        self.moved_with(true, f);
-    }
-
-    /// As `moved`; `watched`: whether the watchpoints stop `f`. They are in
-    /// the machine only while the move they stop runs: a step back, `r`, a
-    /// re-execution for Tab or for naming a recorded step, and a lesson
-    /// step (which must end at the same instruction however it is played)
-    /// all run with none.
-    pub fn moved_with(&mut self, watched: bool, f: impl FnOnce(&mut Live) -> Outcome) {
-        let before = self.live.changed;
-        if watched {
-            self.live.m.set_watches(&self.debug.watch_list());
-        }
-        let o = f(&mut self.live);
-        self.live.m.set_watches(&[]);
-        if let Some(c) = self.live.cps.as_mut() {
-            // A failed checkpoint only makes going back slower.
-            let _ = c.note(&mut self.live.m);
-        }
-        self.live.refresh(before);
-        self.source_scroll = 0;
-        self.events_scroll = 0;
-        self.describe(&o);
-        self.live.outcome = Some(o);
-        self.update_narration();
-    }
-
-    fn describe(&mut self, o: &Outcome) {
-        let p = self.live.program().clone();
-        match o {
-            Outcome::Stepped | Outcome::ReachedEvent(_) => self.message = None,
-            Outcome::ReachedAddr(a) => self.say(format!("stopped at {}", p.describe(*a))),
-            Outcome::Breakpoint(a) => self.say(format!("ebreak at {}", p.describe(*a))),
-            Outcome::Exited(_) if self.live.m.loop_ended() => {
-                let line = self.bounded_by_knob("the measured loop ended".to_string());
-                self.say(line)
-            }
-            Outcome::Exited(c) => {
-                let line = self.bounded_by_knob(format!("the guest exited with code {c}"));
-                self.say(line)
-            }
-            Outcome::Budget => self.say(format!(
-                "ran {RUN_BUDGET} instructions without stopping; c goes on"
-            )),
-            Outcome::Fault(f) => self.error(f.to_string()),
-            Outcome::Interrupted => self.say("interrupted".to_string()),
-            Outcome::Watch(h) => self.say(h.describe(&p)),
-        }
-    }
-
-    /// Puts the live machine at `n` instructions: from its nearest
-    /// checkpoint at or before `n` (issue 14), or, before the first one it
-    /// holds, from power-on on a new machine (which then keeps its own).
-    pub fn go_to(&mut self, n: u64) {
-        let prev = self.live.regs;
-        let prev_fp = self.live.fp.clone();
-        let before = self.live.executed();
-        let mut p = self.progress.take();
-        let mut run = long::pieces("re-executing", n, &mut p);
-        let held = self
-            .live
-            .cps
-            .as_ref()
-            .is_some_and(|c| c.positions().first().is_some_and(|&f| f <= n));
-        let r = if held {
-            let l = &mut self.live;
-            let cps = l.cps.as_mut().expect("held");
-            cps.go_to(&mut l.m, n, &mut run).map(|(o, _)| (None, o))
-        } else {
-            session::build_machine(
-                &self.scenario,
-                &self.scenario.variants[self.live.variant],
-                &self.opts(),
-            )
-            .and_then(|m| {
-                let mut l = Live::from_machine(self.live.variant, m, prev);
-                let o = match l.cps.as_mut() {
-                    Some(c) => c.run_to(&mut l.m, n, false, &mut run)?,
-                    None => run(&mut l.m, n),
-                };
-                Ok((Some(l), o))
-            })
-        };
-        drop(run);
-        self.progress = p;
-        match r {
-            Ok((_, Outcome::Interrupted)) => {
-                // The machine on screen stays where it was: a restored one
-                // goes back there (a checkpoint and a short re-execution).
-                if held {
-                    crate::machine::sigint::flag()
-                        .store(false, std::sync::atomic::Ordering::Relaxed);
-                    let l = &mut self.live;
-                    if let Some(c) = l.cps.as_mut() {
-                        let _ = c.go_to(&mut l.m, before, &mut |m, to| session::run_to(m, to));
-                    }
-                    self.live.regs = prev;
-                    self.live.refresh(0);
-                }
-                self.say(format!(
-                    "stopped (Esc) re-executing to {n} instructions; still at {}",
-                    self.live.executed()
-                ));
-            }
-            Ok((fresh, o)) => {
-                if let Some(l) = fresh {
-                    self.live = l;
-                }
-                self.live.regs = prev;
-                self.live.fp = prev_fp.clone();
-                self.live.refresh(0);
-                self.live.mark_fp_since(&prev_fp);
-                self.describe(&o);
-                self.live.outcome = Some(o);
-                self.update_narration();
-            }
-            Err(e) => self.error(e),
-        }
-    }
-
-    fn step_over(&mut self) {
-        let pc = self.live.m.pc();
-        let d = self
-            .live
-            .m
-            .read_mem(pc, 4)
-            .and_then(|b| crate::machine::decode_range(pc, &b).into_iter().next());
-        let call = d.and_then(|d| d.insn.map(|i| (i, d.len))).filter(|(i, _)| {
-            matches!(i.op, Op::Jal | Op::Jalr)
-                && matches!(i.ras_hint(), RasHint::Push | RasHint::PopThenPush)
-        });
-        match call {
-            Some((_, len)) => {
-                let mut u = self.until(vec![]);
-                u.addrs.push(pc + u64::from(len));
-                self.moved(|l| l.m.run(&u));
-            }
-            None => self.moved(|l| l.m.step()),
-        }
-    }
-
-    /// Single-steps until the current function returns: a RAS-pop jump at
-    /// the starting call depth and privilege (calls in between nest).
-    fn step_out(&mut self) {
-        let start_priv = self.live.m.priv_();
-        let bps = self.breakpoints.clone();
-        self.moved(|l| {
-            let mut depth = 0i64;
-            for _ in 0..STEP_OUT_LIMIT {
-                let pc = l.m.pc();
-                let hint =
-                    l.m.read_mem(pc, 4)
-                        .and_then(|b| crate::machine::decode_range(pc, &b).into_iter().next())
-                        .and_then(|d| d.insn)
-                        .map(|i| i.ras_hint());
-                let same = l.m.priv_() == start_priv;
-                let o = l.m.step();
-                if o != Outcome::Stepped {
-                    return o;
-                }
-                match (hint, same) {
-                    (Some(RasHint::Push), true) => depth += 1,
-                    (Some(RasHint::Pop | RasHint::PopThenPush), true) => {
-                        if depth == 0 {
-                            return Outcome::Stepped;
-                        }
-                        depth -= 1;
-                    }
-                    _ => {}
-                }
-                if bps.contains(&l.m.pc()) {
-                    return Outcome::ReachedAddr(l.m.pc());
-                }
-            }
-            Outcome::Budget
-        });
     }
 
     /// The privilege the guest is in.

@@ -1,5 +1,10 @@
 # Runs trapscope's TUI on a pseudo-terminal and acts on it step by step,
-# for tests/tui_signals.rs. argv: the binary, then steps: a signal name
+# for tests/tui_signals.rs. By default as a job-control shell runs a job:
+# this process leads the session the terminal controls, and the TUI is
+# its own process group in the foreground, so that a stop can be
+# continued. With --orphan first, the TUI leads a session of its own (as
+# tmux or setsid start a command): its group is orphaned, and nothing
+# should stop it. argv: the binary, [--orphan], then steps: a signal name
 # (SIGTERM, ...) sent with kill, or key:HEX written to the terminal as
 # typed. After each step it waits until the process stops or ends (or,
 # after SIGCONT, until it has cleared the screen to draw it anew), and reports as JSON
@@ -9,6 +14,9 @@
 import fcntl, json, os, pty, select, signal, struct, subprocess, sys, termios, time
 
 exe, plan = sys.argv[1], sys.argv[2:]
+orphan = plan[:1] == ["--orphan"]
+if orphan:
+    plan = plan[1:]
 master, slave = pty.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 45, 160, 0, 0))
 before = termios.tcgetattr(slave)
@@ -18,10 +26,25 @@ def controlling_terminal():
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def foreground_job():
+    # A group of its own, then the terminal's foreground (a background
+    # group taking it is sent SIGTTOU, held off while it does).
+    os.setpgid(0, 0)
+    old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    os.tcsetpgrp(0, os.getpid())
+    signal.signal(signal.SIGTTOU, old)
+
+
 env = dict(os.environ, TERM="xterm-256color")
-p = subprocess.Popen([exe], stdin=slave, stdout=slave, stderr=slave,
-                     start_new_session=True, preexec_fn=controlling_terminal,
-                     env=env, close_fds=True)
+if orphan:
+    p = subprocess.Popen([exe], stdin=slave, stdout=slave, stderr=slave,
+                         start_new_session=True, preexec_fn=controlling_terminal,
+                         env=env, close_fds=True)
+else:
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    p = subprocess.Popen([exe], stdin=slave, stdout=slave, stderr=slave,
+                         preexec_fn=foreground_job, env=env, close_fds=True)
 out = bytearray()
 
 

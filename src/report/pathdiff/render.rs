@@ -100,7 +100,74 @@ fn hard_wrap(s: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The diff for a mail: every line under 80 columns.
+/// A row's cells: offset, source line and instruction, each side's when
+/// they differ.
+fn cells(a: Option<&Line>, b: Option<&Line>) -> Option<[String; 3]> {
+    let l = a.or(b)?;
+    let mut off = offset(l);
+    if let (Some(a), Some(b)) = (a, b)
+        && offset(a) != offset(b)
+    {
+        off = format!("{}/{}", offset(a), offset(b));
+    }
+    let mut src = l.source.clone().unwrap_or_default();
+    if let (Some(a), Some(b)) = (a, b)
+        && a.source != b.source
+    {
+        src = format!("{}/{}", src, b.source.clone().unwrap_or_default());
+    }
+    let mut insn = l.text.clone();
+    if let (Some(a), Some(b)) = (a, b)
+        && a.text != b.text
+    {
+        insn = format!("{} / {}", a.text, b.text);
+    }
+    Some([off, src, insn])
+}
+
+/// The most an offset cell and a source cell take (`+0x1a4/+0x1b0`,
+/// `minikernel-entry.inc:100`); a longer cell is cut.
+const OFF_MAX: usize = 13;
+const SRC_MAX: usize = 24;
+
+/// The columns' widths: each its longest cell's, within the line's 79
+/// characters (the instruction takes what the others leave).
+fn widths<'a>(all: impl Iterator<Item = &'a [String; 3]>, nums: usize) -> [usize; 3] {
+    let mut w = [4, 6, 4];
+    for c in all {
+        for k in 0..3 {
+            w[k] = w[k].max(c[k].chars().count());
+        }
+    }
+    w[0] = w[0].min(OFF_MAX);
+    w[1] = w[1].min(SRC_MAX);
+    // The mark and the three spaces between the cells.
+    let room = (TEXT_WIDTH - 1).saturating_sub(4 + w[0] + w[1] + nums);
+    w[2] = w[2].min(room);
+    w
+}
+
+/// `s` in `w` columns: padded, or cut with an ellipsis, at its start when
+/// `keep_end` (a source line's `file:line` ends with what matters).
+fn fit(s: &str, w: usize, keep_end: bool) -> (String, bool) {
+    let n = s.chars().count();
+    if n <= w {
+        return (format!("{s:<w$}"), false);
+    }
+    let keep = w.saturating_sub(1);
+    let cut: String = if keep_end {
+        let tail: String = s.chars().skip(n - keep).collect();
+        format!("…{tail}")
+    } else {
+        let head: String = s.chars().take(keep).collect();
+        format!("{head}…")
+    };
+    (cut, true)
+}
+
+/// The diff for a mail: every line under 80 columns, the columns aligned.
+/// A cell too long for its column is cut with `…`, and the row is followed
+/// by its cells in full.
 pub fn text(d: &PathDiff, full: bool) -> String {
     let with = d.core.is_some();
     let folds = if full { Vec::new() } else { d.folds() };
@@ -111,6 +178,9 @@ pub fn text(d: &PathDiff, full: bool) -> String {
     } else {
         "Rows: '=' on both paths, '-' only in A, '+' only in B.".into()
     });
+    let all_cells: Vec<Option<[String; 3]>> = d.rows().map(|(a, b)| cells(a, b)).collect();
+    let nums_w = if with { 14 } else { 0 };
+    let w = widths(all_cells.iter().flatten(), nums_w);
     let mut prev: Option<(String, String)> = None;
     let mut skip_to = 0;
     for (k, (o, (a, b))) in d.ops.iter().zip(d.rows()).enumerate() {
@@ -139,25 +209,9 @@ pub fn text(d: &PathDiff, full: bool) -> String {
             }
             prev = Some(g);
         }
-        let Some(l) = a.or(b) else { continue };
-        let mut off = offset(l);
-        if let (Some(a), Some(b)) = (a, b)
-            && offset(a) != offset(b)
-        {
-            off = format!("{}/{}", offset(a), offset(b));
-        }
-        let mut src = l.source.clone().unwrap_or_default();
-        if let (Some(a), Some(b)) = (a, b)
-            && a.source != b.source
-        {
-            src = format!("{}/{}", src, b.source.clone().unwrap_or_default());
-        }
-        let mut insn = l.text.clone();
-        if let (Some(a), Some(b)) = (a, b)
-            && a.text != b.text
-        {
-            insn = format!("{} / {}", a.text, b.text);
-        }
+        let Some([off, src, insn]) = &all_cells[k] else {
+            continue;
+        };
         let cyc = |x: Option<&Line>| x.map_or(".".into(), |l| cycles(l.milli));
         let mut ev: Vec<String> = Vec::new();
         for (side, x) in [("A", a), ("B", b)] {
@@ -171,30 +225,30 @@ pub fn text(d: &PathDiff, full: bool) -> String {
             }
         }
         let ev = ev.join("; ");
-        let head = format!("{} {off:<6} {src:<24} {insn:<24}", mark(o));
+        let (off_c, cut0) = fit(off, w[0], false);
+        let (src_c, cut1) = fit(src, w[1], true);
+        let (insn_c, cut2) = fit(insn, w[2], false);
         let nums = if with {
             format!(" {:>6} {:>6}", cyc(a), cyc(b))
         } else {
             String::new()
         };
-        let line = format!("{head}{nums}");
+        let line = format!("{} {off_c} {src_c} {insn_c}{nums}", mark(o));
         let whole = if ev.is_empty() {
             line.clone()
         } else {
             format!("{line}  {ev}")
         };
+        let cut = cut0 || cut1 || cut2;
         if whole.chars().count() < TEXT_WIDTH {
             out.push(whole.trim_end().to_string());
-            continue;
-        }
-        if line.chars().count() < TEXT_WIDTH {
-            out.push(line.trim_end().to_string());
         } else {
-            hard_wrap(&format!("{} {off} {src}", mark(o)), &mut out);
-            let rest = format!("    {insn}{nums}");
-            hard_wrap(rest.trim_end(), &mut out);
+            out.push(line.trim_end().to_string());
         }
-        if !ev.is_empty() {
+        if cut {
+            hard_wrap(&format!("    in full: {off} {src} {insn}"), &mut out);
+        }
+        if !ev.is_empty() && whole.chars().count() >= TEXT_WIDTH {
             hard_wrap(&format!("    events: {ev}"), &mut out);
         }
     }

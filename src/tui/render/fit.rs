@@ -62,6 +62,100 @@ pub fn show<'a>(
     f.render_widget(Paragraph::new(lines).scroll((y, x)).block(block), area);
 }
 
+/// A row whose gutter (a heat figure, marks, a line number or address)
+/// stays while Left/Right scroll the text after it.
+pub struct Row<'a> {
+    pub gutter: Vec<Span<'a>>,
+    pub body: Vec<Span<'a>>,
+}
+
+fn spans_width(v: &[Span<'_>]) -> usize {
+    v.iter().map(|s| s.content.chars().count()).sum()
+}
+
+/// `spans` with their first `n` columns dropped, styles kept.
+fn skip_columns(spans: Vec<Span<'_>>, n: usize) -> Vec<Span<'static>> {
+    let mut left = n;
+    let mut out = Vec::new();
+    for sp in spans {
+        let len = sp.content.chars().count();
+        if left >= len {
+            left -= len;
+            continue;
+        }
+        let rest: String = sp.content.chars().skip(left).collect();
+        left = 0;
+        out.push(Span::styled(rest, sp.style));
+    }
+    out
+}
+
+/// Draws `rows` under `head` (lines that do not scroll) in `block`: the
+/// pane scrolls its rows itself (the source and disassembly), and its
+/// columns past the right edge from its offset, the bottom border saying
+/// so as `show` does.
+pub fn show_rows<'a>(
+    f: &mut Frame<'_>,
+    area: Rect,
+    s: &AppState,
+    pane: Pane,
+    block: Block<'a>,
+    head: Vec<Line<'a>>,
+    rows: Vec<Row<'a>>,
+) {
+    let inner = block.inner(area);
+    let max_x = rows
+        .iter()
+        .map(|r| {
+            let room = usize::from(inner.width).saturating_sub(spans_width(&r.gutter));
+            spans_width(&r.body).saturating_sub(room)
+        })
+        .max()
+        .unwrap_or(0);
+    let clip = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+    s.views.note_extent(pane, clip(max_x), 0);
+    let (x, _) = s.views.offset(pane);
+    let block = match hint(s.focus == pane, x, clip(max_x), 0, 0) {
+        Some(h) if inner.width > 0 && inner.height > 0 => {
+            block.title_bottom(Line::styled(h, dim()).right_aligned())
+        }
+        _ => block,
+    };
+    let mut lines = head;
+    for r in rows {
+        let mut spans = r.gutter;
+        spans.extend(skip_columns(r.body, usize::from(x)));
+        lines.push(Line::from(spans));
+    }
+    f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// A title of `parts` for a border `width` wide (`marked`: a focus or
+/// lesson glyph goes before it): the leading parts that fit, and the rest
+/// as lines under the border, wrapped to the pane, so that no part is cut.
+pub fn title_parts(parts: &[String], width: u16, marked: bool) -> (String, Vec<Line<'static>>) {
+    let room = usize::from(width)
+        .saturating_sub(2)
+        .saturating_sub(usize::from(marked));
+    let parts: Vec<&String> = parts.iter().filter(|p| !p.is_empty()).collect();
+    let mut k = parts.len();
+    let title = |k: usize| {
+        let t: Vec<&str> = parts[..k].iter().map(|p| p.as_str()).collect();
+        format!(" {} ", t.join("  "))
+    };
+    while k > 0 && title(k).chars().count() > room {
+        k -= 1;
+    }
+    let rest: Vec<&str> = parts[k..].iter().map(|p| p.as_str()).collect();
+    let head = if rest.is_empty() {
+        Vec::new()
+    } else {
+        let w = usize::from(width.saturating_sub(2));
+        wrap_lines(vec![Line::styled(rest.join("  "), dim())], w)
+    };
+    (title(k), head)
+}
+
 /// The bottom border's note: which way more text is, and the keys.
 pub fn hint(focused: bool, x: u16, max_x: u16, y: u16, max_y: u16) -> Option<String> {
     let mut ways = String::new();

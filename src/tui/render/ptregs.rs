@@ -151,6 +151,9 @@ pub fn lines(s: &AppState, width: usize) -> (String, Vec<String>) {
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let width = usize::from(area.width.saturating_sub(2));
     let (title, text) = lines(s, width);
+    // One line is a sentence saying why there is no frame: it wraps at
+    // words. The frame's lines keep their columns (Left/Right scroll them).
+    let prose = text.len() == 1;
     let body: Vec<Line<'static>> = text
         .into_iter()
         .enumerate()
@@ -162,6 +165,11 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             }
         })
         .collect();
+    let body = if prose {
+        super::fit::wrap_lines(body, width)
+    } else {
+        body
+    };
     let block = pane_block(s, Pane::PtRegs, title);
     super::fit::show(
         f,

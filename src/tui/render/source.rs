@@ -7,9 +7,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
-use super::{dim, pane_block};
+use super::{dim, fit, pane_block};
 use crate::machine::SrcLoc;
 use crate::tui::search::{self, Hit};
 use crate::tui::state::{AppState, Pane};
@@ -38,11 +37,14 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
     let pc_loc = p.loc(s.live.m.pc());
     let heat = heat::Heat::of(s);
     let text = s.sources.file(center.file);
-    let h = area.height.saturating_sub(2) as i64;
+    let (title, head) = title(s, area, center, pc_loc, &heat);
+    let h = (area.height.saturating_sub(2) as i64 - head.len() as i64).max(0);
     s.views.note_page(Pane::Source, h as usize);
     let first = (i64::from(center.line) - 1 - h / 2).clamp(0, (text.len() as i64 - h).max(0));
     let bp_lines: Vec<SrcLoc> = s.breakpoints.iter().filter_map(|&a| p.loc(a)).collect();
-    let mut lines = Vec::new();
+    // Left/Right scroll the text; the heat, marks and numbers stay.
+    let panned = s.views.offset(Pane::Source).0 > 0;
+    let mut rows = Vec::new();
     for n in first..(first + h).min(text.len() as i64) {
         let here = SrcLoc {
             file: center.file,
@@ -69,7 +71,7 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         } else {
             Style::default()
         };
-        let mut spans = vec![
+        let gutter = vec![
             Span::styled(
                 format!("{:>6} ", heat.line(s, here)),
                 Style::new().fg(Color::Yellow),
@@ -77,10 +79,12 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
             Span::styled(format!("{mark}{:>4} ", n + 1), dim()),
         ];
         let mut line = text[n as usize].clone();
-        // A match past the right edge: the line starts further in, behind
-        // an ellipsis, so that the match is on screen.
+        // A match past the right edge (the text not scrolled sideways):
+        // the line starts further in, behind an ellipsis, so that the
+        // match is on screen.
         let room = usize::from(area.width.saturating_sub(2)).saturating_sub(14);
-        if search::is_hit(s, Hit::Line(here))
+        if !panned
+            && search::is_hit(s, Hit::Line(here))
             && let Some(i) = search::find_in(&line, &s.search.query)
         {
             let col = line[..i].chars().count();
@@ -90,9 +94,24 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
                 line = format!("…{}", line.chars().skip(from + 1).collect::<String>());
             }
         }
-        spans.extend(search::spans(s, Hit::Line(here), line, style));
-        lines.push(Line::from(spans));
+        let body = search::spans(s, Hit::Line(here), line, style);
+        rows.push(fit::Row { gutter, body });
     }
+    let block = pane_block(s, Pane::Source, title);
+    fit::show_rows(f, area, s, Pane::Source, block, head, rows);
+}
+
+/// The title: file:line, where the pc is (or the diff row, or the match),
+/// and the heat column's heading; what the border has no room for goes on
+/// lines at the top of the pane.
+fn title(
+    s: &AppState,
+    area: Rect,
+    center: SrcLoc,
+    pc_loc: Option<SrcLoc>,
+    heat: &heat::Heat,
+) -> (String, Vec<Line<'static>>) {
+    let p = s.live.program();
     let file = p
         .files
         .get(center.file as usize)
@@ -114,9 +133,12 @@ fn source(f: &mut Frame<'_>, area: Rect, s: &AppState, center: SrcLoc) {
         None => p.describe(s.live.m.pc()),
     };
     let shown = if on_match { center.line } else { shown };
-    let title = format!(" {file}:{shown}  {at}  [{}] ", heat.title());
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
-        area,
-    );
+    let parts = [format!("{file}:{shown}"), at, format!("[{}]", heat.title())];
+    fit::title_parts(&parts, area.width, marked(s))
+}
+
+/// Whether the pane's title gets a glyph before it (focus or a lesson's
+/// highlight: `pane_block`).
+pub(super) fn marked(s: &AppState) -> bool {
+    s.focus == Pane::Source || s.highlight == Some(Pane::Source)
 }

@@ -44,11 +44,12 @@ pub fn rows(s: &AppState, width: u16) -> u16 {
         (Mode::Normal | Mode::Help, Some((m, _))) => message_lines(m, width).len(),
         _ => 1,
     };
-    1 + n as u16
+    (first_lines(s, width).len() + n) as u16
 }
 
-/// The key hint that fits `width`: items dropped from the middle, `? help`
-/// and `q quit` always kept.
+/// The key hint that fits `width`: items dropped from the end of the list,
+/// saying how many (`+3 more: ? help`, which lists every key), `? help` and
+/// `q quit` always kept.
 fn hint(width: u16) -> String {
     const ITEMS: [&str; 10] = [
         "s step",
@@ -62,12 +63,15 @@ fn hint(width: u16) -> String {
         "r start",
         "R power-on",
     ];
-    let tail = "? help · q quit";
     let w = usize::from(width).saturating_sub(2);
     let mut keep = ITEMS.len();
     loop {
+        let tail = match ITEMS.len() - keep {
+            0 => "? help · q quit".to_string(),
+            n => format!("+{n} more: ? help · q quit"),
+        };
         let mut parts: Vec<&str> = ITEMS[..keep].to_vec();
-        parts.push(tail);
+        parts.push(&tail);
         let t = parts.join(" · ");
         if t.chars().count() <= w || keep == 0 {
             return format!(" {t}");
@@ -76,7 +80,10 @@ fn hint(width: u16) -> String {
     }
 }
 
-pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+/// Where we are: the variant, core, instruction count and place in the
+/// loop, wrapped at words should even that (the latency and the label
+/// given way) be wider than the screen.
+fn first_lines(s: &AppState, width: u16) -> Vec<Line<'static>> {
     let v = &s.scenario.variants[s.live.variant];
     // The core the live variant runs on: its own, else the session's.
     let core = s
@@ -108,7 +115,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         t => format!("· {t}"),
     };
     // What gives way on a narrow screen: the latency, then the label.
-    let w = usize::from(area.width);
+    let w = usize::from(width);
     let len = |parts: &[&str]| parts.iter().map(|p| p.chars().count()).sum::<usize>();
     let badge = format!(" {} ", v.name);
     let mut label = format!(" {} ·", v.label);
@@ -134,7 +141,15 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         Span::styled(rec, Style::new().fg(Color::Red)),
         Span::styled(latency, dim()),
     ]);
-    let mut lines = vec![first];
+    if first.width() > w {
+        super::fit::wrap_lines(vec![first], w)
+    } else {
+        vec![first]
+    }
+}
+
+pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
+    let mut lines = first_lines(s, area.width);
     match &s.mode {
         Mode::Command(c) => lines.push(Line::raw(format!(":{c}▏"))),
         Mode::Search(q) => lines.push(Line::raw(format!("/{q}▏"))),

@@ -48,8 +48,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let width = area.width.saturating_sub(8) as usize;
     let total = (u.vlen as usize / 8 / sew_bytes).max(1);
     let per = shown_elements(width, sew_bytes, total);
-    let rows = area.height.saturating_sub(3) as usize;
-    for i in 0..32usize.min(rows) {
+    // All 32: a pane too short for them scrolls (Up/Down, `more ↓N`).
+    for i in 0..32usize {
         let r = u.reg(i);
         let mut elems: Vec<String> = r
             .chunks(sew_bytes)

@@ -1,12 +1,31 @@
 //! `b`: back to the state before this one, and `B`: back to the last time
-//! a breakpoint was reached.
+//! a breakpoint was reached; `b` pressed k times in a row is one move.
 
+use super::Action;
 use crate::machine::{Outcome, Until};
 use crate::session;
 use crate::trace::EventKind;
 use crate::tui::state::AppState;
 
 impl AppState {
+    /// `b` pressed `n` times in a row: one re-execution.
+    pub fn step_back_by(&mut self, n: u64) {
+        if self.live.executed() == 0 {
+            return self.update(Action::StepBack); // says why nothing moves
+        }
+        // The last press goes through `step_back_one`, so that the run of
+        // presses ends on a state `b` can reach (a trap delivered before
+        // any instruction ran shares its count with the state before it).
+        let to = self.live.executed().saturating_sub(n.saturating_sub(1));
+        if n > 1 {
+            self.go_to(to);
+        }
+        if self.live.executed() > 0 {
+            self.step_back_one();
+        }
+        self.record_after();
+    }
+
     /// Traps entered at instruction count `n`, in the log as it is now.
     /// An event's `at` counts the instructions executed with it, so a trap
     /// at `n` either came from instruction `n` itself (an ecall, a fault:

@@ -254,7 +254,7 @@ impl AppState {
             "variant {}: {it}, trap event {e}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
-        self.update_narration();
+        self.narrate_here();
     }
 
     /// Tab found the same place in the measured loop: `l` is at the
@@ -289,7 +289,35 @@ impl AppState {
             "variant {}: {it}, {place}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
-        self.update_narration();
+        self.narrate_here();
+    }
+
+    /// The narration where a change of variant landed: the function's the
+    /// pc is in, else a line naming the variant and the place. The text on
+    /// screen (a lesson step's, or the last narrated function's) was about
+    /// the variant left, so it does not stay.
+    pub(crate) fn narrate_here(&mut self) {
+        let p = self.live.program();
+        let pc = self.live.m.pc();
+        let func = p.symbol_at(pc).map(|(s, _)| s.name.clone());
+        let text = match func.as_deref().and_then(|f| self.scenario.narration_for(f)) {
+            Some(t) => t.to_string(),
+            None => {
+                let v = &self.scenario.variants[self.live.variant];
+                let label = match v.label.as_str() {
+                    "" => String::new(),
+                    l => format!(" ({l})"),
+                };
+                format!(
+                    "Variant {}{label} at {}, {}. The scenario has no narration for {}.",
+                    v.name,
+                    p.describe(pc),
+                    self.live.stats().iteration_place(),
+                    func.as_deref().unwrap_or("this code")
+                )
+            }
+        };
+        self.set_narration(text);
     }
 
     /// Puts `l` on screen and parks the machine that was; the name of the
@@ -298,6 +326,7 @@ impl AppState {
         l.regs = self.live.regs;
         l.refresh(0);
         let from = std::mem::replace(&mut self.live, l);
+        self.narration_left = Some(((from.variant, from.executed()), self.narration.clone()));
         let name = self.scenario.variants[from.variant].name.clone();
         if let Some(slot) = self.parked.get_mut(from.variant) {
             *slot = Some(from);
@@ -324,6 +353,7 @@ impl AppState {
             }
         }
         let left = (self.live.variant, self.live.executed());
+        let back = self.narration_left.take();
         let from_name = self.swap_in(l);
         self.sync_sources();
         self.tab_back = Some((left, (to, n)));
@@ -331,7 +361,11 @@ impl AppState {
             "variant {}: back where Tab left it, at instruction {n}; * marks registers that differ from {from_name}",
             self.variant_name()
         ));
-        self.update_narration();
+        // The text that was on screen here (a lesson step's, say).
+        match back {
+            Some((at, Some(t))) if at == (to, n) => self.set_narration(t),
+            _ => self.narrate_here(),
+        }
         true
     }
 }

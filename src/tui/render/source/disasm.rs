@@ -8,10 +8,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::heat::Heat;
-use super::{current, dim, pane_block};
+use super::{current, dim, fit, pane_block};
 use crate::isa::Op;
 use crate::machine::{DecodedInsn, Program, decode_range};
 use crate::tui::search::{self, Hit};
@@ -117,11 +116,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let p = s.live.program();
     let pc = s.live.m.pc();
     let heat = Heat::of(s);
-    let h = area.height.saturating_sub(2) as usize;
+    let (title, head) = title(s, area, &heat);
+    let h = (area.height.saturating_sub(2) as usize).saturating_sub(head.len());
     let (insns, at) = listing(s, anchor(s), h);
     let first = at.saturating_sub(h / 2) as i64 + s.source_scroll;
     let first = first.clamp(0, insns.len().saturating_sub(h) as i64) as usize;
-    // The place column where there is room for it.
+    // The place column where there is room for it, as wide as its widest
+    // place on screen (Left/Right reach what the pane has no room for).
     let place_w: usize = match area.width {
         w if w >= 110 => 26,
         w if w >= 84 => 18,
@@ -133,8 +134,17 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         .and_then(|i| insns.get(i))
         .and_then(|d| p.loc(d.pc));
     let rows = rows(s, p, &insns[first..(first + h).min(insns.len())]);
+    let place_w = match place_w {
+        0 => 0,
+        w => rows
+            .iter()
+            .map(|r| r.place.chars().count() + 1)
+            .max()
+            .unwrap_or(0)
+            .max(w),
+    };
     let mut last = before;
-    let lines: Vec<Line> = rows
+    let rows: Vec<fit::Row> = rows
         .into_iter()
         .map(|r| {
             let loc = p.loc(r.pc);
@@ -163,20 +173,29 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
             } else {
                 Style::default()
             };
-            let mut place: String = r.place.chars().take(place_w.saturating_sub(1)).collect();
-            if place_w > 0 {
-                place = format!("{place:<place_w$}");
-            }
-            let mut spans = vec![
+            let gutter = vec![
                 Span::styled(format!("{hot:>6} "), super::super::hot()),
                 Span::styled(format!("{mark}{:>8x} ", r.pc), dim()),
                 Span::styled(format!("{:<9}", r.enc), dim()),
-                Span::styled(place, dim()),
             ];
-            spans.extend(search::spans(s, Hit::Insn(r.pc), r.text, style));
-            Line::from(spans)
+            let mut body = Vec::new();
+            if place_w > 0 {
+                body.push(Span::styled(format!("{:<place_w$}", r.place), dim()));
+            }
+            body.extend(search::spans(s, Hit::Insn(r.pc), r.text, style));
+            fit::Row { gutter, body }
         })
         .collect();
+    let block = pane_block(s, Pane::Source, title);
+    fit::show_rows(f, area, s, Pane::Source, block, head, rows);
+}
+
+/// The title: where the view is, the heat column's heading and why the
+/// source is not shown, if it is not; what the border has no room for goes
+/// on lines at the top of the pane.
+fn title(s: &AppState, area: Rect, heat: &Heat) -> (String, Vec<Line<'static>>) {
+    let p = s.live.program();
+    let pc = s.live.m.pc();
     let place = match anchor(s) {
         a if a == pc => p.describe(pc),
         a => format!("{} (pc {})", p.describe(a), p.describe(pc)),
@@ -185,11 +204,13 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let refused = p
         .loc(anchor(s))
         .and_then(|l| s.sources.refusal(l.file))
-        .map(|w| format!(" {} ", crate::report::escape_line(&w)))
+        .map(|w| crate::report::escape_line(&w).into_owned())
         .unwrap_or_default();
-    let title = format!(" Disassembly  {place}  [{}] {refused}", heat.title());
-    f.render_widget(
-        Paragraph::new(lines).block(pane_block(s, Pane::Source, title)),
-        area,
-    );
+    let parts = [
+        "Disassembly".to_string(),
+        place,
+        format!("[{}]", heat.title()),
+        refused,
+    ];
+    fit::title_parts(&parts, area.width, super::marked(s))
 }
