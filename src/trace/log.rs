@@ -296,6 +296,21 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// What a kept event costs: the log holds up to a million of them
+    /// (`run --events`), the TUI 200,000 per variant. The largest variant
+    /// is `TrapEnter`: four addresses and two privileges, 34 bytes, 40 with
+    /// the tag and alignment; with the stamp's two counts, 56. A fault's
+    /// strings are boxed (before, 80 and 96 bytes).
+    #[test]
+    fn an_event_costs_its_largest_variant() {
+        assert!(
+            std::mem::size_of::<Event>() <= 40,
+            "{}",
+            std::mem::size_of::<Event>()
+        );
+        assert!(std::mem::size_of::<Stamped>() <= 56);
+    }
+
     #[test]
     fn retired_events_are_left_out_when_asked() {
         let mut log = EventLog::new(10, false);
