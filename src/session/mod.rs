@@ -50,7 +50,15 @@ pub struct RunOpts {
     pub probes: Vec<u64>,
     /// How the machine is built (`--mem-limit`, `--strict-segments`).
     pub machine: MachineConfig,
+    /// The time-travel history the machine may hold, its checkpoints and
+    /// block stream (`Stats::set_history`); `None`: `MACHINE_HISTORY`.
+    pub history: Option<usize>,
 }
+
+/// `RunOpts::history` for a run nothing goes back in (the command line's
+/// reports, the TUI's whole runs): no block stream, which only
+/// reverse-continue reads (32 MiB otherwise, and a push per block).
+pub const NO_HISTORY: Option<usize> = Some(0);
 
 /// What one variant's run produced (the JSON shape of `run --format json`).
 #[derive(Clone, Debug, Serialize)]
@@ -141,7 +149,10 @@ pub fn build_machine(
     let log = EventLog::new(opts.log_events.max(1), true);
     let core = opts.core.clone().or_else(|| variant.core.clone());
     let model = core.clone().map(CoreModel::new);
-    let stats = Stats::new(map, program.clone(), model, markers, log);
+    let mut stats = Stats::new(map, program.clone(), model, markers, log);
+    if let Some(h) = opts.history {
+        stats.set_history(h);
+    }
     let mut m =
         Machine::with_config(program.clone(), stats, opts.machine).map_err(|e| e.to_string())?;
     let core = core.or_else(|| scenario.cores.first().cloned());

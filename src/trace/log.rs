@@ -189,6 +189,32 @@ impl EventLog {
         t
     }
 
+    /// Bytes of the sealed chunks it holds that `prev` does not hold too
+    /// (clones share them): what a checkpoint adds to the one before. A
+    /// trimmed log's chunks outlive the live log's, so they count against
+    /// the checkpoints' cap like their pages.
+    pub fn chunk_bytes_beyond(&self, prev: Option<&EventLog>) -> usize {
+        let theirs: std::collections::HashSet<*const Vec<Stamped>> = prev
+            .map(|p| p.sealed.iter().map(Rc::as_ptr).collect())
+            .unwrap_or_default();
+        self.sealed
+            .iter()
+            .filter(|c| !theirs.contains(&Rc::as_ptr(c)))
+            .count()
+            * CHUNK
+            * std::mem::size_of::<Stamped>()
+    }
+
+    /// The distinct sealed chunks all of `logs` hold, in bytes, counted by
+    /// address (for tests of the checkpoints' cap).
+    pub fn held_bytes<'a>(logs: impl Iterator<Item = &'a EventLog>) -> usize {
+        let mut all = std::collections::HashSet::new();
+        for l in logs {
+            all.extend(l.sealed.iter().map(Rc::as_ptr));
+        }
+        all.len() * CHUNK * std::mem::size_of::<Stamped>()
+    }
+
     /// Bytes this log holds of its own: the open chunk and the pointers to
     /// the sealed ones, which a clone shares (for the checkpoints' memory).
     pub fn unshared_bytes(&self) -> usize {

@@ -11,6 +11,7 @@ use crate::session::{self, RunOpts, VariantRun};
 
 mod debug;
 mod diff;
+mod history;
 mod live;
 mod sources;
 mod view;
@@ -188,6 +189,9 @@ pub struct AppState {
     /// Each pane's scroll past what it has room for, and the last frame's
     /// screen (`state/view.rs`).
     pub views: PaneViews,
+    /// The time-travel history all variants together may hold
+    /// (`--history-mib`, `state/history.rs`).
+    history: usize,
 }
 
 impl AppState {
@@ -271,8 +275,10 @@ impl AppState {
             idle: super::update::idle::Idle::new(lazy),
             tab_back: None,
             views: PaneViews::default(),
+            history: session::checkpoint::DEFAULT_HISTORY_MIB << 20,
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
+        s.balance_history();
         s.lower = s.default_lower();
         s.compute_summaries();
         s.update_narration();
@@ -294,6 +300,7 @@ impl AppState {
             log_events: LOG_CAP,
             probes: self.probes.clone(),
             machine: self.machine,
+            history: Some(self.new_share()),
             ..RunOpts::default()
         }
     }
@@ -369,6 +376,7 @@ impl AppState {
         }
         let opts = RunOpts {
             log_events: 0,
+            history: session::NO_HISTORY,
             ..self.opts()
         };
         self.summaries = self

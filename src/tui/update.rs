@@ -219,6 +219,8 @@ impl AppState {
             Action::Quit => self.quit = true,
         }
         self.refresh_diff();
+        // Machines may have come or gone (Tab, a knob, a core).
+        self.balance_history();
         if moves {
             let tab = matches!(a_kind, Action::SwitchVariant | Action::Submit)
                 && self.live.variant != variant_before;
@@ -410,6 +412,9 @@ impl AppState {
                 self.live.refresh(0);
                 self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);
+                if held {
+                    self.note_thinned();
+                }
                 self.live.outcome = Some(o);
                 self.update_narration();
             }
