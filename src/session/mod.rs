@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
-use crate::trace::{EventLog, GuestFault, Stamped};
+use crate::trace::{EventLog, GuestFault};
 pub use estimate::{Estimate, HotLine};
 pub use functions::FunctionFigure;
 pub use job::VariantJob;
@@ -114,8 +114,10 @@ pub struct VariantRun {
     pub results: BTreeMap<String, f64>,
     /// Their names, where the scenario gives them (e.g. "fast").
     pub result_names: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub log: Vec<Stamped>,
+    /// The events kept (a clone of the run's log, sharing its chunks: a
+    /// million events are held once, not copied).
+    #[serde(skip_serializing_if = "EventLog::is_empty")]
+    pub log: EventLog,
     /// Events the bounded log dropped before those in `log`.
     #[serde(skip_serializing_if = "is_zero")]
     pub log_dropped: u64,
@@ -320,9 +322,9 @@ pub(crate) fn report(
         }
     }
     let (log, log_dropped) = if opts.log_events > 0 {
-        (stats.log.iter().cloned().collect(), stats.log.dropped())
+        (stats.log.clone(), stats.log.dropped())
     } else {
-        (Vec::new(), 0)
+        (EventLog::new(1, true), 0)
     };
     VariantRun {
         variant: variant.name.clone(),

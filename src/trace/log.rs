@@ -223,6 +223,13 @@ impl EventLog {
     }
 }
 
+/// As the sequence of its events, oldest first (as a `Vec` of them would).
+impl serde::Serialize for EventLog {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
