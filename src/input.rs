@@ -63,12 +63,12 @@ pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String
             mib(cap)
         ));
     }
-    let f = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
     // The size of the file opened (fstat), which no rename in between can
-    // change: never more than that is read. procfs and sysfs files report 0
-    // and yield data (`/proc/self/pagemap` would yield gigabytes): a probe
-    // of a page past the size (pagemap refuses reads of less than 8 bytes)
-    // tells them, and a file growing while read, apart.
+    // change: never more than that is read, so a file that grows while
+    // read is read as it was. procfs and sysfs files report 0 and yield
+    // data (`/proc/self/pagemap` would yield gigabytes): a probe of 8 bytes
+    // (pagemap refuses reads of fewer) tells them from an empty file.
     let len = f
         .metadata()
         .map_err(|e| format!("cannot read {what}: {e}"))?
@@ -79,18 +79,28 @@ pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String
             mib(cap)
         ));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
-    f.take(len + 4096)
+    if len == 0 {
+        let mut probe = [0u8; 8];
+        return match f.read(&mut probe) {
+            Ok(0) => Ok(Vec::new()),
+            Ok(_) => Err(format!(
+                "the {what} reports a size of 0 but yields data (a procfs or sysfs file): trapscope reads only regular files of the size they report"
+            )),
+            Err(e) => Err(format!("cannot read {what}: {e}")),
+        };
+    }
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len as usize)
+        .map_err(|_| format!("the {what} is {len} bytes, more than this machine's memory holds"))?;
+    f.take(len)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {what}: {e}"))?;
-    if bytes.len() as u64 > len {
-        return Err(if len == 0 {
-            format!(
-                "the {what} reports a size of 0 but yields data (a procfs or sysfs file): trapscope reads only regular files of the size they report"
-            )
-        } else {
-            format!("the {what} grew past its size of {len} bytes while it was read")
-        });
+    if (bytes.len() as u64) < len {
+        return Err(format!(
+            "the {what} yields {} bytes, fewer than the {len} its size reports (a sysfs file, or one cut while read): trapscope reads only regular files of the size they report",
+            bytes.len()
+        ));
     }
     Ok(bytes)
 }
@@ -138,6 +148,23 @@ mod tests {
         std::fs::write(&empty, b"").unwrap();
         assert_eq!(read_regular(&empty, "scenario", TEXT_MAX).unwrap(), b"");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// sysfs reports a page for its attributes and yields a line: read
+    /// as what it yields before, refused now, as a file not of its size.
+    #[test]
+    fn files_that_yield_less_than_their_size_are_refused() {
+        let p = Path::new("/sys/kernel/mm/transparent_hugepage/enabled");
+        let Ok(m) = std::fs::metadata(p) else {
+            eprintln!("skipped: no {} here", p.display());
+            return;
+        };
+        assert_eq!(m.len(), 4096, "sysfs reports a page");
+        let e = read_regular(p, "scenario", TEXT_MAX).unwrap_err();
+        assert!(
+            e.contains("fewer than the 4096 its size reports") && !e.contains('\n'),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,12 +1,17 @@
 //! Hostile guests that trap or rewrite their own code every few
 //! instructions are cut off with one line long before the default budget
 //! (machine/storm.rs; README "Speed"), and a plain loop is not. Their
-//! timings against the plain loop are `bench`'s.
+//! timings against the plain loop are `bench`'s. Spaced out to trap just
+//! less often than the cut-off, they run on, and what a headless run holds
+//! stays bounded (README "Speed": memory bounds).
 
 use std::rc::Rc;
 
 use trapscope::machine::{Machine, NoObserver, Outcome, Until};
-use trapscope::session::guests::{Hostile, hostile};
+use trapscope::session::callstack::MAX_DEPTH;
+use trapscope::session::guests::{Hostile, hostile, hostile_spaced};
+use trapscope::session::stats::Stats;
+use trapscope::session::stats::traps::MAX_OPEN;
 use trapscope::trace::GuestFault;
 
 /// `trapscope elf`'s default budget.
@@ -79,4 +84,89 @@ fn a_storm_line_names_each_place_once() {
             assert!(!repeated, "{}: {msg}", kind.name());
         }
     }
+}
+
+/// The storms that trap, each kind (the self-modifying one stores instead).
+const TRAPPING: [Hostile; 6] = [
+    Hostile::Ebreak,
+    Hostile::Trigger,
+    Hostile::EbreakNoReturn,
+    Hostile::Interrupt,
+    Hostile::AccessFault,
+    Hostile::Ecall,
+];
+
+/// Instructions added to each loop: one trap in at most 16 + 3, just
+/// under the cut-off's one in 16.
+const PAD: u32 = 16;
+
+fn rss_bytes() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap()
+        << 10
+}
+
+/// Runs each trapping storm, spaced out, `total` instructions with the
+/// observer the reports use and its default block stream (32 MiB; the
+/// command line's runs keep none), and checks what it holds: open traps and
+/// frames within their caps, the stream within its own, and the process's
+/// resident memory grown by less than 100 MiB over the run.
+fn spaced_storms_stay_bounded(total: u64) {
+    let core = std::rc::Rc::new(trapscope::cost::Profile::find("u74").unwrap());
+    for kind in TRAPPING {
+        let program = Rc::new(hostile_spaced(kind, PAD));
+        let stats = Stats::on_core(&program, core.clone());
+        let mut m = Machine::new(program, stats).unwrap();
+        let before = rss_bytes();
+        let o = m.run(&Until {
+            max_insns: Some(total),
+            ..Until::default()
+        });
+        let name = kind.name();
+        assert_eq!(o, Outcome::Budget, "{name}: not cut off");
+        assert!(m.executed() > total - 100, "{name}: {}", m.executed());
+        let st = m.observer();
+        // The loop is at most PAD + 3 instructions and the handler 5.
+        let traps = st.now.traps;
+        assert!(
+            traps >= total / (u64::from(PAD) + 8),
+            "{name}: {traps} traps"
+        );
+        assert!(st.traps.open.len() <= MAX_OPEN, "{name}");
+        assert!(st.stack.depth() <= MAX_DEPTH, "{name}");
+        assert!(
+            st.stream.sealed_bytes() <= st.stream.cap(),
+            "{name}: stream {} bytes",
+            st.stream.sealed_bytes()
+        );
+        let grown = rss_bytes().saturating_sub(before);
+        assert!(grown < 100 << 20, "{name}: grew {} MiB", grown >> 20);
+        eprintln!(
+            "{name}: {} instructions, {traps} traps, {} open, resident +{} MiB",
+            m.executed(),
+            st.traps.open.len(),
+            grown >> 20
+        );
+    }
+}
+
+/// A million instructions a storm: quick in a debug build.
+#[test]
+fn spaced_storms_stay_bounded_briefly() {
+    spaced_storms_stay_bounded(1_000_000);
+}
+
+/// Forty million a storm, where the tester saw 1 GB: a release build's
+/// test (`cargo test --release --test storms`), ignored in debug ones.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "40 M instructions a storm: cargo test --release"
+)]
+fn spaced_storms_stay_bounded_over_forty_million() {
+    spaced_storms_stay_bounded(40_000_000);
 }

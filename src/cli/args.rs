@@ -26,6 +26,12 @@ pub(super) struct Cli {
     /// Core to estimate cycles for in the TUI (default: the scenario's first).
     #[arg(long)]
     pub(super) core: Option<String>,
+    /// The most memory the TUI's time-travel history (checkpoints and block
+    /// streams, all variants together) holds, in MiB; past it the history
+    /// is thinned, and going back re-executes from an earlier checkpoint.
+    #[arg(long, value_name = "MIB", default_value_t = crate::session::checkpoint::DEFAULT_HISTORY_MIB as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub(super) history_mib: u64,
     #[command(flatten)]
     pub(super) machine: MachineArgs,
 }

@@ -39,6 +39,7 @@ pub(super) fn check(
     let md = format == Format::Md;
     let opts = RunOpts {
         machine,
+        history: crate::session::NO_HISTORY,
         ..RunOpts::default()
     };
     let paths: Vec<PathBuf> = if paths.is_empty() {

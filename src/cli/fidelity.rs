@@ -39,6 +39,7 @@ pub(super) fn fidelity(
 ) -> anyhow::Result<ExitCode> {
     let opts = RunOpts {
         machine,
+        history: crate::session::NO_HISTORY,
         ..RunOpts::default()
     };
     let paths = if paths.is_empty() {

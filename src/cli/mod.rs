@@ -225,7 +225,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(c) => Some(Rc::new(Profile::find(&c).map_err(anyhow::Error::msg)?)),
                 None => None,
             };
-            crate::tui::run(s, core, cli.autoplay, machine).map_err(anyhow::Error::msg)?;
+            let history = (cli.history_mib as usize) << 20;
+            crate::tui::run(s, core, cli.autoplay, machine, history).map_err(anyhow::Error::msg)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Cmd::Run {
@@ -256,6 +257,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 single_step: step,
                 probes: Vec::new(),
                 machine: machine.config(),
+                history: crate::session::NO_HISTORY,
             };
             run(&scenario, &variants, format, events, opts)
         }
@@ -272,6 +274,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 set,
                 single_step: step,
                 machine: machine.config(),
+                history: crate::session::NO_HISTORY,
                 ..RunOpts::default()
             };
             compare(&scenario, &cores, format, opts, &measured)
@@ -333,6 +336,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             RunOpts {
                 set,
                 machine: machine.config(),
+                history: crate::session::NO_HISTORY,
                 ..RunOpts::default()
             },
         ),

@@ -120,6 +120,8 @@ pub(super) fn check_spin<O: Observer>(
 
 /// Ends the run with `f` at the next boundary (block or step).
 pub(super) fn request<O: Observer>(hart: &mut Hart<O>, f: GuestFault) {
-    hart.emit(Event::GuestFault { fault: f.clone() });
+    hart.emit(Event::GuestFault {
+        fault: Box::new(f.clone()),
+    });
     hart.stop = Some(Outcome::Fault(f));
 }

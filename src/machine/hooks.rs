@@ -339,7 +339,9 @@ fn unsupported_reason(insn: Option<&crate::isa::Insn>) -> Option<&'static str> {
 pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.emit(Event::GuestFault { fault: f.clone() });
+    hart.emit(Event::GuestFault {
+        fault: Box::new(f.clone()),
+    });
     hart.outcome = Some(Outcome::Fault(f));
     let _ = uc.emu_stop();
 }

@@ -14,8 +14,16 @@ use crate::machine::{Machine, Outcome};
 
 use super::stats::Stats;
 
-/// The memory the checkpoints of one variant may hold.
-pub const DEFAULT_CAP: usize = 128 << 20;
+/// The time-travel history one machine holds unless told otherwise
+/// (`Stats::set_history`): 128 MiB of checkpoints and a 32 MiB block
+/// stream.
+pub const MACHINE_HISTORY: usize = 160 << 20;
+/// The TUI's history, all variants together, unless `--history-mib` says
+/// otherwise: two variants' `MACHINE_HISTORY`, so the scenarios of two
+/// variants keep what one machine held before the history was shared.
+pub const DEFAULT_HISTORY_MIB: usize = 320;
+/// The memory the checkpoints of one machine may hold by default.
+pub const DEFAULT_CAP: usize = MACHINE_HISTORY - MACHINE_HISTORY / 5;
 /// The most checkpoints of one variant, whatever their size.
 const MAX_COUNT: usize = 4096;
 /// The interval on a small guest: about 4 ms of instrumented execution
@@ -35,7 +43,14 @@ pub struct Checkpoints {
     pub every: u64,
     /// `every` when a checkpoint reads all of RAM.
     whole_every: u64,
+    /// The cap on what the checkpoints beyond the first hold, and the RAM
+    /// the first holds besides.
     cap: usize,
+    ram: usize,
+    /// Checkpoints dropped to stay within the cap.
+    pub thinned: u64,
+    /// What the last `go_to` did.
+    pub last: Travel,
     /// Where the user is: thinning keeps checkpoints dense around it.
     focus: u64,
     /// Checkpoints taken and restored, for the bench and the status line.
@@ -65,13 +80,29 @@ impl Checkpoints {
             whole_every,
             // The first checkpoint holds all of RAM once; the cap is for
             // what the others add.
-            cap: cap.saturating_add(ram as usize),
+            cap,
+            ram: ram as usize,
+            thinned: 0,
+            last: Travel::default(),
             focus: m.executed(),
             taken: 0,
             restored: 0,
         };
         c.take(m)?;
         Ok(c)
+    }
+
+    /// A store for `m` within the checkpoints' share of its history
+    /// (`Stats::set_history`).
+    pub fn for_machine(m: &mut Machine<Stats>) -> Result<Checkpoints, String> {
+        let cap = m.observer().checkpoint_cap();
+        Checkpoints::new(m, cap)
+    }
+
+    /// A new cap; past it checkpoints are dropped now, as `thin` chooses.
+    pub fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+        self.thin();
     }
 
     pub fn len(&self) -> usize {
@@ -87,18 +118,20 @@ impl Checkpoints {
         self.list.iter().map(|c| c.executed).collect()
     }
 
-    /// Bytes the checkpoints hold (pages and block-stream chunks shared
+    /// Bytes the checkpoints hold (pages, block-stream and event-log chunks shared
     /// between neighbours counted once; shared further apart, rarely, more
     /// than once).
     pub fn bytes(&self) -> usize {
         let mut total = 0;
         for (i, c) in self.list.iter().enumerate() {
             let prev = i.checked_sub(1).map(|p| &self.list[p]);
+            let (obs, prev_obs) = (c.observer(), prev.map(|p| p.observer()));
             total += c.bytes
                 + c.mem().unshared_pages(prev.map(|p| p.mem())) * PAGE
-                + c.observer()
+                + obs
                     .stream()
-                    .chunk_bytes_beyond(prev.map(|p| p.observer().stream()));
+                    .chunk_bytes_beyond(prev_obs.map(|p| p.stream()))
+                + obs.log().chunk_bytes_beyond(prev_obs.map(|p| p.log()));
         }
         total
     }
@@ -109,11 +142,23 @@ impl Checkpoints {
         super::stream::StreamRun::held_bytes(self.list.iter().map(|c| c.observer().stream()))
     }
 
+    /// The event-log chunks the checkpoints keep alive, in bytes, counted
+    /// by address (for tests of the cap).
+    pub fn log_held_bytes(&self) -> usize {
+        crate::trace::EventLog::held_bytes(self.list.iter().map(|c| c.observer().log()))
+    }
+
     /// The last checkpoint whose observer state satisfies `pred`, where
     /// the predicate holds from the start up to some point (its count).
     pub fn last_where(&self, pred: impl Fn(&super::stats::StatsSaved) -> bool) -> Option<u64> {
         let i = self.list.partition_point(|c| pred(c.observer()));
         i.checked_sub(1).map(|i| self.list[i].executed)
+    }
+
+    /// Whether `t` re-executed further than checkpoints are taken apart
+    /// because checkpoints between were dropped to stay within the cap.
+    pub fn thinned_at(&self, t: &Travel) -> bool {
+        self.thinned > 0 && t.from.is_some() && t.ran > self.every
     }
 
     /// The furthest checkpoint.
@@ -232,6 +277,7 @@ impl Checkpoints {
         // A re-execution leaves a fine trail: the next step back is short.
         let o = self.run_to(m, target, travel.from.is_some(), run)?;
         travel.ran = m.executed() - start;
+        self.last = travel;
         Ok((o, travel))
     }
 
@@ -239,8 +285,9 @@ impl Checkpoints {
     /// one (never the first) whose removal leaves the smallest gap, the gap
     /// weighted by distance from the focus.
     fn thin(&mut self) {
+        let cap = self.cap.saturating_add(self.ram);
         let mut bytes = self.bytes();
-        while (bytes > self.cap || self.list.len() > MAX_COUNT) && self.list.len() > 2 {
+        while (bytes > cap || self.list.len() > MAX_COUNT) && self.list.len() > 2 {
             let focus = self.focus;
             let weight = |i: usize| -> f64 {
                 let c = &self.list[i];
@@ -257,6 +304,7 @@ impl Checkpoints {
                 .min_by(|&a, &b| weight(a).total_cmp(&weight(b)))
                 .unwrap_or(1);
             self.list.remove(victim);
+            self.thinned += 1;
             bytes = self.bytes();
         }
     }

@@ -30,6 +30,7 @@ const S1: u32 = 9;
 const A0: u32 = 10;
 const A1: u32 = 11;
 const A2: u32 = 12;
+const A3: u32 = 13;
 const S2: u32 = 18;
 
 /// A word-at-a-time assembler: offsets are from `BASE`.
@@ -217,6 +218,14 @@ const HOLE: i64 = 0x4000_0000;
 
 /// The hostile guest `kind` (it never ends: run it to a budget).
 pub fn hostile(kind: Hostile) -> Program {
+    hostile_spaced(kind, 0)
+}
+
+/// As `hostile`, with `pad` more instructions in its loop (`addi a3, a3,
+/// 1` each, after the trapping one; before the `ebreak` that is never
+/// returned from, whose handler jumps back to the loop's top), so that it
+/// traps less often: below the storm cut-off from about 16 a loop.
+pub fn hostile_spaced(kind: Hostile, pad: u32) -> Program {
     let mut a = Asm::default();
     a.la(T0, HANDLER);
     a.csrw(0x305, T0); // mtvec
@@ -258,6 +267,10 @@ pub fn hostile(kind: Hostile) -> Program {
     a.csrw(0x341, T0); // mepc
     a.w(0x3020_0073); // mret
     a.pad_to(LOOP);
+    let pad_first = kind == Hostile::EbreakNoReturn;
+    for _ in 0..if pad_first { pad } else { 0 } {
+        a.addi(A3, A3, 1);
+    }
     match kind {
         Hostile::Plain => {
             a.addi(A0, A0, 1);
@@ -291,7 +304,11 @@ pub fn hostile(kind: Hostile) -> Program {
             a.addi(A1, A1, 1);
         }
     }
+    for _ in 0..if pad_first { 0 } else { pad } {
+        a.addi(A3, A3, 1);
+    }
     a.j(LOOP);
+    assert!(a.here() <= HANDLER, "the loop runs into the handler");
     a.pad_to(HANDLER);
     match kind {
         Hostile::Interrupt => a.sw(0, S0, 0), // msip = 0

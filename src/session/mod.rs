@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
-use crate::trace::{EventLog, GuestFault, Stamped};
+use crate::trace::{EventLog, GuestFault};
 pub use estimate::{Estimate, HotLine};
 pub use functions::FunctionFigure;
 pub use job::VariantJob;
@@ -50,7 +50,15 @@ pub struct RunOpts {
     pub probes: Vec<u64>,
     /// How the machine is built (`--mem-limit`, `--strict-segments`).
     pub machine: MachineConfig,
+    /// The time-travel history the machine may hold, its checkpoints and
+    /// block stream (`Stats::set_history`); `None`: `MACHINE_HISTORY`.
+    pub history: Option<usize>,
 }
+
+/// `RunOpts::history` for a run nothing goes back in (the command line's
+/// reports, the TUI's whole runs): no block stream, which only
+/// reverse-continue reads (32 MiB otherwise, and a push per block).
+pub const NO_HISTORY: Option<usize> = Some(0);
 
 /// What one variant's run produced (the JSON shape of `run --format json`).
 #[derive(Clone, Debug, Serialize)]
@@ -106,8 +114,10 @@ pub struct VariantRun {
     pub results: BTreeMap<String, f64>,
     /// Their names, where the scenario gives them (e.g. "fast").
     pub result_names: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub log: Vec<Stamped>,
+    /// The events kept (a clone of the run's log, sharing its chunks: a
+    /// million events are held once, not copied).
+    #[serde(skip_serializing_if = "EventLog::is_empty")]
+    pub log: EventLog,
     /// Events the bounded log dropped before those in `log`.
     #[serde(skip_serializing_if = "is_zero")]
     pub log_dropped: u64,
@@ -141,7 +151,10 @@ pub fn build_machine(
     let log = EventLog::new(opts.log_events.max(1), true);
     let core = opts.core.clone().or_else(|| variant.core.clone());
     let model = core.clone().map(CoreModel::new);
-    let stats = Stats::new(map, program.clone(), model, markers, log);
+    let mut stats = Stats::new(map, program.clone(), model, markers, log);
+    if let Some(h) = opts.history {
+        stats.set_history(h);
+    }
     let mut m =
         Machine::with_config(program.clone(), stats, opts.machine).map_err(|e| e.to_string())?;
     let core = core.or_else(|| scenario.cores.first().cloned());
@@ -309,9 +322,9 @@ pub(crate) fn report(
         }
     }
     let (log, log_dropped) = if opts.log_events > 0 {
-        (stats.log.iter().cloned().collect(), stats.log.dropped())
+        (stats.log.clone(), stats.log.dropped())
     } else {
-        (Vec::new(), 0)
+        (EventLog::new(1, true), 0)
     };
     VariantRun {
         variant: variant.name.clone(),

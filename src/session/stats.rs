@@ -110,9 +110,30 @@ pub struct Stats {
     pub stream: super::stream::BlockStream,
     /// Traps entered and not yet returned from (`traps.rs`).
     pub traps: traps::Traps,
+    /// The time-travel history this machine may hold: its checkpoints and
+    /// its block stream (`set_history`).
+    history: usize,
 }
 
 impl Stats {
+    /// Holds at most `bytes` of time-travel history: a fifth for the block
+    /// stream (dropped from the front now if past it), the rest for the
+    /// checkpoints (`Checkpoints::for_machine`, `Checkpoints::set_cap`).
+    pub fn set_history(&mut self, bytes: usize) {
+        self.history = bytes;
+        self.stream.set_cap(bytes / 5);
+    }
+
+    /// The history it may hold (`set_history`).
+    pub fn history(&self) -> usize {
+        self.history
+    }
+
+    /// The checkpoints' share of the history.
+    pub fn checkpoint_cap(&self) -> usize {
+        self.history - self.history / 5
+    }
+
     /// The observer for a bare guest on `core`: no phases, no measured
     /// window, a one-event log (the bench's guests and the memory tests).
     pub fn on_core(program: &Rc<Program>, core: Rc<crate::cost::Profile>) -> Stats {
@@ -166,6 +187,7 @@ impl Stats {
             functions: Functions::default(),
             path: None,
             stream: Default::default(),
+            history: super::checkpoint::MACHINE_HISTORY,
             traps: Default::default(),
         }
     }

@@ -16,10 +16,13 @@ use std::rc::Rc;
 
 /// Entries per chunk: what a checkpoint copies at most (8 KiB).
 const CHUNK: usize = 1024;
-/// The most chunks kept: 32 MiB of entries, about 15 million instructions
-/// of the syscall loop. Past it the oldest go (reverse-continue then
-/// re-executes to search what fell off).
-const MAX_CHUNKS: usize = (1 << 22) / CHUNK;
+/// Bytes of a chunk's entries.
+const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<Entry>();
+/// The most chunks kept by default: 32 MiB of entries, about 15 million
+/// instructions of the syscall loop (the TUI sets its own share of the
+/// history, `Stats::set_history`). Past it the oldest go (reverse-continue
+/// then re-executes from a checkpoint to search what fell off).
+const MAX_CHUNKS: usize = (32 << 20) / CHUNK_BYTES;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -65,20 +68,33 @@ pub struct StreamRun {
     cut: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct BlockStream {
     /// Each decoded block's instruction addresses, by block id (these stay
     /// when the run goes back: decoded blocks keep their ids).
     blocks: Vec<Rc<[u64]>>,
     pub run: StreamRun,
+    /// The most sealed chunks the live stream keeps (0: no stream).
+    max_chunks: usize,
 }
 
-/// Sealed chunks a checkpoint keeps of the stream (1 MiB, half a million
-/// to two million instructions): more would keep every chunk the live stream ever had
-/// alive in the checkpoints spread over a long run (about 4 bytes an
-/// instruction). `B` from a restored checkpoint searches these, and
-/// re-executes for what lies before them.
-pub const KEPT_CHUNKS: usize = 128;
+impl Default for BlockStream {
+    fn default() -> Self {
+        BlockStream {
+            blocks: Vec::new(),
+            run: StreamRun::default(),
+            max_chunks: MAX_CHUNKS,
+        }
+    }
+}
+
+/// The share of the live stream's chunks a checkpoint keeps (1 MiB of the
+/// default 32, half a million to two million instructions): more would
+/// keep every chunk the live stream ever had alive in the checkpoints
+/// spread over a long run (about 4 bytes an instruction). `B` from a
+/// restored checkpoint searches these, and re-executes from an earlier
+/// checkpoint for what lies before them.
+const KEPT_PER: usize = 32;
 
 impl StreamRun {
     /// The chunks, oldest first.
@@ -87,6 +103,20 @@ impl StreamRun {
             .iter()
             .map(|c| &**c)
             .chain(std::iter::once(&self.open))
+    }
+
+    /// The instruction count from which it is whole (0 unless its oldest
+    /// chunks were dropped). With no stream kept, where it was cut: the
+    /// open chunk's count, or the count after the last range retired.
+    pub fn starts_at(&self) -> u64 {
+        if !self.cut {
+            return 0;
+        }
+        match self.sealed.front() {
+            Some(c) => c.at,
+            None if self.open.entries.is_empty() => self.next_at,
+            None => self.open.at,
+        }
     }
 
     /// This run with at most `keep` sealed chunks, the newest.
@@ -110,7 +140,7 @@ impl StreamRun {
             .iter()
             .filter(|c| !theirs.contains(&Rc::as_ptr(c)))
             .count();
-        mine * CHUNK * std::mem::size_of::<Entry>()
+        mine * CHUNK_BYTES
     }
 
     /// The distinct sealed chunks all of `runs` hold, in bytes: what they
@@ -120,7 +150,7 @@ impl StreamRun {
         for r in runs {
             all.extend(r.sealed.iter().map(Rc::as_ptr));
         }
-        all.len() * CHUNK * std::mem::size_of::<Entry>()
+        all.len() * CHUNK_BYTES
     }
 
     /// Heap bytes of its own (sealed chunks are shared with checkpoints).
@@ -131,6 +161,36 @@ impl StreamRun {
 }
 
 impl BlockStream {
+    /// Keeps at most `bytes` of sealed chunks (whole chunks; less than one
+    /// keeps no stream at all), dropping the oldest past it now.
+    pub fn set_cap(&mut self, bytes: usize) {
+        self.max_chunks = bytes / CHUNK_BYTES;
+        let r = &mut self.run;
+        while r.sealed.len() > self.max_chunks {
+            r.sealed.pop_front();
+            r.cut = true;
+        }
+        if self.max_chunks == 0 {
+            r.open = Chunk::default();
+            r.cut = true;
+        }
+    }
+
+    /// The bytes of sealed chunks it keeps at most.
+    pub fn cap(&self) -> usize {
+        self.max_chunks * CHUNK_BYTES
+    }
+
+    /// Bytes of the sealed chunks it keeps now (what `set_cap` bounds).
+    pub fn sealed_bytes(&self) -> usize {
+        self.run.sealed.len() * CHUNK_BYTES
+    }
+
+    /// Sealed chunks a checkpoint keeps (`StreamRun::trimmed`).
+    pub fn kept_chunks(&self) -> usize {
+        self.max_chunks / KEPT_PER
+    }
+
     /// A new block's id (`Observer::build`).
     pub fn block(&mut self, pcs: impl Iterator<Item = u64>) -> u32 {
         self.blocks.push(pcs.collect());
@@ -141,10 +201,14 @@ impl BlockStream {
     /// instruction count `at`.
     pub fn push(&mut self, block: u32, at: u64, from: usize, to: usize) {
         let r = &mut self.run;
+        if self.max_chunks == 0 {
+            r.next_at = at + (to - from) as u64;
+            return;
+        }
         if r.open.entries.len() == CHUNK {
             let full = std::mem::take(&mut r.open);
             r.sealed.push_back(Rc::new(full));
-            if r.sealed.len() > MAX_CHUNKS {
+            if r.sealed.len() > self.max_chunks {
                 r.sealed.pop_front();
                 r.cut = true;
             }
@@ -167,17 +231,12 @@ impl BlockStream {
     /// The instruction count from which the stream is whole (0 unless its
     /// oldest chunks were dropped).
     pub fn starts_at(&self) -> u64 {
-        let r = &self.run;
-        if !r.cut {
-            return 0;
-        }
-        r.sealed.front().map_or(r.open.at, |c| c.at)
+        self.run.starts_at()
     }
 
     /// Heap bytes it holds, the sealed chunks included.
     pub fn bytes(&self) -> usize {
-        let e = std::mem::size_of::<Entry>();
-        self.run.sealed.len() * CHUNK * e
+        self.run.sealed.len() * CHUNK_BYTES
             + self.run.unshared_bytes()
             + self.blocks.iter().map(|b| b.len() * 8 + 16).sum::<usize>()
     }

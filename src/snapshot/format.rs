@@ -12,7 +12,7 @@
 //! version is refused, naming what it is. RAM is checked against its size
 //! and an FNV-1a digest, so a truncated or altered dump is refused too.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,7 @@ use crate::machine::{ResumeState, VectorState};
 use crate::trace::Priv;
 
 mod check;
+mod ram;
 pub use check::{RAM_MAX, RAM_MAX_MIB};
 
 pub const FORMAT: &str = "trapscope-snapshot";
@@ -170,16 +171,7 @@ pub struct Snapshot {
     pub ram: Vec<u8>,
 }
 
-/// FNV-1a, 64-bit (Fowler–Noll–Vo): a digest with no dependency, enough
-/// to notice a truncated or altered RAM file.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+pub use ram::fnv1a64;
 
 fn priv_of(s: &str) -> Option<Priv> {
     Some(match s {
@@ -259,51 +251,7 @@ impl Snapshot {
         let rpath = dir.join(RAM_FILE);
         let z = crate::input::read_regular(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)
             .map_err(|e| format!("{}: {e}", rpath.display()))?;
-        let size = manifest.ram.size.0;
-        let mut ram = Vec::with_capacity(size as usize);
-        // One byte more than the size, so a longer stream is noticed.
-        let mut unz = flate2::read::ZlibDecoder::new(&z[..]).take(size + 1);
-        if let Err(e) = unz.read_to_end(&mut ram) {
-            // Without a zlib header (RFC 1950 §2.2: CM = 8, and CMF·256 +
-            // FLG a multiple of 31) the file is not zlib at all; with one,
-            // a stream that stops early is a cut file, and invalid deflate
-            // data a damaged one.
-            let header = z.len() >= 2
-                && z[0] & 0x0f == 8
-                && (u16::from(z[0]) << 8 | u16::from(z[1])) % 31 == 0;
-            let why = if !header {
-                "not a zlib stream"
-            } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                "truncated (the zlib stream ends early)"
-            } else {
-                "damaged (a corrupt zlib stream)"
-            };
-            return Err(format!(
-                "{}: {why}: {e}; the manifest says {size:#x} bytes",
-                rpath.display()
-            ));
-        }
-        if ram.len() as u64 > size {
-            return Err(format!(
-                "{}: holds more than the manifest's {size:#x} bytes",
-                rpath.display()
-            ));
-        }
-        if (ram.len() as u64) < size {
-            return Err(format!(
-                "{}: holds {:#x} bytes, fewer than the manifest's {size:#x}",
-                rpath.display(),
-                ram.len()
-            ));
-        }
-        let digest = fnv1a64(&ram);
-        if digest != manifest.ram.fnv1a64.0 {
-            return Err(format!(
-                "{}: digest {digest:#x} differs from the manifest's {:#x}: the file was changed or damaged",
-                rpath.display(),
-                manifest.ram.fnv1a64.0
-            ));
-        }
+        let ram = ram::inflate(&rpath, &z, manifest.ram.size.0, manifest.ram.fnv1a64.0)?;
         Ok(Snapshot {
             dir: dir.to_path_buf(),
             manifest,

@@ -189,11 +189,44 @@ impl EventLog {
         t
     }
 
+    /// Bytes of the sealed chunks it holds that `prev` does not hold too
+    /// (clones share them): what a checkpoint adds to the one before. A
+    /// trimmed log's chunks outlive the live log's, so they count against
+    /// the checkpoints' cap like their pages.
+    pub fn chunk_bytes_beyond(&self, prev: Option<&EventLog>) -> usize {
+        let theirs: std::collections::HashSet<*const Vec<Stamped>> = prev
+            .map(|p| p.sealed.iter().map(Rc::as_ptr).collect())
+            .unwrap_or_default();
+        self.sealed
+            .iter()
+            .filter(|c| !theirs.contains(&Rc::as_ptr(c)))
+            .count()
+            * CHUNK
+            * std::mem::size_of::<Stamped>()
+    }
+
+    /// The distinct sealed chunks all of `logs` hold, in bytes, counted by
+    /// address (for tests of the checkpoints' cap).
+    pub fn held_bytes<'a>(logs: impl Iterator<Item = &'a EventLog>) -> usize {
+        let mut all = std::collections::HashSet::new();
+        for l in logs {
+            all.extend(l.sealed.iter().map(Rc::as_ptr));
+        }
+        all.len() * CHUNK * std::mem::size_of::<Stamped>()
+    }
+
     /// Bytes this log holds of its own: the open chunk and the pointers to
     /// the sealed ones, which a clone shares (for the checkpoints' memory).
     pub fn unshared_bytes(&self) -> usize {
         self.open.capacity() * std::mem::size_of::<Stamped>()
             + self.sealed.len() * std::mem::size_of::<usize>()
+    }
+}
+
+/// As the sequence of its events, oldest first (as a `Vec` of them would).
+impl serde::Serialize for EventLog {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
 }
 
@@ -294,6 +327,21 @@ mod tests {
         let want: Vec<(u64, u64)> = log.since(t.dropped()).map(|(i, e)| (i, e.at)).collect();
         let got: Vec<(u64, u64)> = t.since(0).map(|(i, e)| (i, e.at)).collect();
         assert_eq!(got, want);
+    }
+
+    /// What a kept event costs: the log holds up to a million of them
+    /// (`run --events`), the TUI 200,000 per variant. The largest variant
+    /// is `TrapEnter`: four addresses and two privileges, 34 bytes, 40 with
+    /// the tag and alignment; with the stamp's two counts, 56. A fault's
+    /// strings are boxed (before, 80 and 96 bytes).
+    #[test]
+    fn an_event_costs_its_largest_variant() {
+        assert!(
+            std::mem::size_of::<Event>() <= 40,
+            "{}",
+            std::mem::size_of::<Event>()
+        );
+        assert!(std::mem::size_of::<Stamped>() <= 56);
     }
 
     #[test]

@@ -92,8 +92,9 @@ pub enum Event {
     Breakpoint {
         pc: u64,
     },
+    /// Boxed: the fault's strings would make every event twice the size.
     GuestFault {
-        fault: GuestFault,
+        fault: Box<GuestFault>,
     },
     BudgetExhausted {
         executed: u64,

@@ -71,11 +71,13 @@ pub fn run(
     core: Option<Rc<Profile>>,
     autoplay: bool,
     machine: crate::machine::MachineConfig,
+    history: usize,
 ) -> Result<(), String> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("the TUI needs a terminal; for output to a pipe use `trapscope run` or `trapscope compare`".into());
     }
     let mut s = AppState::open(Rc::new(scenario), core, machine)?;
+    s.set_history(history);
     let mut terminal = ratatui::init();
     let _guard = Guard;
     // ratatui::init restores on panic; mouse capture must go too.

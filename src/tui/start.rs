@@ -7,7 +7,7 @@
 use super::script::play_step;
 use super::state::{AppState, Live, Pane};
 use crate::machine::{Machine, Outcome, Until};
-use crate::session::checkpoint::{Checkpoints, DEFAULT_CAP};
+use crate::session::checkpoint::Checkpoints;
 use crate::session::{self, stats::Stats};
 
 /// Which rule chose the start.
@@ -45,7 +45,7 @@ impl AppState {
         let opts = self.opts();
         if let Some(at) = &sc.start_at {
             let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
-            let cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
+            let cps = Checkpoints::for_machine(&mut m).ok();
             let a = m.program.resolve(&at.location)?;
             // Power-on at the location is its first arrival.
             let mut seen = u64::from(m.pc() == a);
@@ -81,7 +81,7 @@ impl AppState {
                 .and_then(|n| sc.variants.iter().position(|x| &x.name == n))
                 .unwrap_or(0);
             let mut m = session::build_machine(sc, &sc.variants[v], &opts)?;
-            let cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
+            let cps = Checkpoints::for_machine(&mut m).ok();
             let o = play_step(&mut m, step, super::update::RUN_BUDGET)?;
             if !super::script::reached(&m, step, &o) {
                 return Err(format!(
@@ -98,7 +98,7 @@ impl AppState {
             });
         }
         let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
-        let mut cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
+        let mut cps = Checkpoints::for_machine(&mut m).ok();
         if let Some(me) = &sc.measure
             && let Some(iter) = m.program.symbol(&me.iteration).map(|s| s.addr)
         {
@@ -142,7 +142,7 @@ impl AppState {
                 });
             }
             m = session::build_machine(sc, &sc.variants[0], &opts)?;
-            cps = Checkpoints::new(&mut m, DEFAULT_CAP).ok();
+            cps = Checkpoints::for_machine(&mut m).ok();
         }
         Ok(Start {
             rule: Rule::Entry,

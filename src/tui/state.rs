@@ -11,6 +11,7 @@ use crate::session::{self, RunOpts, VariantRun};
 
 mod debug;
 mod diff;
+mod history;
 mod live;
 mod sources;
 mod view;
@@ -191,6 +192,9 @@ pub struct AppState {
     /// Each pane's scroll past what it has room for, and the last frame's
     /// screen (`state/view.rs`).
     pub views: PaneViews,
+    /// The time-travel history all variants together may hold
+    /// (`--history-mib`, `state/history.rs`).
+    history: usize,
 }
 
 impl AppState {
@@ -275,8 +279,10 @@ impl AppState {
             tab_back: None,
             narration_left: None,
             views: PaneViews::default(),
+            history: session::checkpoint::DEFAULT_HISTORY_MIB << 20,
         };
         s.parked = (0..s.scenario.variants.len()).map(|_| None).collect();
+        s.balance_history();
         s.lower = s.default_lower();
         s.compute_summaries();
         s.update_narration();
@@ -298,6 +304,7 @@ impl AppState {
             log_events: LOG_CAP,
             probes: self.probes.clone(),
             machine: self.machine,
+            history: Some(self.new_share()),
             ..RunOpts::default()
         }
     }
@@ -373,6 +380,7 @@ impl AppState {
         }
         let opts = RunOpts {
             log_events: 0,
+            history: session::NO_HISTORY,
             ..self.opts()
         };
         self.summaries = self

@@ -224,6 +224,8 @@ impl AppState {
             Action::Suspend => {}
         }
         self.refresh_diff();
+        // Machines may have come or gone (Tab, a knob, a core).
+        self.balance_history();
         if moves {
             let tab = matches!(a_kind, Action::SwitchVariant | Action::Submit)
                 && self.live.variant != variant_before;

@@ -65,6 +65,11 @@ impl StatsSaved {
         self.iteration_hits
     }
 
+    /// The event log it holds (trimmed to the newest `LOG_KEPT`).
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
     /// The block stream it holds.
     pub fn stream(&self) -> &crate::session::stream::StreamRun {
         &self.stream
@@ -103,6 +108,7 @@ impl Rewind for Stats {
             path,
             stream,
             traps,
+            history: _, // configuration
         } = self;
         StatsSaved {
             model: model.as_ref().map(|m| ModelSaved {
@@ -127,7 +133,7 @@ impl Rewind for Stats {
             stack: stack.clone(),
             functions: functions.save(),
             path: path.clone(),
-            stream: stream.run.trimmed(crate::session::stream::KEPT_CHUNKS),
+            stream: stream.run.trimmed(stream.kept_chunks()),
             traps: traps.clone(),
         }
     }

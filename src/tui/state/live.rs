@@ -67,8 +67,7 @@ impl Live {
     /// Wraps a machine that may already have run (after stepping back);
     /// `regs` are the registers shown before, to mark what changed.
     pub fn from_machine(variant: usize, mut m: Machine<Stats>, regs: [u64; 32]) -> Live {
-        let cps =
-            session::checkpoint::Checkpoints::new(&mut m, session::checkpoint::DEFAULT_CAP).ok();
+        let cps = session::checkpoint::Checkpoints::for_machine(&mut m).ok();
         Live::with_checkpoints(variant, m, regs, cps)
     }
 
@@ -80,9 +79,7 @@ impl Live {
         regs: [u64; 32],
         cps: Option<session::checkpoint::Checkpoints>,
     ) -> Live {
-        let cps = cps.or_else(|| {
-            session::checkpoint::Checkpoints::new(&mut m, session::checkpoint::DEFAULT_CAP).ok()
-        });
+        let cps = cps.or_else(|| session::checkpoint::Checkpoints::for_machine(&mut m).ok());
         let fp = m.fp_state();
         let mut l = Live {
             cps,

@@ -48,6 +48,7 @@ impl AppState {
     fn summary_opts(&self) -> RunOpts {
         RunOpts {
             log_events: 0,
+            history: crate::session::NO_HISTORY,
             ..self.opts()
         }
     }
@@ -106,6 +107,7 @@ impl AppState {
             return self.summarise(until);
         }
         self.prerun(until);
+        self.balance_history();
         false
     }
 
@@ -146,10 +148,13 @@ impl AppState {
         };
         let mut l = match self.parked[v].take() {
             Some(l) => l,
-            None => match Live::new(&self.scenario, v, &self.opts()) {
-                Ok(l) => l,
-                Err(_) => return,
-            },
+            None => {
+                self.make_room();
+                match Live::new(&self.scenario, v, &self.opts()) {
+                    Ok(l) => l,
+                    Err(_) => return,
+                }
+            }
         };
         // Watchpoints are the screen's: a machine running ahead unseen
         // stops at none.

@@ -3,7 +3,6 @@
 
 use super::Action;
 use crate::machine::{Outcome, Until};
-use crate::session;
 use crate::trace::EventKind;
 use crate::tui::state::AppState;
 
@@ -102,7 +101,7 @@ impl AppState {
     /// Back to the last time a breakpoint was reached before now: found in
     /// the stream of retired blocks (`session::stream`), then gone to by
     /// checkpoint. Only what fell off the stream's front is searched by
-    /// re-executing.
+    /// re-executing, from the checkpoints before it (`search_by_checkpoints`).
     pub(super) fn reverse_continue(&mut self) {
         if self.breakpoints.is_empty() {
             self.error("no breakpoints: set one with p or :break SYMBOL");
@@ -125,40 +124,116 @@ impl AppState {
         if searched_from == 0 {
             return self.error("no breakpoint was reached before this point");
         }
-        // Before the stream: re-execute from power-on up to its start.
-        let v = &self.scenario.variants[self.live.variant];
-        let Ok(mut m) = session::build_machine(&self.scenario, v, &self.opts()) else {
-            return;
-        };
-        let end = searched_from.min(now);
-        let u = self.until(vec![]);
-        let mut last = None;
-        loop {
-            let left = end.saturating_sub(m.executed());
-            if left == 0 {
-                break;
-            }
-            match m.run(&Until {
-                max_insns: Some(left),
-                ..u.clone()
-            }) {
-                Outcome::ReachedAddr(_) if m.executed() < end => last = Some(m.executed()),
-                _ => break,
-            }
-        }
-        match last {
-            Some(n) => {
+        match self.search_by_checkpoints(searched_from.min(now)) {
+            Search::Hit(n, from) => {
                 self.go_to(n);
                 if !self.message.as_ref().is_some_and(|m| m.1) {
+                    let here = self.live.program().describe(self.live.m.pc());
                     self.say(format!(
-                        "reverse-continue: the last breakpoint hit, {} instructions back, found by re-executing from power-on: the block stream is thinned before instruction {searched_from}",
-                        now - n
+                        "reverse-continue: the last breakpoint hit, {} instructions back, at {here}, found by re-executing from the checkpoint at {from}: the history is thinned before instruction {searched_from}",
+                        now - n,
                     ));
                 }
             }
-            None => self.error(
-                "no breakpoint was reached before this point (searched by re-executing: the block stream is thinned this far back)",
-            ),
+            Search::Stopped => {
+                crate::machine::sigint::flag().store(false, std::sync::atomic::Ordering::Relaxed);
+                self.go_to(now);
+                self.say(format!(
+                    "reverse-continue stopped (Esc); still at {}",
+                    self.live.executed()
+                ));
+            }
+            Search::Failed => {}
+            Search::Nothing => {
+                self.go_to(now);
+                self.error(format!(
+                    "no breakpoint was reached before this point (searched by re-executing from the checkpoints: the history is thinned before instruction {searched_from})"
+                ));
+            }
         }
     }
+
+    /// The last hit of a breakpoint before `end`, where the stream held
+    /// nothing from `end` on: from the last checkpoint before `end`, the
+    /// machine re-executes to `end` stopping at the breakpoints, and then
+    /// the stream that checkpoint kept is searched; if neither has a hit,
+    /// the same before that stream, back to the first checkpoint. Returns
+    /// the hit and the checkpoint it was found from; the machine is left
+    /// anywhere (the caller goes where it wants).
+    fn search_by_checkpoints(&mut self, mut end: u64) -> Search {
+        let u = self.until(vec![]);
+        loop {
+            let Some(from) = self
+                .live
+                .cps
+                .as_ref()
+                .and_then(|c| c.positions().into_iter().rev().find(|&p| p < end))
+            else {
+                return Search::Nothing;
+            };
+            self.go_to(from);
+            if self.live.executed() != from || self.message.as_ref().is_some_and(|m| m.1) {
+                return Search::Failed; // go_to said why
+            }
+            // What the checkpoint kept of the stream, before it: searched
+            // if nothing is hit between it and `end`.
+            let st = &self.live.stats().stream;
+            let earlier = st.last_hit_before(from, &self.breakpoints);
+            let kept_from = st.starts_at().min(from);
+            let mut p = self.progress.take();
+            let m = &mut self.live.m;
+            let mut last = u.addrs.contains(&m.pc()).then_some(from);
+            let mut stopped = false;
+            while m.executed() < end {
+                let was = m.executed();
+                let left = end - was;
+                let until = Until {
+                    max_insns: Some(left),
+                    ..u.clone()
+                };
+                match super::long::run(m, &until, "reverse-continue", &mut p, None) {
+                    Outcome::Interrupted => {
+                        stopped = true;
+                        break;
+                    }
+                    Outcome::ReachedAddr(_) if m.executed() < end => last = Some(m.executed()),
+                    // The budget is checked before each block: the rest one
+                    // step at a time.
+                    Outcome::Budget if m.executed() == was => {
+                        if m.step() != Outcome::Stepped {
+                            break;
+                        }
+                        if m.executed() < end && u.addrs.contains(&m.pc()) {
+                            last = Some(m.executed());
+                        }
+                    }
+                    Outcome::Budget => {}
+                    _ => break,
+                }
+            }
+            self.progress = p;
+            if stopped {
+                return Search::Stopped;
+            }
+            if let Some(n) = last.or(earlier) {
+                return Search::Hit(n, from);
+            }
+            if from == 0 {
+                return Search::Nothing;
+            }
+            end = kept_from;
+        }
+    }
+}
+
+/// How a search by checkpoints ended.
+enum Search {
+    /// The last hit, and the checkpoint it was found from.
+    Hit(u64, u64),
+    /// None back to the first checkpoint.
+    Nothing,
+    /// Esc.
+    Stopped,
+    /// Going to a checkpoint failed (it said why).
+    Failed,
 }

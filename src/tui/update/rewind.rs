@@ -71,6 +71,9 @@ impl AppState {
                 self.live.refresh(0);
                 self.live.mark_fp_since(&prev_fp);
                 self.describe(&o);
+                if held {
+                    self.note_thinned();
+                }
                 self.live.outcome = Some(o);
                 self.update_narration();
             }

@@ -47,10 +47,13 @@ impl AppState {
         // was last on screen (or pre-run in idle time), else a new one.
         let mut l = match self.parked.get_mut(to).and_then(Option::take) {
             Some(l) => l,
-            None => match Live::new(&self.scenario, to, &self.opts()) {
-                Ok(l) => l,
-                Err(err) => return self.error(err),
-            },
+            None => {
+                self.make_room();
+                match Live::new(&self.scenario, to, &self.opts()) {
+                    Ok(l) => l,
+                    Err(err) => return self.error(err),
+                }
+            }
         };
         // A machine whose first checkpoint is past where this goes (one
         // that opened at the lesson's start) is replaced by a new one.
