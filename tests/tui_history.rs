@@ -147,3 +147,44 @@ fn going_back_into_a_thinned_gap_says_so() {
         "{msg}"
     );
 }
+
+fn rss_bytes() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap()
+        << 10
+}
+
+/// The README's bound: the TUI a billion instructions into the syscall
+/// loop, with the other variant brought there by Tab, under 1 GiB
+/// resident, its history within the default 320 MiB. Minutes even in a
+/// release build: `cargo test --release --test tui_history -- --ignored`.
+#[test]
+#[ignore = "minutes: cargo test --release --test tui_history -- --ignored"]
+fn the_tui_stays_under_a_gib_at_a_billion_instructions() {
+    let mut s = app();
+    s.command("set iterations=10000000");
+    let target = 1_000_000_000;
+    s.command(&format!("run {target}"));
+    assert!(s.live.executed() >= target, "{:?}", s.message);
+    s.update(Action::SwitchVariant);
+    assert_eq!(s.live.variant, 1, "{:?}", s.message);
+    assert!(s.live.executed() > target / 2, "{}", s.live.executed());
+    let machines: Vec<&Live> = std::iter::once(&s.live)
+        .chain(s.parked.iter().flatten())
+        .collect();
+    let history: usize = machines.iter().map(|l| held(l)).sum();
+    let rss = rss_bytes();
+    eprintln!(
+        "at {} and {} instructions: history {} MiB, resident {} MiB",
+        machines[0].executed(),
+        machines[1].executed(),
+        history >> 20,
+        rss >> 20
+    );
+    assert!(history <= s.history(), "history {history} bytes");
+    assert!(rss < 1 << 30, "resident {} MiB", rss >> 20);
+}

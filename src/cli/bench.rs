@@ -62,6 +62,7 @@ pub(super) fn bench(
     }
     let scaling = session::bench_guests::fp_scaling(&p).map_err(anyhow::Error::msg)?;
     let hostile = session::bench_guests::hostile(HOSTILE_BUDGET).map_err(anyhow::Error::msg)?;
+    let storms = session::bench_guests::storm_costs().map_err(anyhow::Error::msg)?;
     if format == Format::Json {
         let travel =
             crate::tui::latency::travel(s.clone(), &travel_depths).map_err(anyhow::Error::msg)?;
@@ -69,6 +70,7 @@ pub(super) fn bench(
         v["first_frame_ms"] = serde_json::json!(first);
         v["fp_scaling"] = serde_json::to_value(&scaling)?;
         v["hostile"] = serde_json::to_value(&hostile)?;
+        v["storm_costs"] = serde_json::to_value(&storms)?;
         v["travel"] = serde_json::to_value(&travel)?;
         if !travel_depths.is_empty() {
             v["travel_snapshot"] = travel_snapshot_json(&travel_depths)?;
@@ -124,6 +126,7 @@ pub(super) fn bench(
             );
         }
         print_generated(&scaling, &hostile);
+        print_storm_costs(&storms);
         say!("\nTUI key-to-frame (action + full draw at 160x45):");
         for l in crate::tui::latency::measure(s.clone()).map_err(anyhow::Error::msg)? {
             print_latency("  ", 22, &l);
@@ -220,6 +223,51 @@ fn print_generated(
             h.ratio,
             h.per_instruction
         );
+    }
+}
+
+fn print_storm_costs(costs: &[session::bench_guests::StormCost]) {
+    use crate::machine::storm;
+    say!(
+        "\nThe storm rule (README: Speed): a guest may run {}x a plain loop's time per instruction; charged per trap {}, per rewrite of run code {} plus {} per instruction it drops, per emulated LR/SC/AMO {} plain-loop instructions. Measured with the rule off (extra time in plain-loop instructions; over the charge is a bound that does not hold here), and each guest spaced out to the rule's edge with it on:",
+        storm::SLOWDOWN,
+        storm::TRAP_COST,
+        storm::CODE_WRITE_COST,
+        storm::REDECODE_COST,
+        storm::EMULATED_COST
+    );
+    let mut over = 0;
+    for c in costs {
+        let holds = c.measured_extra <= c.charged as f64;
+        over += usize::from(!holds);
+        let edge = match (c.edge_pad, c.edge_per_instruction) {
+            (Some(p), Some(x)) => format!(
+                "edge at pad {p}: x{x:.2} per instruction{}",
+                if x > storm::SLOWDOWN as f64 {
+                    " (OVER the slowdown)"
+                } else {
+                    ""
+                }
+            ),
+            _ => format!(
+                "cut off at every pad up to {}",
+                session::bench_guests::MAX_PAD
+            ),
+        };
+        let events = c.counts.traps + c.counts.writes + c.counts.emulated;
+        say!(
+            "  {:<22} pad {:>3}: {:>8} events, extra {:>10.0} (per event {:>6.1}) against {:>10} charged{}; {edge}",
+            c.guest,
+            c.pad,
+            events,
+            c.measured_extra,
+            c.measured_extra / events.max(1) as f64,
+            c.charged,
+            if holds { "" } else { " (OVER the charge)" }
+        );
+    }
+    if over == 0 {
+        say!("  every charge bounds its measured cost on this host");
     }
 }
 

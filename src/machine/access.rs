@@ -22,17 +22,24 @@ pub const CAUSE_STORE_ACCESS: u64 = 7;
 /// The address an instruction's scalar access starts at and its width, for
 /// loads, stores, FP loads/stores, LR/SC and AMOs (their address is rs1).
 pub fn scalar_access<D>(uc: &Unicorn<'_, D>, i: &Insn) -> Option<(u64, u64, Access)> {
-    let base = regs::read_gpr(uc, i.rs1);
-    let ea = base.wrapping_add(i.imm as u64);
-    Some(match i.op {
-        Op::Load { width, .. } | Op::FpLoad { width } => (ea, u64::from(width), Access::Read),
-        Op::Store { width } | Op::FpStore { width } => (ea, u64::from(width), Access::Write),
-        Op::Lr { width } => (base, u64::from(width), Access::Read),
-        Op::Sc { width } => (base, u64::from(width), Access::Write),
+    // The kind first: a register read for every other instruction of a
+    // long block cost more than the fault's delivery.
+    let (width, access, offset) = match i.op {
+        Op::Load { width, .. } | Op::FpLoad { width } => (width, Access::Read, true),
+        Op::Store { width } | Op::FpStore { width } => (width, Access::Write, true),
+        Op::Lr { width } => (width, Access::Read, false),
+        Op::Sc { width } => (width, Access::Write, false),
         // An AMO reads first: QEMU reports its fault as a read.
-        Op::Amo { width, .. } => (base, u64::from(width), Access::Write),
+        Op::Amo { width, .. } => (width, Access::Write, false),
         _ => return None,
-    })
+    };
+    let base = regs::read_gpr(uc, i.rs1);
+    let ea = if offset {
+        base.wrapping_add(i.imm as u64)
+    } else {
+        base
+    };
+    Some((ea, u64::from(width), access))
 }
 
 /// Finds, among the instructions of the pending block not yet reported, the

@@ -129,11 +129,14 @@ impl<D> BlockCache<D> {
         self.map.get(&(start, size)).cloned()
     }
     /// Drops every block with a byte at physical `[start, end)` (code was
-    /// written there); returns the virtual address `start` has in each.
-    pub fn remove_overlapping(&mut self, start: u64, end: u64) -> Vec<u64> {
+    /// written there); returns the virtual address `start` has in each,
+    /// and how many instructions the dropped blocks held (what decoding
+    /// them again costs).
+    pub fn remove_overlapping(&mut self, start: u64, end: u64) -> (Vec<u64>, u64) {
         let mut at = Vec::new();
+        let mut dropped = 0u64;
         if end <= start {
-            return at;
+            return (at, dropped);
         }
         for line in (start >> LINE_SHIFT)..=((end - 1) >> LINE_SHIFT) {
             let Some(keys) = self.by_line.get_mut(&line) else {
@@ -148,11 +151,12 @@ impl<D> BlockCache<D> {
                     return true;
                 }
                 at.push(b.start.wrapping_add(start.wrapping_sub(b.phys)));
+                dropped += b.insns.len() as u64;
                 self.map.remove(k);
                 false
             });
         }
-        at
+        (at, dropped)
     }
     /// Drops every block: the page tables changed (a satp write or an
     /// `sfence.vma`), so a virtual address may now hold other code.

@@ -103,6 +103,7 @@ pub(super) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
         return;
     }
     if matches!(insn.op, Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. }) {
+        super::storm::note_emulated(uc.get_data_mut(), pc);
         let done = match insn.op {
             Op::Lr { .. } => lrsc::lr(uc, pc, &insn),
             Op::Sc { .. } => lrsc::sc(uc, pc, &insn),

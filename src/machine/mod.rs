@@ -36,7 +36,7 @@ mod resume;
 mod run;
 pub mod sigint;
 mod smc;
-mod storm;
+pub mod storm;
 mod trap;
 mod trigger;
 mod vec;
@@ -203,6 +203,12 @@ impl<O: Observer + 'static> Machine<O> {
         hart.faults.names = Some(program.clone());
         hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
+        // Runs end by emu_stop, never at an address. With exits on and none
+        // set, uc_emu_start ignores its `until`; without them it invalidates
+        // the translation at `until` on every return (a page-table walk of
+        // NEVER each time), which a guest that traps by stopping the run
+        // (ebreak, an access fault) paid on every trap.
+        uc.ctl_exits_enable().map_err(emu)?;
         mmio::check_segments(&program)?;
         let ram = memory::map_segments(&mut uc, &program, &cfg)?;
         mmio::map(&mut uc)?;
@@ -393,6 +399,17 @@ impl<O: Observer + 'static> Machine<O> {
         let hart = self.uc.get_data_mut();
         let executed = hart.executed;
         hart.emit(crate::trace::Event::BudgetExhausted { executed });
+    }
+
+    /// Counts what the storm rule charges (storm.rs) and never cuts the
+    /// run off: for `bench`, which measures what each costs.
+    pub fn measure_storms(&mut self) {
+        self.uc.get_data_mut().storms.measuring = true;
+    }
+
+    /// What the storm rule has counted since power-on.
+    pub fn storm_counts(&self) -> storm::StormCounts {
+        self.uc.get_data().storms.total()
     }
 
     /// The intercept code hooks unicorn holds (hookpages.rs: at most a few

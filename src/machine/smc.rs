@@ -193,7 +193,12 @@ fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n:
     let mut off = 0u64;
     while off < n {
         let pc = va0.wrapping_add(off);
-        let d = decode_range(pc, &bytes[off as usize..]).into_iter().next();
+        if !uc.get_data().intercepts.contains_key(&pc) {
+            off += 2;
+            continue; // nothing to drop here
+        }
+        let one = &bytes[off as usize..(off as usize + 4).min(bytes.len())];
+        let d = decode_range(pc, one).into_iter().next();
         if d.and_then(|d| d.insn).filter(must_hook).is_none() {
             uc.get_data_mut().intercepts.remove(&pc);
         }
@@ -218,9 +223,9 @@ pub(super) fn code_written<O: Observer>(
     // Where the written bytes are code: at their virtual address in every
     // decoded block over them, and at the address itself (text scanned at
     // load, guests without paging).
-    let mut places = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    let (mut places, dropped) = uc.get_data_mut().blocks.remove_overlapping(addr, end);
     if !places.is_empty() && new.is_some() {
-        super::storm::note_code_write(uc.get_data_mut(), addr);
+        super::storm::note_code_write(uc.get_data_mut(), addr, dropped);
     }
     places.push(addr);
     places.sort_unstable();
@@ -230,19 +235,32 @@ pub(super) fn code_written<O: Observer>(
     // there is checked, so every real instruction start is.
     let w0 = addr.saturating_sub(2) & !1;
     let w1 = end;
-    let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
-        return;
+    // Only intercepts can be dropped: where none starts, the bytes need no
+    // look (data beside code, an SC's store: one look-up an offset).
+    let hooked = {
+        let icpt = &uc.get_data().intercepts;
+        places.iter().any(|&va| {
+            let v0 = va.wrapping_sub(addr - w0);
+            (0..w1 - w0)
+                .step_by(2)
+                .any(|off| icpt.contains_key(&v0.wrapping_add(off)))
+        })
     };
-    if let Some(new) = new {
-        let at = (addr - w0) as usize;
-        for (i, b) in new.iter().enumerate() {
-            if let Some(slot) = bytes.get_mut(at + i) {
-                *slot = *b;
+    if hooked {
+        let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
+            return;
+        };
+        if let Some(new) = new {
+            let at = (addr - w0) as usize;
+            for (i, b) in new.iter().enumerate() {
+                if let Some(slot) = bytes.get_mut(at + i) {
+                    *slot = *b;
+                }
             }
         }
-    }
-    for &va in &places {
-        rescan(uc, va.wrapping_sub(addr - w0), &bytes, w1 - w0);
+        for &va in &places {
+            rescan(uc, va.wrapping_sub(addr - w0), &bytes, w1 - w0);
+        }
     }
     // unicorn notices the guest's own stores to translated code (and drops
     // those translations after this hook); the code hooks above apply to the

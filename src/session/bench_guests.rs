@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::guests::{self, Hostile};
 use crate::cost::Profile;
+use crate::machine::storm::StormCounts;
 use crate::machine::{Machine, NoObserver, Outcome, Program, Until};
 
 #[derive(Debug, Serialize)]
@@ -116,6 +117,115 @@ pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
             per_instruction: per / base_per,
             ended: ended.map(|e| e.unwrap_or_default()),
         });
+    }
+    Ok(out)
+}
+
+/// What one hostile guest's traps, rewrites and emulated instructions cost,
+/// measured with the storm rule off, against what the rule charges them;
+/// and the guest spaced out to just under the rule, timed with it on.
+#[derive(Debug, Serialize)]
+pub struct StormCost {
+    pub guest: &'static str,
+    /// `addi`s added to its loop for the measurement.
+    pub pad: u32,
+    pub instructions: u64,
+    pub counts: StormCounts,
+    /// Its time beyond its instructions', in plain-loop instructions.
+    pub measured_extra: f64,
+    /// What the rule charges for `counts`.
+    pub charged: u64,
+    /// The least pad (in steps of `EDGE_STEP`) at which the rule lets it run
+    /// to the budget, if any up to `MAX_PAD`.
+    pub edge_pad: Option<u32>,
+    /// Its time per instruction there, over the plain loop's.
+    pub edge_per_instruction: Option<f64>,
+}
+
+/// The most `addi`s a hostile loop holds (guests.rs: before its handler).
+pub const MAX_PAD: u32 = 700;
+/// The pads tried for the edge.
+pub const EDGE_STEP: u32 = 4;
+/// Instructions of each timed run: two of the rule's windows and more.
+const COST_BUDGET: u64 = 3 << 20;
+
+fn timed(
+    kind: Hostile,
+    pad: u32,
+    measuring: bool,
+) -> Result<(f64, u64, StormCounts, bool), String> {
+    let program = Rc::new(guests::hostile_spaced(kind, pad));
+    let mut best: Option<(f64, u64, StormCounts, bool)> = None;
+    for _ in 0..3 {
+        let mut m = Machine::new(program.clone(), NoObserver).map_err(|e| e.to_string())?;
+        if measuring {
+            m.measure_storms();
+        }
+        let t = Instant::now();
+        let o = m.run(&Until {
+            max_insns: Some(COST_BUDGET),
+            ..Until::default()
+        });
+        let dt = t.elapsed().as_secs_f64();
+        if o == Outcome::Interrupted {
+            return Err("interrupted".into());
+        }
+        let r = (dt, m.executed(), m.storm_counts(), o == Outcome::Budget);
+        if best.as_ref().is_none_or(|b| dt < b.0) {
+            best = Some(r);
+        }
+        if !r.3 {
+            break; // cut off: one run says so
+        }
+    }
+    best.ok_or_else(|| "no run".into())
+}
+
+/// Each storm kind at pad 0 and `MAX_PAD` with the rule off, and at the
+/// edge of the rule with it on, against the plain loop's time per
+/// instruction.
+pub fn storm_costs() -> Result<Vec<StormCost>, String> {
+    let (plain_s, plain_n, _, _) = timed(Hostile::Plain, 0, true)?;
+    let per = plain_s / plain_n as f64;
+    let mut out = Vec::new();
+    for kind in Hostile::ALL.into_iter().filter(|k| k.is_storm()) {
+        // The edge: the rule cuts the run off below it and not above it
+        // (its charges grow as the pad shrinks), found by bisection.
+        let runs = |pad: u32| -> Result<bool, String> { Ok(timed(kind, pad, false)?.3) };
+        let edge = if !runs(MAX_PAD)? {
+            None
+        } else {
+            let (mut lo, mut hi) = (0u32, MAX_PAD / EDGE_STEP);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if runs(mid * EDGE_STEP)? {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            Some(lo * EDGE_STEP)
+        };
+        let edge_per_instruction = match edge {
+            Some(pad) => {
+                let (s, n, _, _) = timed(kind, pad, false)?;
+                Some(s / n as f64 / per)
+            }
+            None => None,
+        };
+        for pad in [0, MAX_PAD] {
+            let (s, n, counts, _) = timed(kind, pad, true)?;
+            out.push(StormCost {
+                guest: kind.name(),
+                pad,
+                instructions: n,
+                counts,
+                measured_extra: s / per - n as f64,
+                charged: counts.charges(),
+                edge_pad: edge,
+                edge_per_instruction,
+            });
+        }
     }
     Ok(out)
 }

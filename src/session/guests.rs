@@ -180,10 +180,22 @@ pub enum Hostile {
     /// ebreak whose handler jumps back to the loop without `mret`: every
     /// trap stays open.
     EbreakNoReturn,
+    /// An LR/SC pair and an add, in U-mode: trapscope runs each LR and SC
+    /// in software (its reservation model).
+    Lrsc,
+    /// The same in M-mode with mstatus.MPRV set and MPP = U (priv spec
+    /// §3.1.6.3): the accesses are translated and checked as U-mode's.
+    MprvLrsc,
+    /// Two loads and an add under MPRV as above: the emulator translates
+    /// them itself.
+    MprvLoads,
+    /// The plain loop in U-mode under Sv39, its root page table in the
+    /// CLINT's mtimecmp page (a device, not RAM).
+    DevicePageTable,
 }
 
 impl Hostile {
-    pub const ALL: [Hostile; 8] = [
+    pub const ALL: [Hostile; 12] = [
         Hostile::Plain,
         Hostile::Ecall,
         Hostile::Ebreak,
@@ -192,7 +204,21 @@ impl Hostile {
         Hostile::SelfModifying,
         Hostile::Trigger,
         Hostile::EbreakNoReturn,
+        Hostile::Lrsc,
+        Hostile::MprvLrsc,
+        Hostile::MprvLoads,
+        Hostile::DevicePageTable,
     ];
+
+    /// Whether the storm rule ends it: it traps, rewrites run code or runs
+    /// emulated instructions on every pass of its loop. The others run
+    /// within the rule's slowdown to the budget.
+    pub fn is_storm(self) -> bool {
+        !matches!(
+            self,
+            Hostile::Plain | Hostile::MprvLoads | Hostile::DevicePageTable
+        )
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -204,15 +230,23 @@ impl Hostile {
             Hostile::SelfModifying => "self-modifying code",
             Hostile::Trigger => "trigger storm",
             Hostile::EbreakNoReturn => "ebreak, no return",
+            Hostile::Lrsc => "LR/SC loop",
+            Hostile::MprvLrsc => "LR/SC under MPRV",
+            Hostile::MprvLoads => "loads under MPRV",
+            Hostile::DevicePageTable => "page table in a device",
         }
     }
 }
 
 /// Offsets of the loop and the handler in a hostile guest.
 const LOOP: i64 = 0x400;
-const HANDLER: i64 = 0x800;
+const HANDLER: i64 = 0x1000;
 /// CLINT msip of hart 0.
 const MSIP: i64 = 0x200_0000;
+/// The CLINT's mtimecmp (a device page).
+const MTIMECMP: i64 = 0x200_4000;
+/// Data of the loops that load or reserve, on a page of its own.
+const DATA: i64 = 0x2000;
 /// An address nothing maps.
 const HOLE: i64 = 0x4000_0000;
 
@@ -258,12 +292,40 @@ pub fn hostile_spaced(kind: Hostile, pad: u32) -> Program {
             a.i(OP_IMM, 6, T0, T0, 0xc); // ori: u | execute
             a.csrw(0x7a1, T0);
         }
+        Hostile::Lrsc => a.la(S1, DATA),
+        Hostile::MprvLrsc | Hostile::MprvLoads => {
+            a.la(S1, DATA);
+            a.li(T0, 0x1800);
+            a.csrc(0x300, T0); // MPP = U
+            a.lui(T0, 0x20); // MPRV
+            a.csrs(0x300, T0);
+            a.j(LOOP); // the loop runs in M-mode
+        }
+        Hostile::DevicePageTable => {
+            // Root table at mtimecmp's page; its entry 0 a gigapage from
+            // VA 0 to BASE, U|X|W|R|A|D|G|V (priv spec §4.4.1).
+            a.li(T0, MTIMECMP);
+            a.li(T1, (BASE >> 2) as i64 | 0xdf);
+            a.sw(T1, T0, 0);
+            a.sw(0, T0, 4);
+            // satp: MODE = 8 (Sv39), PPN = the root's page.
+            a.li(T0, 8);
+            a.i(OP_IMM, 1, T0, T0, 60); // slli t0, t0, 60
+            a.li(T1, MTIMECMP >> 12);
+            a.r(0, T1, T0, 6, T0, OP); // or t0, t0, t1
+            a.csrw(0x180, T0);
+            a.w(0x1200_0073); // sfence.vma
+        }
         _ => {}
     }
     // To U-mode at the loop: mstatus.MPP = 0.
     a.li(T0, 0x1800);
     a.csrc(0x300, T0);
-    a.la(T0, LOOP);
+    if kind == Hostile::DevicePageTable {
+        a.li(T0, LOOP); // its virtual address: the gigapage maps 0 to BASE
+    } else {
+        a.la(T0, LOOP);
+    }
     a.csrw(0x341, T0); // mepc
     a.w(0x3020_0073); // mret
     a.pad_to(LOOP);
@@ -272,7 +334,17 @@ pub fn hostile_spaced(kind: Hostile, pad: u32) -> Program {
         a.addi(A3, A3, 1);
     }
     match kind {
-        Hostile::Plain => {
+        Hostile::Lrsc | Hostile::MprvLrsc => {
+            a.w(2 << 27 | S1 << 15 | 2 << 12 | A1 << 7 | 0x2f); // lr.w a1, (s1)
+            a.w(3 << 27 | A1 << 20 | S1 << 15 | 2 << 12 | A2 << 7 | 0x2f); // sc.w a2, a1, (s1)
+            a.addi(A0, A0, 1);
+        }
+        Hostile::MprvLoads => {
+            a.lw(A1, S1, 0);
+            a.lw(A2, S1, 4);
+            a.addi(A0, A0, 1);
+        }
+        Hostile::Plain | Hostile::DevicePageTable => {
             a.addi(A0, A0, 1);
             a.addi(A1, A1, 3);
             a.r(0, A1, A0, 4, A2, OP); // xor a2, a0, a1

@@ -25,8 +25,8 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             if let GuestFault::Livelock { pc, .. } = f {
                 msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
             }
-            // A trap loop names its trap already.
-            if !matches!(f, GuestFault::TrapLoop { .. })
+            // A trap loop and a storm name their last trap already.
+            if !matches!(f, GuestFault::TrapLoop { .. } | GuestFault::Storm { .. })
                 && let Some((cause, epc)) = m.last_trap()
             {
                 msg.push_str(&format!(
