@@ -171,7 +171,7 @@ fn a_hart_that_leaves_mtval_zero_costs_the_fetch_through_mprv() {
 }
 
 /// Block mode and single-step give the same run through the emulation,
-/// its trap catcher and its redirects (DESIGN: identical events and cycles).
+/// its trap catcher and its redirects (docs/decisions.md D7: identical events and cycles).
 #[test]
 fn the_emulation_runs_the_same_in_block_mode_and_single_step() {
     let p = amo_emul_scenario("step");

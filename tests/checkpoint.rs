@@ -1,4 +1,4 @@
-//! Checkpoints (issue 14): restoring one and re-executing to a target gives
+//! Checkpoints (docs/decisions.md D7): restoring one and re-executing to a target gives
 //! exactly the state a run from power-on to that target gives. The oracle
 //! is the run from power-on, on a machine that never saw a checkpoint: the
 //! same registers (GPRs, pc, CSRs, FP, V), RAM, events and modelled cycles,

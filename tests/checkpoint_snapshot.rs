@@ -1,4 +1,4 @@
-//! Checkpoints on a snapshot (issue 14): trapscope's own Sv39 minikernel
+//! Checkpoints on a snapshot: trapscope's own Sv39 minikernel
 //! booted in qemu-system-riscv64 and stopped at its 20th user ecall, then
 //! run from the snapshot with checkpoints. Restoring one and re-executing
 //! to a seeded random target gives what a fresh machine from the snapshot

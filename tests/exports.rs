@@ -1,6 +1,6 @@
 //! The exports: `run --events --format json|csv`, `run --format perfetto`
 //! (checked against the trace-event format's required fields), and the
-//! LR/SC summary of an SC that never had a reservation (issue 12, defect 4).
+//! LR/SC summary of an SC that never had a reservation (a dummy `sc.d` on the exit path).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -374,7 +374,7 @@ fn csv_without_events_is_one_line_and_exit_2() {
     );
 }
 
-/// Defect 4: ras-trap-entry runs no LR; the exit path's dummy `sc.d`
+/// ras-trap-entry runs no LR; the exit path's dummy `sc.d`
 /// (ret_from_exception) fails every time, for want of any reservation.
 #[test]
 fn an_sc_that_never_had_a_reservation_says_so_and_counts_its_run() {

@@ -1,4 +1,4 @@
-//! sstatus.FS as events (issue 12 §2, the FP register file): the guest
+//! sstatus.FS as events (README.md, "FP state"): the guest
 //! self-test fs_state.S (guest-asm/tests/) runs FP instructions with FS Off,
 //! Initial and Clean; here the events trapscope reports for it are checked
 //! against the labels in that program, in block mode and single steps.

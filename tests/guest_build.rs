@@ -1,6 +1,6 @@
 //! The committed guest ELFs (assets/guest) and /init programs (assets/init)
 //! are exactly what `guest-asm/build.sh` produces
-//! (DESIGN.md decision 5). Runs whenever the RISC-V assembler is present;
+//! (docs/decisions.md D5). Runs whenever the RISC-V assembler is present;
 //! CI sets TRAPSCOPE_REQUIRE_GUEST_AS=1 so a missing assembler fails there.
 
 use std::path::{Path, PathBuf};

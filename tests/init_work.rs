@@ -1,5 +1,5 @@
 //! The /init programs that set up generic entry's syscall work before the
-//! getppid loop (guest-asm/init/seccomp*.S, sud.S, rseq.S; issue 13), checked
+//! getppid loop (guest-asm/init/seccomp*.S, sud.S, rseq.S; seed 002), checked
 //! without a kernel: each is a static riscv64 executable whose `main` calls
 //! `init_setup` before its first getppid; the setup's system calls carry the
 //! numbers and arguments of the uapi headers (decoded from the code with

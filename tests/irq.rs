@@ -1,4 +1,4 @@
-//! Interrupts (issue 9 §5): the timer scenario's expectations from the RAS
+//! Interrupts (docs/decisions.md D10): the timer scenario's expectations from the RAS
 //! hint table, delivery identical in block mode and single-step, the
 //! platform devices seen from guests, and wfi's faults.
 

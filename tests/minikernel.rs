@@ -1,5 +1,6 @@
-//! The ras-trap-entry scenario end to end: the properties issue 2 promises
-//! and the instruction counts hand-counted in guest-asm/minikernel/kernel.S.
+//! The ras-trap-entry scenario end to end: the minikernel's properties (the
+//! same syscalls in both variants, user registers kept, block mode and
+//! stepping alike) and the instruction counts hand-counted in guest-asm/minikernel/kernel.S.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! The minikernel boots in QEMU virt as well as under trapscope (issue 10's
-//! CI path): both builds, with the CPU pinned to what trapscope runs and no
+//! The minikernel boots in QEMU virt as well as under trapscope (the
+//! snapshot path's CI test, docs/decisions.md D12): both builds, with the CPU pinned to what trapscope runs and no
 //! firmware (`-bios none`), run the default benchmark to the end and power
 //! QEMU off through the test device with status 0. QEMU is killed on timeout.
 //!
@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// DESIGN.md decision 12's pinned CPU for QEMU 7.2: what unicorn (QEMU 5.0)
+/// The pinned CPU of docs/decisions.md D12 for QEMU 7.2: what unicorn (QEMU 5.0)
 /// runs, at privileged spec 1.11.
 const CPU: &str = "rv64,sstc=off,h=off,zba=off,zbb=off,zbc=off,zbs=off,svpbmt=off,\
 svinval=off,svnapot=off,Zihintpause=off,Zfh=off,Zfhmin=off,priv_spec=v1.11.0";

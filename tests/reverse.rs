@@ -1,4 +1,4 @@
-//! Reverse-continue's search (issue 14): the stream of retired blocks
+//! Reverse-continue's search: the stream of retired blocks
 //! answers "the last time execution was about to run one of these
 //! addresses before instruction N". The oracle single-steps the same
 //! guest and notes the count each time the pc is one of them.

@@ -64,7 +64,7 @@ fn ebreak_can_be_a_user_breakpoint_instead_of_a_guest_trap() {
     assert!(err.contains("ebreak at 0x10000"), "{err}");
 }
 
-/// Issue 9 §6's spec corners, each a self-test named here so that losing
+/// The CSR layer's spec corners, each a self-test named here so that losing
 /// one fails loudly (the sweep above only runs what it finds).
 #[test]
 fn the_csr_spec_corner_tests_pass() {

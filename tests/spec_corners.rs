@@ -1,4 +1,4 @@
-//! Issue 9 §6's CSR-layer corners seen from outside the guest: what a pane
+//! The CSR layer's spec corners seen from outside the guest: what a pane
 //! reads, and block mode against single-step while a debug trigger makes the
 //! machine step.
 

@@ -1,5 +1,5 @@
 //! The TUI, driven through actions and drawn into a test backend: what the
-//! user sees after each key (CONVENTIONS.md 6).
+//! user sees after each key (docs/decisions.md C6).
 
 mod common;
 use common::tui::screen;

@@ -1,5 +1,5 @@
-//! The FP pane and the glyphs that stand in for colour (issue 12 §2 "The FP
-//! register file", §5 defects 8, 9 and 10), drawn into a test backend.
+//! The FP pane and the glyphs that stand in for colour (README.md, "FP
+//! state"), drawn into a test backend.
 
 mod common;
 use common::tui::screen;

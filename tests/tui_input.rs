@@ -1,4 +1,4 @@
-//! Issue 12 §5, input handling: the event loop's batch handling fed
+//! Input handling: the event loop's batch handling fed
 //! headless (`tui::input::handle`), long actions in pieces, and the status
 //! line's latency figures.
 
@@ -57,7 +57,7 @@ fn feed(s: &mut AppState, batch: &[Stamped], size: &mut (u16, u16)) -> input::Ha
     input::handle(s, &Keymap::default(), batch, size, &|| false)
 }
 
-/// Defect 2: zalrsc-atomics, `r`, `c`, a resize within 50 ms, `b`: the `b`
+/// A key read with a resize: zalrsc-atomics, `r`, `c`, a resize within 50 ms, `b`: the `b`
 /// acts. (The key was lost in crossterm's default event source, which
 /// returns a resize and forgets the key read with it until the next one:
 /// Cargo.toml turns on its level-triggered `use-dev-tty` source.)
@@ -84,7 +84,7 @@ fn a_key_after_a_resize_during_a_long_action_acts() {
     );
 }
 
-/// Defect 3: below the minimum size only q, Ctrl-C and resizing act.
+/// Below the minimum size only q, Ctrl-C and resizing act.
 #[test]
 fn a_terminal_too_small_refuses_every_key_but_quit() {
     let mut s = app("ras-trap-entry.toml");
@@ -133,7 +133,7 @@ fn a_terminal_too_small_refuses_every_key_but_quit() {
     assert!(t.quit);
 }
 
-/// Defect 12: q and Ctrl-C act before the keys queued ahead of them.
+/// q and Ctrl-C act before the keys queued ahead of them.
 #[test]
 fn quit_acts_at_once_behind_a_flood() {
     for last in [key('q'), ctrl_c()] {
@@ -176,7 +176,7 @@ fn quit_acts_at_once_behind_a_flood() {
     assert_eq!(s.live.executed(), 2);
 }
 
-/// Defect 12: a run of `b` is one re-execution; at most MAX_MOVES moves
+/// A run of `b` is one re-execution; at most MAX_MOVES moves
 /// run per batch, and the status line says how many keys were dropped.
 #[test]
 fn a_flood_is_coalesced_and_bounded() {
@@ -264,7 +264,7 @@ fn the_reader_knows_when_q_is_a_letter() {
     assert!(s.quit);
 }
 
-/// Defect 12: a long action runs in pieces; the progress hook sees it go
+/// A long action runs in pieces; the progress hook sees it go
 /// and can stop it. The machine is where it stopped, consistent: stepping
 /// back to the same count gives the same state.
 #[test]
@@ -344,7 +344,7 @@ fn the_progress_line_says_what_runs_and_how_to_stop_it() {
     assert!(line.contains("Esc stops"), "{line}");
 }
 
-/// Defect 5: the three figures are of one key, on one clock: the time to
+/// The three latency figures are of one key, on one clock: the time to
 /// screen holds the update and the draw, and the rest is named (waiting).
 #[test]
 fn the_latency_figures_add_up() {

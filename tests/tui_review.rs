@@ -1,4 +1,4 @@
-//! What a first review of issue 12's TUI found, each kept from coming
+//! What a first review of the TUI found, each kept from coming
 //! back: probes that could not be removed, the breakpoint glyph hiding the
 //! current line, the diff's selected row marked by colour only, the help
 //! that could not scroll.

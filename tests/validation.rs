@@ -1,4 +1,4 @@
-//! Section 4 of issue 9: usage errors are one line, user strings are
+//! Bad input (README.md, "Exit status"): usage errors are one line, user strings are
 //! escaped, content errors carry `file:line:col`, and ELF errors speak ELF.
 
 mod common;

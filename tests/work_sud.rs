@@ -1,4 +1,4 @@
-//! Syscall user dispatch and signal delivery in the minikernel (issue 13):
+//! Syscall user dispatch and signal delivery in the minikernel (seed 002):
 //! guest-asm/minikernel/sud.S, signal.S and user_sud.S, run through
 //! tests/data/sud.toml (ras-trap-entry.toml's benchmark and phases, with
 //! the `sud` knob). Every per-iteration figure is the hand count in sud.S's

@@ -1,4 +1,4 @@
-//! Issue 13, the kernel-side syscall work (ptrace reports, the sys_enter /
+//! Seed 002's kernel-side syscall work (ptrace reports, the sys_enter /
 //! sys_exit tracepoints, audit) and rseq, end to end on the minikernel's
 //! getppid loop (tests/data/work-trace.toml) and its context-switch
 //! benchmark (tests/data/work-trace-ctx.toml). Every expected count below

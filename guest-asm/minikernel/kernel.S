@@ -21,7 +21,7 @@
 # context-switch benchmark), zalrsc-atomics.S (seed 004: atomics, their
 # system calls, atomics_setup, check_amo_speed), zalrsc-fw.S (M-mode AMO
 # emulation), zalrsc-kprobes.S (do_trap_break for probes), zalrsc-user.S
-# (the atomics benchmark program). Seed 002 (issue 13), generic entry's
+# (the atomics benchmark program). Seed 002, generic entry's
 # syscall work, each file with its hand counts: sud.S (syscall user
 # dispatch, prctl), signal.S and signal-riscv.S (SIGSYS delivery, the
 # rt_sigframe, rt_sigaction, rt_sigreturn), trace.S (ptrace reports, the
@@ -236,7 +236,7 @@
 #   total per call                                       199 / 198
 #
 # With knob_syscall_work != 0 every call also takes the slow paths
-# (issue 13; trace.S, tracepoint.S, audit.S, rseq.S). Per getppid call, by
+# (seed 002; trace.S, tracepoint.S, audit.S, rseq.S). Per getppid call, by
 # phase ("syscall" holds the entry-side work, "exit" the exit side):
 #                                   syscall          exit        total
 #   fast path (all 0)                  58              61          199

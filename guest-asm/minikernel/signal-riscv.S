@@ -1,4 +1,4 @@
-# signal-riscv.S: signals, the RISC-V half (issue 13): delivery on the way
+# signal-riscv.S: signals, the RISC-V half (seed 002): delivery on the way
 # out to user mode (arch_do_signal_or_restart: the -ERESTART* handling, a
 # struct rt_sigframe on the user stack and the jump to the handler) and the
 # way back (rt_sigreturn), with the user copies they make. Modelled by

@@ -1,4 +1,4 @@
-# signal.S: signals, the generic half (issue 13), as far as a forced
+# signal.S: signals, the generic half (seed 002), as far as a forced
 # SIGSYS needs them: queueing (force_sig_info and friends), the mask,
 # dequeueing (get_signal, which also kills the process for a fatal default
 # action), what follows a delivery (signal_setup_done) and the per-process

@@ -1,4 +1,4 @@
-# sud.S: syscall user dispatch (issue 13), modelled by function on Linux
+# sud.S: syscall user dispatch (seed 002), modelled by function on Linux
 # 6.12's kernel/entry/syscall_user_dispatch.c and kernel/sys.c's prctl; the
 # code is the minikernel's own, in syscall.S's compiled-C shape.
 #

@@ -1,4 +1,4 @@
-# user_rseq.S: the user side of rseq (issue 13): register a struct rseq
+# user_rseq.S: the user side of rseq (seed 002): register a struct rseq
 # with rseq(2), as glibc does at thread start, per the user knob knob_rseq:
 #   0  nothing (the default)
 #   1  register bench_rseq_area (32 bytes, 32-aligned, signature RSEQ_SIG)

@@ -1,4 +1,4 @@
-# user_sud.S: the user side of syscall user dispatch (issue 13): what a
+# user_sud.S: the user side of syscall user dispatch (seed 002): what a
 # program that emulates some of its own system calls (Wine's way) does.
 #
 # knob_sud (user data, default 0):

@@ -1,5 +1,5 @@
 # user_work.S: what the benchmark process asks of the kernel before its loop
-# (issue 13): each piece of generic entry's syscall work that a process turns
+# (seed 002): each piece of generic entry's syscall work that a process turns
 # on for itself, through the system calls a real program would make. The
 # knobs say which; each *_setup lives beside its kernel half (user_sud.S,
 # user_seccomp.S, user_rseq.S). Kernel-side work (ptrace, audit, the

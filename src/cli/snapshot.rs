@@ -14,7 +14,7 @@ pub const INITS: [&str; 10] = [
     "getppid",
     "vector-v1",
     "vsetvli",
-    // Issue 13: the syscall work set up before the loop (guest-asm/README.md).
+    // Seed 002: generic entry's syscall work, set up before the loop (guest-asm/README.md).
     "seccomp",
     "seccomp-arg1",
     "seccomp-arg64",

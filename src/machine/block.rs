@@ -1,4 +1,4 @@
-//! Decoded blocks: the unit of accounting in run mode (DESIGN.md decision 6).
+//! Decoded blocks: the unit of accounting in run mode (docs/decisions.md D6).
 //!
 //! A block is the run of instructions unicorn translated together; we decode
 //! it once, let the observer build its per-block table once, and cache both.

@@ -1,5 +1,5 @@
 //! Checkpoints of the whole run state, restored into the same live machine
-//! (issue 14). A checkpoint holds:
+//! (time travel, docs/decisions.md D7). A checkpoint holds:
 //!
 //! - the CPU: unicorn's context (QEMU's `CPURISCVState` up to its host
 //!   pointers: GPRs, FPRs, pc, every CSR, the privilege, the LR

@@ -1,4 +1,4 @@
-//! CSR instructions trapscope runs itself (DESIGN.md decision 4): accesses to
+//! CSR instructions trapscope runs itself (docs/decisions.md D4): accesses to
 //! sstatus/mstatus, so the VS field and SD round-trip (unicorn's QEMU 5.0 masks
 //! them away), and reads of cycle/time/instret, which return the model's
 //! counters so a guest that times itself sees modelled time. mstatus also
@@ -186,7 +186,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
     CsrResult::Done
 }
 
-/// mie/mip/mideleg/sie/sip from trapscope's shadow (DESIGN.md decision 10):
+/// mie/mip/mideleg/sie/sip from trapscope's shadow (docs/decisions.md D10):
 /// unicorn's copies stay zero, so QEMU never takes an interrupt itself. A
 /// read-modify-write of mip uses the software-written SEIP, not the line
 /// (priv spec §3.1.9). Returns the old value.

@@ -44,7 +44,7 @@ pub(super) struct Pending<D> {
 pub struct Hart<O: Observer> {
     pub(super) obs: O,
     pub(super) priv_: Priv,
-    /// sstatus.VS, which unicorn's QEMU 5.0 does not have (DESIGN.md decision 2).
+    /// sstatus.VS, which unicorn's QEMU 5.0 does not have (docs/decisions.md D2).
     pub(super) vs: u8,
     pub(super) executed: u64,
     pub(super) pending: Option<Pending<O::BlockData>>,

@@ -1,5 +1,5 @@
-//! The hook on instructions trapscope runs or checks itself (DESIGN.md
-//! decision 4): CSR accesses it emulates, vector instructions, LR/SC and
+//! The hook on instructions trapscope runs or checks itself
+//! (docs/decisions.md D4): CSR accesses it emulates, vector instructions, LR/SC and
 //! AMOs, `wfi`, `sret` (TSR) and F/D instructions (NaN-boxing), with the
 //! debug trigger and interrupt boundaries checked before each acts.
 

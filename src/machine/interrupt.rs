@@ -1,4 +1,4 @@
-//! Taking interrupts at exact instruction boundaries (DESIGN.md decision 10).
+//! Taking interrupts at exact instruction boundaries (docs/decisions.md D10).
 //!
 //! The boundaries where an interrupt can first become pending and enabled:
 //! - the start of every block (after xRET, native CSR writes, traps: all end

@@ -1,4 +1,4 @@
-//! Interrupts as trapscope decides them (DESIGN.md decision 10): the shadow
+//! Interrupts as trapscope decides them (docs/decisions.md D10): the shadow
 //! of mie/mip/mideleg (unicorn's own stay zero, so QEMU never takes one by
 //! itself), the S views sie/sip, and which interrupt the hart takes, per the
 //! privileged spec §3.1.9 (mip/mie), §3.1.8 (mideleg), §3.1.6.1 (global

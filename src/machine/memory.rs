@@ -1,5 +1,5 @@
 //! Guest memory as the machine maps it: the ELF's PT_LOAD segments as
-//! merged regions with the platform's permissions (DESIGN.md decision 11),
+//! merged regions with the platform's permissions (docs/decisions.md D11),
 //! and the memory limit.
 
 use unicorn_engine::Unicorn;

@@ -85,7 +85,7 @@ const NEVER: u64 = u64::MAX - 0xf;
 pub struct MachineConfig {
     /// Keep the ELF's segment permissions (text read-only, data not
     /// executable) and end the run on an access fault, instead of treating
-    /// RAM as the platform does (DESIGN.md decision 11) and delivering it.
+    /// RAM as the platform does (docs/decisions.md D11) and delivering it.
     pub strict_segments: bool,
     /// The most guest memory (bytes) the loaded segments may take in all.
     pub mem_limit: u64,
@@ -288,7 +288,7 @@ impl<O: Observer + 'static> Machine<O> {
             // A snapshot's code is found block by block (hooks::block_at).
             return Ok(());
         }
-        // DESIGN.md decision 4: hook exactly the instructions we run
+        // docs/decisions.md D4: hook exactly the instructions we run
         // ourselves. They are found when the block holding them is first
         // decoded (hooks::block_at, smc::register_block), so only code that
         // runs carries hooks: unicorn walks every code hook each time a
@@ -300,7 +300,7 @@ impl<O: Observer + 'static> Machine<O> {
         // linker scripts emit flagless PT_LOADs holding text).
         let strict = uc.get_data().strict_segments;
         let is_code = |s: &&program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
-        // Code the guest writes (DESIGN.md decision 11).
+        // Code the guest writes (docs/decisions.md D11).
         for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;
             let end = (seg.vaddr + seg.memsz).div_ceil(0x1000) * 0x1000 - 1;

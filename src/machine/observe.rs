@@ -1,6 +1,6 @@
 //! The observer interface: how the machine hands out what it executed.
 //!
-//! "Decode once, many observers" (CONVENTIONS.md 9): the machine decodes each
+//! "Decode once, many observers" (docs/decisions.md C9): the machine decodes each
 //! block once and asks the observer to build its per-block table once; after
 //! that each execution of the block costs the observer one call.
 

@@ -1,5 +1,5 @@
 //! Register access through unicorn, with the privilege switch that CSR access
-//! needs (DESIGN.md decision 3: unicorn's CSR writes fail silently while the
+//! needs (docs/decisions.md D3: unicorn's CSR writes fail silently while the
 //! hart is in a lower privilege than the CSR's).
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};

@@ -1,4 +1,4 @@
-//! Code the guest writes (DESIGN.md decision 11): RAM is writable, so a
+//! Code the guest writes (docs/decisions.md D11): RAM is writable, so a
 //! store may replace instructions that trapscope intercepts or has decoded.
 //! A write over watched code drops the decoded blocks it touches and the
 //! intercepts the written bytes no longer hold; when the code is decoded
@@ -35,7 +35,7 @@ impl SmcState {
     }
 }
 
-/// Whether trapscope runs `i` itself (DESIGN.md decision 4).
+/// Whether trapscope runs `i` itself (docs/decisions.md D4).
 pub(super) fn must_hook(i: &Insn) -> bool {
     csr::must_intercept(i)
         || vec::is_vector_csr(i)

@@ -1,5 +1,5 @@
 //! Trap delivery in software, because unicorn reports exceptions but does not
-//! vector them (DESIGN.md decision 2). Follows the privileged spec:
+//! vector them (docs/decisions.md D2). Follows the privileged spec:
 //! §3.1.8 (medeleg: a trap is delegated to S only if it comes from S or U and
 //! its bit is set; traps never go to a lower privilege), §3.1.6.1 / §4.1.1
 //! (xPP, xPIE, xIE on trap entry), §3.1.7 / §4.1.2 (xtvec: synchronous
@@ -90,7 +90,7 @@ pub fn target<D>(uc: &mut Unicorn<'_, D>, cause: u64) -> (Priv, u64, &'static st
 /// it, switches privilege and jumps to its handler. Returns the handler pc.
 pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {
     let from = regs::read_priv(uc);
-    // Privilege first, then CSRs (DESIGN.md decision 3).
+    // Privilege first, then CSRs (docs/decisions.md D3).
     regs::set_priv(uc, Priv::M);
     let medeleg = uc.reg_read(R::MEDELEG).unwrap_or(0);
     let irq = cause & INTERRUPT != 0;

@@ -1,5 +1,5 @@
 //! The devices a guest reaches through MMIO, at QEMU virt's addresses
-//! (DESIGN.md decision 10): a CLINT-style timer and software interrupt, a
+//! (docs/decisions.md D10): a CLINT-style timer and software interrupt, a
 //! 16550-style UART whose output is captured, the SiFive test device that
 //! powers off, and a minimal PLIC. The devices only hold state and raise
 //! interrupt lines; `machine` maps them into unicorn and decides delivery.

@@ -1,7 +1,7 @@
 //! A 16550-style UART (QEMU virt's ns16550a, byte registers). Transmitted
 //! bytes are captured for the reports and the TUI; nothing is ever received.
 //! The line status register always says the transmitter is empty, so a
-//! driver polling THRE never waits (DESIGN.md decision 12).
+//! driver polling THRE never waits (docs/decisions.md D12).
 
 const RBR_THR: u64 = 0;
 const IER: u64 = 1;

@@ -102,8 +102,8 @@ fn figures(before_ns: f64, after_ns: f64) -> (Figures, Figures) {
 
 /// The not-comparable reference pairs of a row: (the before reference,
 /// before ns, after ns), in file order of their before figure, one per
-/// `what`. Such a figure belongs to no RISC-V core (issue 9 files it under
-/// one all the same), so it stands beside the row on every core.
+/// `what`. Such a figure belongs to no RISC-V core (its `[[reference]]`
+/// names one all the same), so it stands beside the row on every core.
 fn reference_pairs<'a>(s: &'a Scenario, row: &SeedRow) -> Vec<(&'a Reference, f64, f64)> {
     let eligible = |r: &&Reference| !r.comparable && !measured::is_given(r) && r.ns.is_some();
     let mut out: Vec<(&Reference, f64, f64)> = Vec::new();

@@ -1,5 +1,5 @@
 //! The scenario file format: serde DTOs, converted into core types in
-//! `convert.rs` (CONVENTIONS.md 7), so the core does not depend on TOML.
+//! `convert.rs` (docs/decisions.md C7), so the core does not depend on TOML.
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
 //! `trapscope bench`: instrumented throughput against raw unicorn on the same
-//! guest loop, measured in one run (DESIGN.md decision 6).
+//! guest loop, measured in one run (docs/decisions.md D6).
 
 use std::rc::Rc;
 use std::time::Instant;

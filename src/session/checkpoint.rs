@@ -1,4 +1,4 @@
-//! Time travel at any depth (issue 14): a variant's checkpoints, taken as
+//! Time travel at any depth: a variant's checkpoints, taken as
 //! its machine runs forward, and going to any instruction count by
 //! restoring the nearest one at or before it and re-executing the rest.
 //!

@@ -402,7 +402,7 @@ pub fn run_to<O: crate::machine::Observer>(m: &mut Machine<O>, target: u64) -> O
 }
 
 /// Stepping back: a fresh machine re-executed deterministically to `target`
-/// instructions (DESIGN.md decisions 6 and 7). Nothing is recorded per step,
+/// instructions (docs/decisions.md D6, D7). Nothing is recorded per step,
 /// so going back costs time, not memory.
 pub fn rewind(
     scenario: &Scenario,

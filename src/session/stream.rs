@@ -1,4 +1,4 @@
-//! The stream of retired blocks (issue 14): for each range of a decoded
+//! The stream of retired blocks: for each range of a decoded
 //! block that retired, which block and which of its instructions, in 8
 //! bytes. Reverse-continue (`B`) searches it backwards for the last time
 //! execution reached a breakpoint, however far back, and then goes there

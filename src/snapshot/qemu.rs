@@ -1,7 +1,7 @@
 //! The QEMU side of `trapscope snapshot`: finding qemu-system-riscv64, its
-//! version, a `-cpu` value pinned to what trapscope runs (DESIGN.md decision
-//! 12), the guest's ISA read back from the device tree QEMU builds, and the
-//! QEMU child process itself (`process.rs`).
+//! version, a `-cpu` value pinned to what trapscope runs
+//! (docs/decisions.md D12), the guest's ISA read back from the device tree
+//! QEMU builds, and the QEMU child process itself (`process.rs`).
 
 mod isa;
 mod process;

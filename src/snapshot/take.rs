@@ -212,7 +212,7 @@ impl Booted {
     }
 
     /// Masks every interrupt (mie = 0), so that what follows is the loop
-    /// alone, in QEMU and in trapscope (DESIGN decision 12).
+    /// alone, in QEMU and in trapscope (docs/decisions.md D12).
     pub fn quiesce(&mut self) -> Result<(), String> {
         let mie = *self
             .regs

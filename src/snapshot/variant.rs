@@ -51,8 +51,8 @@ impl std::fmt::Display for LoadError {
 
 /// Refuses a snapshot whose hart had extensions trapscope cannot run, from
 /// the `riscv,isa` QEMU's device tree gave (`qemu.isa`, recorded by
-/// `trapscope snapshot`): the kernel may have used them (DESIGN decision
-/// 12 pins the CPU for that reason).
+/// `trapscope snapshot`): the kernel may have used them (docs/decisions.md D12
+/// pins the CPU for that reason).
 fn check_isa(snap: &Snapshot) -> Result<(), String> {
     let m = &snap.manifest;
     let isa = super::fdt::CpuIsa {

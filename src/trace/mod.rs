@@ -2,7 +2,7 @@
 //!
 //! The machine produces events; the observer (statistics, the RAS and branch
 //! predictors, the cost model) consumes them and adds its own (mispredicts).
-//! Guest faults are values here, not host errors (CONVENTIONS.md 8).
+//! Guest faults are values here, not host errors (docs/decisions.md C8).
 
 mod fault;
 mod log;

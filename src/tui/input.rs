@@ -1,4 +1,4 @@
-//! Input per frame (issue 12 §5, defects 2, 3 and 12). A reader thread
+//! Input per frame: no key lost, quitting first, floods bounded. A reader thread
 //! reads every terminal event into a channel, so none is lost while an
 //! action runs (a resize included), and acts on three keys at once: q and
 //! Ctrl-C quit, and Esc (like them) stops a long action, through the

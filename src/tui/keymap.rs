@@ -1,5 +1,5 @@
 //! Keys → actions. One table with compiled-in defaults; the help screen is
-//! generated from it (CONVENTIONS.md 4).
+//! generated from it (docs/decisions.md C4).
 
 use std::fmt;
 

@@ -96,7 +96,7 @@ pub fn run(
     let stop = crate::machine::sigint::flag();
     let shown_progress = Rc::new(Cell::new(false));
     s.progress = Some(progress_hook(shown_progress.clone()));
-    // Where the lesson is (issue 12): the machine runs there first.
+    // Where the lesson is (start.rs): the machine runs there first.
     s.go_to_start();
     if autoplay && s.player.steps.is_empty() {
         s.error("this scenario has no [[script]]: nothing to autoplay");

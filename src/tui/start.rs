@@ -1,5 +1,5 @@
-//! Where the TUI opens and `r` returns (issue 12, "start where the lesson
-//! is"), in this order: the scenario's `start_at`; else where the lesson's
+//! Where the TUI opens and `r` returns (README.md, "Where the TUI opens"),
+//! in this order: the scenario's `start_at`; else where the lesson's
 //! first step arrives; else the first instruction of the first timed
 //! iteration; else the entry. The machine runs there from power-on, so the
 //! start is exactly what stepping would reach. `R` resets to power-on.

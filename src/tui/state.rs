@@ -1,6 +1,6 @@
 //! The TUI's state: the live machine of the current variant, snapshots the
 //! panes draw from, and the interface's own state. Rendering only borrows it
-//! (CONVENTIONS.md 3); `update` is the only place it changes.
+//! (docs/decisions.md C3); `update` is the only place it changes.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;

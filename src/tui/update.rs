@@ -1,5 +1,5 @@
 //! Actions and `update`, the only place the TUI's state changes
-//! (CONVENTIONS.md 4).
+//! (docs/decisions.md C4).
 
 use std::time::Instant;
 

@@ -1,7 +1,7 @@
 //! The software V unit (V extension 1.0): v0–v31 at a configurable VLEN, the
 //! vector CSRs, and execution of the instructions the scenarios need. unicorn's
 //! QEMU 5.0 has no V extension, so trapscope runs every vector instruction
-//! itself (DESIGN.md decisions 2 and 4).
+//! itself (docs/decisions.md D2, D4).
 //!
 //! The machine owns a `VUnit` and calls `execute` for each vector instruction
 //! it intercepts, through the `VHost` trait (GPRs and memory). The VS field

@@ -53,7 +53,7 @@ pub(super) fn variant_program(
 }
 
 /// A snapshot with vector state runs only on a core with V 1.0 at the
-/// snapshot's VLEN (issue 10: the VLEN is recorded, and a profile with
+/// snapshot's VLEN (the snapshot records its VLEN, and a profile with
 /// another is refused): the variant's own `core`, else every `cores` entry.
 pub(super) fn check_vector_cores(
     loc: &Locator<'_>,

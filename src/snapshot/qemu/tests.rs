@@ -38,7 +38,7 @@ fn cpu_for_7_2_pins_what_the_spike_pinned() {
     let c = cpu_arg(&Version::new(7, 2, 22), None).unwrap();
     let words: Vec<&str> = c.split(',').collect();
     assert_eq!(words[0], "rv64");
-    // Decision 12's list: sstc, h, zb*, svpbmt, svinval, svnapot off, priv 1.11.
+    // The list of docs/decisions.md D12: sstc, h, zb*, svpbmt, svinval, svnapot off, priv 1.11.
     for w in [
         "sstc=off",
         "h=off",

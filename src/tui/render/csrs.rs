@@ -135,7 +135,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         ])
     };
     let mut lines = vec![row("sstatus", format!("{st:#018x}"))];
-    // Every set field, wrapped at the pane's width (issue 12 §5.8).
+    // Every set field, wrapped at the pane's width, none cut off.
     lines.extend(
         wrap(&sstatus_fields(st), inner.max(8))
             .into_iter()
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn every_set_sstatus_field_is_listed() {
-        // 0x2022: FS Initial, SPIE, SIE (issue 12 §5.8 lost SIE here).
+        // 0x2022: FS Initial, SPIE, SIE (a list cut at the pane's edge lost SIE here).
         assert_eq!(
             sstatus_fields(0x2022),
             ["FS:Initial", "VS:Off", "SPP:U", "SPIE", "SIE"]

@@ -1,5 +1,5 @@
 //! The screen: the layout as `const` constraint arrays, one file per pane,
-//! each drawing from `&AppState` (CONVENTIONS.md 2, 3).
+//! each drawing from `&AppState` (docs/decisions.md C2, C3).
 //!
 //! ```text
 //! ┌ Source ─────────────────────┐┌ Registers ────────┐┌ CSRs ──────────────┐

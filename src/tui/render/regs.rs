@@ -11,8 +11,8 @@ use crate::tui::state::{AppState, Pane};
 
 pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
     let l = &s.live;
-    // A written register carries a mark as well as the colour (issue 12
-    // §5.10: colour alone is lost in a text capture or on a projector).
+    // A written register carries a mark as well as the colour (colour
+    // alone is lost in a text capture or on a projector).
     let cell = |i: usize| -> Vec<Span<'static>> {
         let written = l.changed & (1 << i) != 0;
         let (mark, style) = if written {

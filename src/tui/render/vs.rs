@@ -18,8 +18,8 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         if v > 0 {
             states.push(Span::styled(" → ", dim()));
         }
-        // The current state is bracketed as well as coloured (issue 12
-        // §5.10), in the same width as the others' spaces.
+        // The current state is bracketed as well as coloured (colour alone
+        // is lost in a text capture), in the same width as the others' spaces.
         if v == cur {
             let st = Style::new()
                 .bg(Color::Magenta)

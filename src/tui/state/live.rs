@@ -48,7 +48,7 @@ pub struct Live {
     /// Whether a trap has been taken into S / into M since reset.
     pub trapped_to: (bool, bool),
     pub outcome: Option<Outcome>,
-    /// The machine's checkpoints (issue 14): stepping back, `:goto` and
+    /// The machine's checkpoints: stepping back, `:goto` and
     /// Tab restore the nearest one and re-execute the rest. None only if
     /// the first could not be taken (then going back rebuilds the machine).
     pub cps: Option<session::checkpoint::Checkpoints>,

@@ -1,4 +1,4 @@
-//! Work the TUI does while it waits for keys (issue 14), in slices of a
+//! Work the TUI does while it waits for keys, in slices of a
 //! few milliseconds so that a key is never kept waiting longer:
 //!
 //! 1. the whole runs behind the cycles pane, one variant at a time;

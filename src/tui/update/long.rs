@@ -1,4 +1,4 @@
-//! Long actions in pieces (issue 12 §5, defect 12): a continue, a lesson
+//! Long actions in pieces, so that a key is seen while they run: a continue, a lesson
 //! step or a re-execution runs `CHUNK` instructions at a time, and between
 //! pieces the TUI's progress hook draws how far it got and says whether to
 //! go on. Esc or Ctrl-C also sets the machine's interrupt flag, which stops

@@ -9,7 +9,7 @@ use crate::tui::state::{AppState, Live};
 
 impl AppState {
     /// Puts the live machine at `n` instructions: from its nearest
-    /// checkpoint at or before `n` (issue 14), or, before the first one it
+    /// checkpoint at or before `n`, or, before the first one it
     /// holds, from power-on on a new machine (which then keeps its own).
     pub fn go_to(&mut self, n: u64) {
         let prev = self.live.regs;
