@@ -146,3 +146,41 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
 pub fn amo_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>, insn: &Insn) -> bool {
     matches!(insn.op, Op::Amo { .. }) && uc.get_data().amo_traps
 }
+
+/// The machine's LR/SC and AMO settings, and the probes placed among them.
+impl<O: Observer + 'static> super::Machine<O> {
+    /// The core traps AMOs to M-mode firmware (MIPS P8700, seed 004).
+    pub fn set_amo_traps(&mut self, on: bool) {
+        self.uc.get_data_mut().amo_traps = on;
+    }
+
+    /// LR/SC behaviour: xRET drops the reservation; a second hart stores to
+    /// the reserved address after every `remote_every`-th LR (0: never); a
+    /// run stops as a livelock after `livelock_after` failures of one SC.
+    pub fn set_lrsc(&mut self, xret_clears: bool, remote_every: u64, livelock_after: u32) {
+        let hart = self.uc.get_data_mut();
+        hart.xret_clears = xret_clears;
+        hart.lrsc.remote_every = remote_every;
+        hart.livelock_after = livelock_after;
+    }
+
+    /// The reservation state and SC statistics.
+    pub fn lrsc(&self) -> &crate::atomics::Tracker {
+        &self.uc.get_data().lrsc
+    }
+
+    /// Places probes: a breakpoint trap to the guest before each address
+    /// runs (kprobe-like). The caller checks them against LR/SC sequences.
+    pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), super::LoadError> {
+        for &a in addrs {
+            self.uc
+                .add_code_hook(a, a, |uc, addr, _| {
+                    super::guard::shield(uc, (), |uc| super::hooks::on_probe(uc, addr))
+                })
+                .map_err(super::emu)?;
+            super::smc::drop_translations(&mut self.uc, a, a + 4);
+            self.uc.get_data_mut().probes.insert(a);
+        }
+        Ok(())
+    }
+}

@@ -315,41 +315,6 @@ impl<O: Observer + 'static> Machine<O> {
         self.uc.get_data_mut().vunit = vec::unit(vlen);
     }
 
-    /// The core traps AMOs to M-mode firmware (MIPS P8700, seed 004).
-    pub fn set_amo_traps(&mut self, on: bool) {
-        self.uc.get_data_mut().amo_traps = on;
-    }
-
-    /// LR/SC behaviour: xRET drops the reservation; a second hart stores to
-    /// the reserved address after every `remote_every`-th LR (0: never); a
-    /// run stops as a livelock after `livelock_after` failures of one SC.
-    pub fn set_lrsc(&mut self, xret_clears: bool, remote_every: u64, livelock_after: u32) {
-        let hart = self.uc.get_data_mut();
-        hart.xret_clears = xret_clears;
-        hart.lrsc.remote_every = remote_every;
-        hart.livelock_after = livelock_after;
-    }
-
-    /// The reservation state and SC statistics.
-    pub fn lrsc(&self) -> &crate::atomics::Tracker {
-        &self.uc.get_data().lrsc
-    }
-
-    /// Places probes: a breakpoint trap to the guest before each address
-    /// runs (kprobe-like). The caller checks them against LR/SC sequences.
-    pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), LoadError> {
-        for &a in addrs {
-            self.uc
-                .add_code_hook(a, a, |uc, addr, _| {
-                    guard::shield(uc, (), |uc| hooks::on_probe(uc, addr))
-                })
-                .map_err(emu)?;
-            smc::drop_translations(&mut self.uc, a, a + 4);
-            self.uc.get_data_mut().probes.insert(a);
-        }
-        Ok(())
-    }
-
     pub fn vunit(&self) -> Option<&crate::vector::VUnit> {
         self.uc.get_data().vunit.as_ref()
     }
@@ -399,17 +364,6 @@ impl<O: Observer + 'static> Machine<O> {
         let hart = self.uc.get_data_mut();
         let executed = hart.executed;
         hart.emit(crate::trace::Event::BudgetExhausted { executed });
-    }
-
-    /// Counts what the storm rule charges (storm.rs) and never cuts the
-    /// run off: for `bench`, which measures what each costs.
-    pub fn measure_storms(&mut self) {
-        self.uc.get_data_mut().storms.measuring = true;
-    }
-
-    /// What the storm rule has counted since power-on.
-    pub fn storm_counts(&self) -> storm::StormCounts {
-        self.uc.get_data().storms.total()
     }
 
     /// The intercept code hooks unicorn holds (hookpages.rs: at most a few

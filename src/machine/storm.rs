@@ -221,3 +221,16 @@ pub fn limit() -> String {
         every(REDECODE_COST),
     )
 }
+
+impl<O: Observer + 'static> super::Machine<O> {
+    /// Counts what the storm rule charges (storm.rs) and never cuts the
+    /// run off: for `bench`, which measures what each costs.
+    pub fn measure_storms(&mut self) {
+        self.uc.get_data_mut().storms.measuring = true;
+    }
+
+    /// What the storm rule has counted since power-on.
+    pub fn storm_counts(&self) -> StormCounts {
+        self.uc.get_data().storms.total()
+    }
+}
