@@ -192,6 +192,30 @@ fn check_accepts_a_nonzero_exit_an_expectation_names() {
     );
 }
 
+/// A guest that never exits fails `check` though no expectation names it
+/// (check said "0 passed, 0 failed" and exited 0 over a storm cut off).
+#[test]
+fn check_fails_a_guest_that_never_exits() {
+    for (fixture, why) in [
+        (
+            "tests/fixtures/never_exits.toml",
+            "instruction budget of 1000000",
+        ),
+        ("tests/fixtures/trap_loop.toml", "trap loop"),
+    ] {
+        let out = trapscope_within(&["check", fixture], LIMIT);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{fixture}: {text}");
+        let line = text
+            .lines()
+            .find(|l| l.contains("FAIL"))
+            .unwrap_or_else(|| panic!("{fixture}: {text}"));
+        assert!(line.contains("the guest did not exit: "), "{line}");
+        assert!(line.contains(why), "{line}");
+        assert!(text.contains("0 passed, 1 failed"), "{text}");
+    }
+}
+
 #[test]
 fn bad_input_is_2() {
     let out = trapscope_within(&["run", "tests/fixtures/malformed.toml"], LIMIT);

@@ -100,6 +100,22 @@ pub(super) fn check(
                         ["FAIL", core, &format!("variant {}", r.variant), &why],
                     );
                 }
+                // A guest that never exits (a fault, a storm cut off, the
+                // budget) fails too, unless an expectation names the
+                // livelock it was written to show.
+                if r.exit_code.is_none() && !expects_livelock(&s, &r.variant) {
+                    total += 1;
+                    failures += 1;
+                    let why = format!(
+                        "the guest did not exit: {}",
+                        r.error.as_deref().unwrap_or(&r.outcome)
+                    );
+                    check_line(
+                        md,
+                        format!("  FAIL  {tag}variant {}: {why}", r.variant),
+                        ["FAIL", core, &format!("variant {}", r.variant), &why],
+                    );
+                }
             }
             for (ei, e) in s.expect.iter().enumerate() {
                 if e.core
@@ -249,10 +265,20 @@ fn pair_metric(
 /// Whether an expectation names `variant`'s exit code: then a non-zero
 /// one is what the variant is for, not a failed guest.
 pub(super) fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
+    expects_metric(s, variant, &["exit_code"])
+}
+
+/// Whether an expectation names `variant`'s `lrsc.livelock`: then a run
+/// that ends in the livelock, with no exit, is what the variant shows.
+fn expects_livelock(s: &Scenario, variant: &str) -> bool {
+    expects_metric(s, variant, &["lrsc", "livelock"])
+}
+
+fn expects_metric(s: &Scenario, variant: &str, metric: &[&str]) -> bool {
     s.expect.iter().any(|e| {
         e.check.operands().iter().any(|o| {
             matches!(o, crate::scenario::Operand::Metric { variant: v, path }
-                if v == variant && path.len() == 1 && path[0] == "exit_code")
+                if v == variant && path.iter().map(String::as_str).eq(metric.iter().copied()))
         })
     })
 }
