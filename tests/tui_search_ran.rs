@@ -1,5 +1,5 @@
 //! `/` in the source pane: code this run executed comes first (a comment
-//! in a file the scenario never runs only when nothing that ran matches),
+//! in a file the scenario never runs only after every line that ran),
 //! the match is on screen even past the pane's right edge, and the title
 //! keeps the match's line apart from the pc's symbol.
 

@@ -2,6 +2,11 @@
 //! (ASCII) substring, found forward from the focused pane's view, moved to
 //! and highlighted; `]` and `[` find the next and previous match, wrapping
 //! at the ends (and saying so).
+//!
+//! In the source the matches form one cycle over every file the program's
+//! line table names, fixed when the search starts from the view (see
+//! `LineCycle`): `]` and `[` step through it, so each matching line is
+//! visited once before the cycle wraps.
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
@@ -28,6 +33,23 @@ pub struct Search {
     /// (variant, instructions executed) when the match was found: the view
     /// stays on it until the machine moves, then follows the pc again.
     at: (usize, u64),
+    /// The source search's cycle, while its match is on screen.
+    lines: Option<LineCycle>,
+}
+
+/// Every source line matching a query, in the order `]` visits them: the
+/// lines this run has executed, then those it has not; within each, from
+/// the line after the view's (when the cycle began) to the end of its file,
+/// the files after it in the line table's order, round to the files before
+/// it, and last the view's own file up to that line. `]` past the last goes
+/// back to the first, and that is the wrap the status line reports.
+#[derive(Clone, Debug)]
+struct LineCycle {
+    query: String,
+    /// Each matching line and whether it has run.
+    items: Vec<(SrcLoc, bool)>,
+    /// The match on screen.
+    at: usize,
 }
 
 /// Instructions' bytes the disassembly search decodes at most per search
@@ -199,58 +221,86 @@ impl AppState {
         })
     }
 
-    fn find_line(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
-        let p = self.live.program().clone();
-        let center = self.source_center();
+    /// The cycle of the source lines matching `q` from the view at `from`
+    /// (see [`LineCycle`]).
+    fn line_cycle(&self, q: &str, from: Option<SrcLoc>) -> LineCycle {
+        let n = self.live.program().files.len() as u16;
+        let (af, al) = from.map_or((0, 0), |c| (c.file.min(n.saturating_sub(1)), c.line));
         let mut items = Vec::new();
-        let mut cursor = None;
-        // The view's file first, then the others: wrapping is coming back
-        // to it.
-        let n = p.files.len() as u16;
-        let cur = center.map_or(0, |c| c.file.min(n.saturating_sub(1)));
-        for f in (cur..n).chain(0..cur) {
+        for f in 0..n {
             self.sources.with_lines(f, |lines| {
                 for (i, t) in lines.iter().enumerate() {
-                    let loc = SrcLoc {
-                        file: f,
-                        line: i as u32 + 1,
-                    };
-                    if Some(loc) == center {
-                        cursor = Some(items.len());
+                    if find_in(t, q).is_some() {
+                        let loc = SrcLoc {
+                            file: f,
+                            line: i as u32 + 1,
+                        };
+                        items.push((loc, self.live.stats().line_id(loc).is_some()));
                     }
-                    let ran = self.live.stats().line_id(loc).is_some();
-                    items.push((loc, find_in(t, q).is_some(), ran));
                 }
             });
         }
-        let order = Order { items, cursor };
-        // Code this run has executed first; a comment or a file it never
-        // runs only when nothing that ran matches.
-        let (i, unrun) = match order.find(forward, |(_, m, ran)| *m && *ran) {
-            Some((i, _)) => (i, false),
-            None => order
-                .find(forward, |(_, m, _)| *m)
-                .map(|(i, _)| (i, true))
-                .ok_or("no match in the source files")?,
+        // After the view in its file, the other files from it round, then
+        // the view's file up to the view (its own line last).
+        let place = |l: SrcLoc| match l.file == af {
+            true if l.line > al => (0, 0, l.line),
+            true => (2, 0, l.line),
+            false => (1, (l.file + n - af) % n, l.line),
         };
-        let loc = order.items[i].0;
-        // Wrapping is coming back round to the view's file from the other
-        // side of the view.
-        let wrapped = match (center, order.cursor) {
-            (Some(c), Some(k)) => loc.file == c.file && if forward { i <= k } else { i >= k },
-            _ => false,
+        items.sort_by_key(|&(l, ran)| (!ran, place(l)));
+        LineCycle {
+            query: q.to_string(),
+            items,
+            at: 0,
+        }
+    }
+
+    fn find_line(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+        let p = self.live.program().clone();
+        // The cycle goes on while its match is on screen (the machine has
+        // not moved, the view not scrolled off it); else one starts from
+        // the view.
+        let going = self.search.lines.take().filter(|c| {
+            c.query == q
+                && self.source_scroll == 0
+                && c.items.get(c.at).map(|&(l, _)| Hit::Line(l)) == self.search.hit(self)
+        });
+        let (mut cycle, k, wrapped) = match going {
+            Some(c) => {
+                let n = c.items.len();
+                let (k, wrapped) = match forward {
+                    true => ((c.at + 1) % n, c.at + 1 == n),
+                    false => ((c.at + n - 1) % n, c.at == 0),
+                };
+                (c, k, wrapped)
+            }
+            None => {
+                let c = self.line_cycle(q, self.source_center());
+                if c.items.is_empty() {
+                    return Err("no match in the source files".into());
+                }
+                // Forward: the first line that ran after the view; backward
+                // the last line that ran before it (the last of all when
+                // none ran).
+                let ran = c.items.iter().filter(|(_, r)| *r).count();
+                let k = match forward {
+                    true => 0,
+                    false => ran.checked_sub(1).unwrap_or(c.items.len() - 1),
+                };
+                (c, k, false)
+            }
         };
+        cycle.at = k;
+        let (loc, ran) = cycle.items[k];
+        let n = cycle.items.len();
+        self.search.lines = Some(cycle);
         self.source_scroll = 0;
         let file = p.files.get(loc.file as usize).cloned().unwrap_or_default();
-        let note = if unrun {
-            " (no line this run executed matches; this one has not run)"
-        } else {
-            ""
-        };
+        let note = if ran { "" } else { "; this line has not run" };
         Ok((
             Hit::Line(loc),
             wrapped,
-            format!("{file}:{}{note}", loc.line),
+            format!("{file}:{} ({} of {n}{note})", loc.line, k + 1),
         ))
     }
 
