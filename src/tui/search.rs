@@ -174,12 +174,14 @@ impl AppState {
                 self.search.hit = Some(hit);
                 self.search.at = (self.live.variant, self.live.executed());
                 let to = if forward { "start" } else { "end" };
-                let w = if wrapped {
-                    format!(" (wrapped to the {to})")
-                } else {
-                    String::new()
+                // A place that ends in its own parenthesis ("(3 of 17)")
+                // takes the wrap note inside it.
+                let place = match (wrapped, place.strip_suffix(')')) {
+                    (true, Some(open)) => format!("{open}, wrapped to the {to})"),
+                    (true, None) => format!("{place} (wrapped to the {to})"),
+                    (false, _) => place,
                 };
-                self.say(format!("/{q}: {place}{w}  (] next, [ previous)"));
+                self.say(format!("/{q}: {place}  (] next, [ previous)"));
             }
             Err(why) => {
                 self.search.hit = None;
