@@ -87,6 +87,9 @@ pub enum Refusal {
     Extension,
     Hidden,
     Outside,
+    /// The name is a symbolic link, and what it leads to is refused for
+    /// the inner reason (the target is not named: it may be private).
+    Link(Box<Refusal>),
 }
 
 impl std::fmt::Display for Refusal {
@@ -98,6 +101,23 @@ impl std::fmt::Display for Refusal {
             Refusal::Extension => write!(f, "not a source file .{}", EXTENSIONS.join(" .")),
             Refusal::Hidden => write!(f, "a hidden path"),
             Refusal::Outside => write!(f, "outside the source roots"),
+            Refusal::Link(why) => write!(f, "a link to a file {}", why.as_target()),
+        }
+    }
+}
+
+impl Refusal {
+    /// The reason said of a link's target ("a link to a file outside the
+    /// source roots").
+    fn as_target(&self) -> String {
+        match self {
+            Refusal::Pseudo(d) => format!("under {d}"),
+            Refusal::NotRegular => "that is not a regular file".into(),
+            Refusal::Extension => {
+                format!("without a source extension .{}", EXTENSIONS.join(" ."))
+            }
+            Refusal::Hidden => "on a hidden path".into(),
+            other => other.to_string(),
         }
     }
 }
@@ -184,6 +204,18 @@ impl Policy {
             };
         }
         let real = std::fs::canonicalize(path).map_err(|_| Refusal::Missing)?;
+        let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        self.check_real(real).map_err(|why| {
+            if linked {
+                Refusal::Link(Box::new(why))
+            } else {
+                why
+            }
+        })
+    }
+
+    /// `check` on a path with its links resolved.
+    fn check_real(&self, real: PathBuf) -> Result<PathBuf, Refusal> {
         if let Some(d) = under_pseudo(&real) {
             return Err(Refusal::Pseudo(d));
         }
@@ -331,7 +363,14 @@ mod tests {
         assert_eq!(p.check(&d.join("src/entry.S")), Ok(real_entry.clone()));
         // A link inside the tree to a file inside it is that file.
         assert_eq!(p.check(&d.join("src/link.S")), Ok(real_entry));
-        assert_eq!(p.check(&d.join("src/passwd.S")), Err(Refusal::Extension));
+        assert_eq!(
+            p.check(&d.join("src/passwd.S")),
+            Err(Refusal::Link(Box::new(Refusal::Extension)))
+        );
+        assert_eq!(
+            Refusal::Link(Box::new(Refusal::Extension)).to_string(),
+            "a link to a file without a source extension .c .h .S .s .inc .lds .rs"
+        );
         assert_eq!(p.check(Path::new("/etc/passwd")), Err(Refusal::Extension));
         assert_eq!(p.check(&d.join("src/notes.txt")), Err(Refusal::Extension));
         assert_eq!(p.check(&d.join("src/.git/x.c")), Err(Refusal::Hidden));
