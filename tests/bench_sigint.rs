@@ -74,6 +74,17 @@ fn ctrl_c_in_the_key_to_frame_section_exits_130() {
 }
 
 #[test]
+fn ctrl_c_while_bench_measures_the_storm_rule_exits_130() {
+    // The last section, and the longest: its guests run millions of
+    // instructions each, and the signal lands in one of them.
+    interrupt_in(
+        &["--iterations", "100", "--repeats", "1", "--depths", ""],
+        "The storm rule",
+        Duration::from_millis(1000),
+    );
+}
+
+#[test]
 fn ctrl_c_while_time_travel_runs_deep_exits_130() {
     // `:run 10000000` takes seconds: the signal lands inside it.
     interrupt_in(
