@@ -31,13 +31,19 @@ pub(super) fn diff(
     if iteration == Some(0) {
         anyhow::bail!("--iteration counts from 1 (the first iteration of the measured loop)");
     }
+    // A guest whose vector code fails on a core without V ends before its
+    // loop: say why, as `run` does.
+    let hint = core
+        .as_ref()
+        .map(|c| super::runs::core_vector_hint(&s, &c.name))
+        .unwrap_or_default();
     let opts = RunOpts { core, ..opts };
     // The default: a typical iteration (`pathdiff::build_default`).
     let d = match iteration {
         Some(n) => pathdiff::build(&s, &a, &b, &opts, Which::Nth(n)),
         None => pathdiff::build_default(&s, &a, &b, &opts),
     }
-    .map_err(anyhow::Error::msg)?;
+    .map_err(|e| anyhow::anyhow!("{e}{hint}"))?;
     if crate::machine::sigint::requested() {
         anyhow::bail!("interrupted");
     }

@@ -143,10 +143,16 @@ fn vector_hint(s: &Scenario, r: &VariantRun) -> String {
     if !matches!(r.exit_code, Some(0x102 | 0x202)) {
         return String::new();
     }
+    match r.estimate.as_ref() {
+        Some(e) => core_vector_hint(s, &e.core),
+        None => String::new(),
+    }
+}
+
+/// " (core C has no V 1.0 unit, ...)" when `core` has none and the
+/// scenario's own cores do; else empty.
+pub(super) fn core_vector_hint(s: &Scenario, core: &str) -> String {
     let v10 = |p: &Profile| p.vector.present.value && p.vector_isa == "v1.0";
-    let Some(core) = r.estimate.as_ref().map(|e| e.core.as_str()) else {
-        return String::new();
-    };
     let Ok(p) = Profile::find(core) else {
         return String::new();
     };

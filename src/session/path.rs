@@ -276,11 +276,12 @@ pub fn record(
             (None, Some(c)) if c != 0 => format!(": {}", exit_text(c)),
             _ => String::new(),
         };
-        return Err(format!(
-            "variant '{}': {why} (the run began {ran} measured iteration{}){end}",
-            variant.name,
-            if ran == 1 { "" } else { "s" }
-        ));
+        let began = match ran {
+            0 => "no measured iteration began".to_string(),
+            1 => "1 measured iteration began".to_string(),
+            n => format!("{n} measured iterations began"),
+        };
+        return Err(format!("variant '{}': {why} ({began}){end}", variant.name));
     };
     let marks_milli = stats.model.as_ref().and_then(|_| {
         let marks = &stats.iteration_marks;
@@ -307,7 +308,7 @@ pub fn record(
 
 /// Why a run that exited gave no iteration.
 fn exit_text(code: u64) -> String {
-    format!("the guest exited with code {code} first")
+    format!("the guest exited with code {code:#x} first")
 }
 
 #[cfg(test)]
