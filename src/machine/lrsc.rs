@@ -136,7 +136,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
         return Done::Fault(GuestFault::Livelock {
             pc,
             failures: retries,
-            why: outcome.to_string(),
+            why: outcome.clone(),
         });
     }
     Done::Next

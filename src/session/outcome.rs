@@ -22,8 +22,15 @@ pub fn describe_outcome<O: crate::machine::Observer>(
         ),
         Outcome::Fault(f) => {
             let mut msg = f.to_string();
-            if let GuestFault::Livelock { pc, .. } = f {
-                msg.push_str(&format!(" [the SC at {}]", m.program.describe(*pc)));
+            if let GuestFault::Livelock { pc, failures, why } = f {
+                // With symbols: the SC that fails, and the place that
+                // took its reservation (a trap return's sc, most often).
+                let last = crate::report::sc_text(&m.program, why);
+                msg = format!(
+                    "livelock at pc {}: the SC failed {failures} times in a row (last: {})",
+                    m.program.place(*pc),
+                    last.strip_prefix("fails: ").unwrap_or(&last)
+                );
             }
             // A trap loop and a storm name their last trap already.
             if !matches!(f, GuestFault::TrapLoop { .. } | GuestFault::Storm { .. })

@@ -34,7 +34,11 @@ pub enum GuestFault {
         place: String,
     },
     /// An SC failed this many times in a row: the loop will not finish.
-    Livelock { pc: u64, failures: u32, why: String },
+    Livelock {
+        pc: u64,
+        failures: u32,
+        why: crate::atomics::ScOutcome,
+    },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },
     /// The same trap at the same pc `times` times in a row with no
