@@ -406,7 +406,7 @@ fn an_sc_that_never_had_a_reservation_says_so_and_counts_its_run() {
         let fails = l["sc_fail"].as_f64().unwrap();
         assert_eq!(fails, v["events"]["sc"].as_f64().unwrap());
         let line = format!(
-            "lr/sc         0 SCs succeeded, {fails} failed, all with no reservation: no LR ever ran (longest run of failures of one SC: {fails})"
+            "lr/sc         0 SCs succeeded, {fails} failed, all with no reservation, as no LR ran (a trap return's sc, which only clears one, fails by design) (longest run of failures of one SC: {fails})"
         );
         assert!(text.contains(&line), "{line}\n{text}");
     }

@@ -38,6 +38,12 @@ fn d_shows_the_aligned_paths_with_the_mispredicts_and_computes_once() {
     assert!(matches!(d.choice, Choice::Typical { .. }), "{:?}", d.choice);
     assert_ne!(d.a.iteration, 100);
     let typical = d.a.iteration;
+    // The status says why, and how to pick another in the TUI (a flag of
+    // the command line's was named).
+    let (m, _) = s.message.clone().expect("a status line");
+    assert!(m.starts_with("diff: iteration "), "{m}");
+    assert!(!m.contains("--iteration"), "{m}");
+    assert!(m.contains("D inside the measured loop"), "{m}");
     // Select the row of the old entry's `jr t0` (guest-asm/include/
     // minikernel-entry.inc: only before the patch, a RAS mispredict).
     let at = d

@@ -90,7 +90,11 @@ impl WatchHit {
         if self.paddr != self.vaddr {
             notes.push(format!("physical {:#x}", self.paddr));
         }
-        notes.push(format!("{} bytes", self.size));
+        notes.push(format!(
+            "{} byte{}",
+            self.size,
+            if self.size == 1 { "" } else { "s" }
+        ));
         format!(
             "watch {}: the {what} at {} {verb} {:#x} {prep} {place} ({})",
             self.watch + 1,

@@ -278,7 +278,7 @@ pub fn lrsc_line(l: &std::collections::BTreeMap<String, f64>) -> String {
     );
     let mut o = format!("{ok} SCs succeeded, {fail} failed");
     if g("lr") == 0.0 && fail > 0.0 {
-        o.push_str(", all with no reservation: no LR ever ran");
+        o.push_str(", all with no reservation, as no LR ran (a trap return's sc, which only clears one, fails by design)");
     }
     let _ = write!(o, " (longest run of failures of one SC: {run}");
     if retries != run && g("lr") > 0.0 {

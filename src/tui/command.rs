@@ -135,8 +135,9 @@ impl AppState {
             ("unprobe", "all") if !self.probes.is_empty() => {
                 let n = self.probes.len();
                 self.probes.clear();
+                let noun = if n == 1 { "probe" } else { "probes" };
                 self.reprobe(format!(
-                    "{n} probes removed: the guest runs without them again"
+                    "{n} {noun} removed: the guest runs without them again"
                 ));
             }
             ("unprobe", a) if !a.is_empty() => match self.address(a) {

@@ -94,7 +94,8 @@ impl AppState {
                 self.lower = Lower::Memory;
                 let d = self.live.program().describe(addr);
                 self.say(format!(
-                    "memory at {d} ({addr:#x}), {n} bytes (v cycles the panes)"
+                    "memory at {d} ({addr:#x}), {n} byte{} (v cycles the panes)",
+                    if n == 1 { "" } else { "s" }
                 ));
             }
             Err(e) => self.error(format!("x: {e}")),

@@ -124,7 +124,12 @@ impl AppState {
         if let Ok(d) = &r
             && matches!(d.choice, pathdiff::Choice::Typical { .. })
         {
-            self.say(format!("diff: {}", d.choice_words()));
+            // In the TUI another iteration is the one the machine is in.
+            let words = d.choice_words().replace(
+                "--iteration N picks another.",
+                "D inside the measured loop diffs the iteration the machine is in.",
+            );
+            self.say(format!("diff: {words}"));
         }
         self.diff.computed += 1;
         self.diff.selected = 0;
