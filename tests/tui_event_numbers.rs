@@ -105,10 +105,15 @@ fn goto_forward_runs_on_to_the_event() {
 #[test]
 fn goto_past_the_runs_end_says_how_far_the_run_is() {
     let mut s = ran();
+    let (here, pc) = (s.live.executed(), s.live.m.pc());
     s.command("goto 100000000");
     let m = msg(&s);
     assert!(m.contains("no event #100000000"), "{m}");
     assert!(m.contains("the run has reached #"), "{m}");
+    // A number past the end moves nothing (it left the machine at the
+    // run's end).
+    assert_eq!((s.live.executed(), s.live.m.pc()), (here, pc), "{m}");
+    assert!(m.ends_with(&format!("staying at {here} instructions")), "{m}");
 }
 
 #[test]

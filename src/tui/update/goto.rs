@@ -11,19 +11,29 @@ const PIECE: u64 = 100_000;
 impl AppState {
     pub(crate) fn goto_event(&mut self, i: u64) {
         if self.live.stats().log.numbered() <= i {
+            let start = self.live.executed();
             self.run_until_event(i);
             if self.live.stats().log.numbered() <= i {
                 if !self.message.as_ref().is_some_and(|m| m.1) {
                     let newest = self.live.stats().log.numbered();
-                    let why = match self.live.outcome {
-                        Some(Outcome::Interrupted) => "stopped (Esc)".to_string(),
+                    let (why, back) = match self.live.outcome {
+                        // Esc leaves the machine where it stopped.
+                        Some(Outcome::Interrupted) => ("stopped (Esc)".to_string(), false),
                         Some(Outcome::Budget) | None => {
-                            format!("not within {RUN_BUDGET} instructions")
+                            (format!("not within {RUN_BUDGET} instructions"), true)
                         }
-                        Some(_) => "the run ended first".to_string(),
+                        Some(_) => ("the run ended first".to_string(), true),
+                    };
+                    // A number past the run's end moves nothing: the
+                    // machine goes back to where the command was typed.
+                    let stay = if back {
+                        self.go_to(start);
+                        format!("; staying at {start} instructions")
+                    } else {
+                        String::new()
                     };
                     self.error(format!(
-                        "goto: no event #{i}: {why}; the run has reached #{}",
+                        "goto: no event #{i}: {why}; the run has reached #{}{stay}",
                         newest.saturating_sub(1)
                     ));
                 }
