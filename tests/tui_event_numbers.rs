@@ -113,7 +113,10 @@ fn goto_past_the_runs_end_says_how_far_the_run_is() {
     // A number past the end moves nothing (it left the machine at the
     // run's end).
     assert_eq!((s.live.executed(), s.live.m.pc()), (here, pc), "{m}");
-    assert!(m.ends_with(&format!("staying at {here} instructions")), "{m}");
+    assert!(
+        m.ends_with(&format!("staying at {here} instructions")),
+        "{m}"
+    );
 }
 
 #[test]
