@@ -274,6 +274,7 @@ fn linux_snapshot_matches_qemu() {
                 init: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                     .join("assets/init")
                     .join(format!("{init}.elf")),
+                counted: true,
             },
             at: 100,
             ecall_symbol: "init_ecall".into(),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::snapshot::own_init;
 use crate::snapshot::take::{self, Config, Guest};
 
 /// The inits that run a vector instruction before their loop.
@@ -40,12 +41,17 @@ pub struct SnapshotArgs {
     /// The directory to write (created).
     #[arg(short = 'o', long = "out")]
     pub out: PathBuf,
-    /// trapscope's /init: getppid (lmbench's lat_syscall loop), vector-v1
-    /// (seed 001's loop, V state live), vsetvli (seed 000's loop), or the
-    /// getppid loop under syscall work: seccomp (an argument filter of 8
-    /// compares), seccomp-arg1, seccomp-arg64, seccomp-allow (answered by
-    /// the action cache), seccomp-errno, sud (dispatch on, selector ALLOW),
-    /// rseq (an area registered).
+    /// The /init: one of trapscope's, getppid (lmbench's lat_syscall loop),
+    /// vector-v1 (seed 001's loop, V state live), vsetvli (seed 000's
+    /// loop), or the getppid loop under syscall work: seccomp (an argument
+    /// filter of 8 compares), seccomp-arg1, seccomp-arg64, seccomp-allow
+    /// (answered by the action cache), seccomp-errno, sud (dispatch on,
+    /// selector ALLOW), rseq (an area registered). Or a path (./NAME or
+    /// NAME.elf) to your own static RV64 executable (ET_EXEC, linked
+    /// -static -no-pie): it marks its measured loop with two global
+    /// labels, --loop-symbol at the loop's top and --ecall-symbol on an
+    /// ecall run exactly once per iteration, whose --at-th run is the
+    /// snapshot point.
     #[arg(long, default_value = "getppid")]
     pub init: String,
     /// Stop before the N-th execution of the loop's ecall.
@@ -66,8 +72,10 @@ pub struct SnapshotArgs {
     /// Seconds the guest may take to reach its first syscall.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
+    /// The marker: the ecall in the loop, run once per iteration.
     #[arg(long, default_value = "init_ecall")]
     pub ecall_symbol: String,
+    /// The top of the measured loop.
     #[arg(long, default_value = "init_loop")]
     pub loop_symbol: String,
 }
@@ -75,10 +83,21 @@ pub struct SnapshotArgs {
 pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
     let guest = match (&a.elf, &a.kernel, &a.vmlinux) {
         (Some(e), _, _) => Guest::Elf(e.clone()),
+        (None, Some(k), Some(v)) if own_init::names_a_file(&a.init) => {
+            let path = PathBuf::from(&a.init);
+            own_init::check(&path, &a.ecall_symbol, &a.loop_symbol)
+                .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?;
+            Guest::Linux {
+                image: k.clone(),
+                vmlinux: v.clone(),
+                init: path,
+                counted: false,
+            }
+        }
         (None, Some(k), Some(v)) => {
             if !INITS.contains(&a.init.as_str()) {
                 anyhow::bail!(
-                    "--init {}: trapscope's inits are {}",
+                    "--init {}: trapscope's inits are {}; your own is a path (./NAME or NAME.elf)",
                     a.init,
                     INITS.join(", ")
                 );
@@ -89,6 +108,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
                 init: crate::project_dir()
                     .join("assets/init")
                     .join(format!("{}.elf", a.init)),
+                counted: true,
             }
         }
         _ => anyhow::bail!("give --kernel Image and --vmlinux vmlinux, or --elf GUEST.elf"),

@@ -9,6 +9,7 @@ pub mod cpio;
 pub mod fdt;
 pub mod format;
 pub mod gdb;
+pub mod own_init;
 pub mod qemu;
 pub mod take;
 pub mod variant;

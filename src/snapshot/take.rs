@@ -39,8 +39,11 @@ pub enum Guest {
     Linux {
         image: PathBuf,
         vmlinux: PathBuf,
-        /// The init program, an ELF from assets/init/.
+        /// The init program: one of assets/init/, or the user's own.
         init: PathBuf,
+        /// The init keeps its count of finished iterations in x9, as
+        /// trapscope's do, and the stop is checked against it.
+        counted: bool,
     },
     /// A bare-metal ELF (M-mode entry, `-bios none`).
     Elf(PathBuf),

@@ -51,6 +51,7 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
             image,
             vmlinux,
             init,
+            ..
         } => {
             let img = read(image, "kernel Image")?;
             check_image(image, &img)?;

@@ -93,9 +93,10 @@ impl Booted {
 
     /// The init's count of finished iterations (x9) at a stop before the
     /// `at`-th ecall: Some for trapscope's inits under Linux, checked to be
-    /// `at - 1`; None for a bare ELF, whose loop keeps no such count.
+    /// `at - 1`; None for a bare ELF or a user's init, whose loops keep no
+    /// such count.
     pub(super) fn checked_counter(&self, x9: u64) -> Result<Option<u64>, String> {
-        if !matches!(self.cfg.guest, Guest::Linux { .. }) {
+        if !matches!(self.cfg.guest, Guest::Linux { counted: true, .. }) {
             return Ok(None);
         }
         check_counter(x9, self.hits).map(Some)

@@ -1,0 +1,75 @@
+//! A user's own `/init` for `trapscope snapshot --init PATH`: what it must
+//! be for the kernel to run it from the initramfs and for trapscope to stop
+//! at its marker. Each refusal is one line naming what is wrong, before
+//! QEMU starts.
+
+use std::path::Path;
+
+use crate::machine::{Program, elfhdr};
+
+/// `e_type` of an executable linked at fixed addresses.
+const ET_EXEC: u16 = 2;
+/// `p_type`s a static executable has none of (gABI "Program Header").
+const PT_DYNAMIC: u32 = 2;
+const PT_INTERP: u32 = 3;
+
+/// Whether `--init` names a file rather than one of trapscope's inits: a
+/// path with a directory part or an `.elf` name.
+pub fn names_a_file(init: &str) -> bool {
+    init.contains('/') || init.ends_with(".elf")
+}
+
+/// Checks `path` as an init: a static RV64 little-endian executable
+/// (ET_EXEC, no interpreter, no dynamic section) with the two marker
+/// symbols. The error is one line without the file name.
+pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
+    let b = crate::input::read_regular(path, "init ELF", crate::input::ELF_MAX)?;
+    elfhdr::parse(&b)?;
+    let e_type = u16::from_le_bytes([b[16], b[17]]);
+    if e_type != ET_EXEC {
+        return Err(format!(
+            "e_type is {e_type} (ET_DYN: a position-independent executable, static-pie or dynamic); an init must be linked at fixed addresses so that its marker's address is known: build it with -static -no-pie (or -nostdlib -static)"
+        ));
+    }
+    for t in segment_types(&b) {
+        let what = match t {
+            PT_INTERP => "a program interpreter (PT_INTERP)",
+            PT_DYNAMIC => "a dynamic section (PT_DYNAMIC)",
+            _ => continue,
+        };
+        return Err(format!(
+            "dynamically linked: it has {what}, and the initramfs holds no libraries; build it with -static"
+        ));
+    }
+    let prog = Program::parse(path, &b).map_err(|e| e.to_string())?;
+    for (name, flag, role) in [
+        (
+            loop_top,
+            "--loop-symbol",
+            "the top of the measured loop, run once per iteration",
+        ),
+        (
+            marker,
+            "--ecall-symbol",
+            "the marker instruction, run once per iteration, whose N-th run is the snapshot point",
+        ),
+    ] {
+        if prog.symbol(name).is_none() {
+            return Err(format!(
+                "has no symbol '{name}' ({role}): put a global label {name} there, or name another with {flag}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `p_type` of each program header (`elfhdr::parse` has checked the
+/// table lies within the file).
+fn segment_types(b: &[u8]) -> Vec<u32> {
+    let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+    let phoff = u64::from_le_bytes(b[32..40].try_into().unwrap_or([0; 8])) as usize;
+    (0..usize::from(u16_at(56)))
+        .filter_map(|i| b.get(phoff + i * 56..phoff + i * 56 + 4))
+        .map(|t| u32::from_le_bytes([t[0], t[1], t[2], t[3]]))
+        .collect()
+}
