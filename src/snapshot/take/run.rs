@@ -73,8 +73,11 @@ impl Booted {
                 return Err("interrupted".into());
             }
             if panicked {
+                let death = init_death(&self.qemu.console_tail(PANIC_LINES))
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "the kernel stopped with a panic when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    "the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
                     self.cfg.ecall_symbol,
                     self.ecall,
                     self.hits,
@@ -177,8 +180,62 @@ const PANIC_LINES: usize = 3;
 /// How many times the step over the ecall is made when it retires nothing.
 const STEP_TRIES: u32 = 4;
 
+/// How PID 1 ended, from Linux's "Attempted to kill init! exitcode=0x..."
+/// panic: the code is a wait status (an exit's status in bits 8-15, else
+/// the signal's number in bits 0-6), as the shell's `$?` reads it.
+fn init_death(tail: &str) -> Option<String> {
+    let hex = tail.split("Attempted to kill init! exitcode=0x").nth(1)?;
+    let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
+    let code = u32::from_str_radix(&digits, 16).ok()?;
+    let signal = code & 0x7f;
+    if signal == 0 {
+        return Some(format!(
+            "the init exited with status {}, and Linux panics when PID 1 ends",
+            (code >> 8) & 0xff
+        ));
+    }
+    let name = match signal {
+        4 => {
+            "SIGILL: an instruction the kernel refused it, such as a vector one on a kernel without V"
+        }
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        9 => "SIGKILL",
+        11 => "SIGSEGV: an access to memory it has not mapped",
+        _ => "a signal",
+    };
+    Some(format!(
+        "the init was killed by signal {signal} ({name}), and Linux panics when PID 1 ends"
+    ))
+}
+
 /// Whether the console's last lines hold Linux's panic() banner
 /// ("Kernel panic - not syncing: "), which it prints before halting.
 fn kernel_panicked(tail: &str) -> bool {
     tail.contains("Kernel panic - not syncing")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::init_death;
+
+    /// The codes as Linux 6.12 printed them here for inits that exit(3)
+    /// and that store to address 8 (README: "Your own init").
+    #[test]
+    fn the_init_s_end_is_read_from_linux_s_panic() {
+        let exit = "Run /init as init process\nKernel panic - not syncing: Attempted to kill init! exitcode=0x00000300\n";
+        assert_eq!(
+            init_death(exit).as_deref(),
+            Some("the init exited with status 3, and Linux panics when PID 1 ends")
+        );
+        let segv = "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b";
+        assert!(init_death(segv).unwrap().contains("signal 11 (SIGSEGV"));
+        let ill = "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000004";
+        assert!(init_death(ill).unwrap().contains("signal 4 (SIGILL"));
+        assert_eq!(
+            init_death("Kernel panic - not syncing: VFS: Unable to mount root fs"),
+            None
+        );
+    }
 }
