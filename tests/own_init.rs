@@ -113,6 +113,18 @@ fn inits_that_cannot_run_are_refused_in_one_line() {
             vec!["--ecall-symbol", "mark"],
             "has no symbol 'mark' (the marker instruction",
         ),
+        (
+            example().to_string_lossy().into_owned(),
+            vec!["--loop-symbol", "top", "--ecall-symbol", "mark"],
+            "has no symbol 'top' (the top of the measured loop, run once per iteration): put a global label top there, or name another with --loop-symbol; and no symbol 'mark'",
+        ),
+        (
+            // loop_top's first instruction is its `ret` (c.jr ra, 0x8082,
+            // the low half of the word read there).
+            example().to_string_lossy().into_owned(),
+            vec!["--ecall-symbol", "init_loop"],
+            "8082): the snapshot point is counted by the trap the marker takes",
+        ),
         ("/dev/zero.elf".to_string(), vec![], "cannot read init ELF"),
         ("./".to_string(), vec![], "only regular files"),
     ];

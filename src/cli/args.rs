@@ -192,8 +192,8 @@ pub(super) enum Cmd {
         machine: MachineArgs,
     },
     /// Boot a real kernel (or a bare-metal ELF) in qemu-system-riscv64 and
-    /// snapshot it at the N-th syscall of trapscope's init, for a scenario
-    /// variant's `snapshot = "DIR"`.
+    /// snapshot it at the N-th syscall of its init (trapscope's, or your
+    /// own with --init PATH), for a scenario variant's `snapshot = "DIR"`.
     Snapshot(snapshot::SnapshotArgs),
     /// Check the scenarios' expectations; exit 1 if any fails. Each variant
     /// runs within its scenario's budget (50M when it sets none).

@@ -69,7 +69,8 @@ pub struct SnapshotArgs {
     /// More kernel command-line words.
     #[arg(long, default_value = "")]
     pub append: String,
-    /// Seconds the guest may take to reach its first syscall.
+    /// Seconds the guest may take to reach its marker (--ecall-symbol) the
+    /// first time, and each later iteration.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
     /// The marker: the ecall in the loop, run once per iteration.

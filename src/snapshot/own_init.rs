@@ -42,6 +42,7 @@ pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
         ));
     }
     let prog = Program::parse(path, &b).map_err(|e| e.to_string())?;
+    let mut missing = Vec::new();
     for (name, flag, role) in [
         (
             loop_top,
@@ -55,13 +56,39 @@ pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
         ),
     ] {
         if prog.symbol(name).is_none() {
-            return Err(format!(
-                "has no symbol '{name}' ({role}): put a global label {name} there, or name another with {flag}"
+            missing.push(format!(
+                "no symbol '{name}' ({role}): put a global label {name} there, or name another with {flag}"
             ));
         }
     }
+    if !missing.is_empty() {
+        return Err(format!("has {}", missing.join("; and ")));
+    }
+    // The stop counts the marker's runs by the trap it takes (an ecall
+    // from U-mode, priv spec "Environment Call"): another instruction
+    // there would be found only once booted.
+    let at = prog.symbol(marker).map_or(0, |s| s.addr);
+    let word = prog.segments.iter().find_map(|s| {
+        let off = usize::try_from(at.checked_sub(s.vaddr)?).ok()?;
+        s.data.get(off..off + 4)
+    });
+    if word != Some(&ECALL.to_le_bytes()[..]) {
+        return Err(format!(
+            "'{marker}' at {at:#x} is not an ecall{}: the snapshot point is counted by the trap the marker takes, so put the label on the loop's ecall",
+            match word {
+                Some(w) => format!(
+                    " (it holds {:#010x})",
+                    u32::from_le_bytes([w[0], w[1], w[2], w[3]])
+                ),
+                None => " (no loaded bytes there)".into(),
+            }
+        ));
+    }
     Ok(())
 }
+
+/// `ecall`'s encoding (unprivileged spec, "ECALL").
+const ECALL: u32 = 0x0000_0073;
 
 /// The `p_type` of each program header (`elfhdr::parse` has checked the
 /// table lies within the file).
