@@ -3,6 +3,8 @@
 //! and a storm of traps that never return holds a bounded list of them.
 //! The structures' bytes are counted, not timed; the README extrapolates.
 
+mod common;
+
 use std::path::Path;
 use std::rc::Rc;
 
@@ -17,15 +19,6 @@ use trapscope::session::{self, RunOpts};
 /// The tests of this file one at a time: one measures the process's
 /// resident memory, which the other's allocations would count in.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn rss_kib() -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap();
-    s.lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap()
-}
 
 /// The checkpoints of a long run keep alive no more of the block stream
 /// than their cap: before, each held every chunk back to the live
@@ -122,7 +115,7 @@ fn a_storm_of_traps_never_returned_from_stays_bounded() {
         trapscope::trace::EventLog::new(1, true),
     );
     let mut m = Machine::new(program, stats).unwrap();
-    let before = rss_kib();
+    let before = common::status_kib("VmRSS:");
     // Cut off as a storm first (tests/storms.rs): run on past it.
     let total = 3_000_000;
     while m.executed() < total {
@@ -140,6 +133,6 @@ fn a_storm_of_traps_never_returned_from_stays_bounded() {
     let traps = m.observer().traps.open.len() as u64 + m.observer().traps.dropped;
     assert!(traps >= 900_000, "{traps} traps");
     assert_eq!(m.observer().traps.open.len(), MAX_OPEN);
-    let grown = rss_kib().saturating_sub(before);
+    let grown = common::status_kib("VmRSS:").saturating_sub(before);
     assert!(grown < 100 << 10, "grew {grown} KiB over {traps} traps");
 }

@@ -7,6 +7,8 @@
 //! the cut-off, they run on, and what a headless run holds stays bounded
 //! (README "Speed": memory bounds).
 
+mod common;
+
 use std::rc::Rc;
 
 use trapscope::machine::storm::{EXTRA_PER_WINDOW, TRAP_COST, WINDOW};
@@ -147,16 +149,6 @@ const TRAPPING: [Hostile; 6] = [
 /// window may carry), so just under the cut-off.
 const PAD: u32 = ((TRAP_COST * WINDOW).div_ceil(EXTRA_PER_WINDOW)) as u32;
 
-fn rss_bytes() -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap();
-    s.lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap()
-        << 10
-}
-
 /// Runs each trapping storm, spaced out, `total` instructions with the
 /// observer the reports use and its default block stream (32 MiB; the
 /// command line's runs keep none), and checks what it holds: open traps and
@@ -168,7 +160,7 @@ fn spaced_storms_stay_bounded(total: u64) {
         let program = Rc::new(hostile_spaced(kind, PAD));
         let stats = Stats::on_core(&program, core.clone());
         let mut m = Machine::new(program, stats).unwrap();
-        let before = rss_bytes();
+        let before = common::rss_bytes();
         let o = m.run(&Until {
             max_insns: Some(total),
             ..Until::default()
@@ -190,7 +182,7 @@ fn spaced_storms_stay_bounded(total: u64) {
             "{name}: stream {} bytes",
             st.stream.sealed_bytes()
         );
-        let grown = rss_bytes().saturating_sub(before);
+        let grown = common::rss_bytes().saturating_sub(before);
         assert!(grown < 100 << 20, "{name}: grew {} MiB", grown >> 20);
         eprintln!(
             "{name}: {} instructions, {traps} traps, {} open, resident +{} MiB",

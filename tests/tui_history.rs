@@ -4,6 +4,8 @@
 //! hit before the stream by re-executing from an earlier checkpoint, and
 //! the status line says the history is thinned.
 
+mod common;
+
 use trapscope::machine::{Outcome, Until};
 use trapscope::session;
 use trapscope::tui::state::{AppState, Live};
@@ -148,16 +150,6 @@ fn going_back_into_a_thinned_gap_says_so() {
     );
 }
 
-fn rss_bytes() -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap();
-    s.lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap()
-        << 10
-}
-
 /// The README's bound: the TUI a billion instructions into the syscall
 /// loop, with the other variant brought there by Tab, under 1 GiB
 /// resident, its history within the default 320 MiB. Minutes even in a
@@ -177,7 +169,7 @@ fn the_tui_stays_under_a_gib_at_a_billion_instructions() {
         .chain(s.parked.iter().flatten())
         .collect();
     let history: usize = machines.iter().map(|l| held(l)).sum();
-    let rss = rss_bytes();
+    let rss = common::rss_bytes();
     eprintln!(
         "at {} and {} instructions: history {} MiB, resident {} MiB",
         machines[0].executed(),

@@ -131,3 +131,18 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
     std::fs::write(&p, bytes).unwrap();
     p.to_string_lossy().into_owned()
 }
+
+/// A field of this process's /proc/self/status in KiB ("VmRSS:", "VmHWM:").
+pub fn status_kib(key: &str) -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap();
+    s.lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+/// This process's resident memory in bytes.
+pub fn rss_bytes() -> u64 {
+    status_kib("VmRSS:") << 10
+}
