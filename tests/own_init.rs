@@ -119,11 +119,12 @@ fn inits_that_cannot_run_are_refused_in_one_line() {
             "has no symbol 'top' (the top of the measured loop, run once per iteration): put a global label top there, or name another with --loop-symbol; and no symbol 'mark'",
         ),
         (
-            // loop_top's first instruction is its `ret` (c.jr ra, 0x8082,
-            // the low half of the word read there).
+            // The linker's end-of-bss symbol, past the one loaded segment
+            // (0x10000 + 0x102): no instruction there to stop at. Any
+            // instruction of the loop would do (not only an ecall).
             example().to_string_lossy().into_owned(),
-            vec!["--ecall-symbol", "init_loop"],
-            "8082): the snapshot point is counted by the trap the marker takes",
+            vec!["--ecall-symbol", "__BSS_END__"],
+            "'__BSS_END__' at 0x11108 lies in no loaded executable segment",
         ),
         ("/dev/zero.elf".to_string(), vec![], "cannot read init ELF"),
         ("./".to_string(), vec![], "only regular files"),

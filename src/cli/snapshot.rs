@@ -11,7 +11,7 @@ use crate::snapshot::take::{self, Config, Guest};
 pub const VECTOR_INITS: [&str; 2] = ["vector-v1", "vsetvli"];
 
 /// The init programs trapscope ships (assets/init/NAME.elf).
-pub const INITS: [&str; 10] = [
+pub const INITS: [&str; 13] = [
     "getppid",
     "vector-v1",
     "vsetvli",
@@ -23,7 +23,20 @@ pub const INITS: [&str; 10] = [
     "seccomp-errno",
     "sud",
     "rseq",
+    // The other ways into the kernel (include/init-path.inc).
+    "pagefault",
+    "signal",
+    "pipe",
 ];
+
+/// The marker of one of trapscope's inits: `init_ecall`, but pagefault's is
+/// the store that faults, `init_touch`.
+pub fn default_marker(init: &str) -> &'static str {
+    match init {
+        "pagefault" => "init_touch",
+        _ => "init_ecall",
+    }
+}
 
 #[derive(clap::Args, Debug)]
 pub struct SnapshotArgs {
@@ -43,18 +56,22 @@ pub struct SnapshotArgs {
     pub out: PathBuf,
     /// The /init: one of trapscope's, getppid (lmbench's lat_syscall loop),
     /// vector-v1 (seed 001's loop, V state live), vsetvli (seed 000's
-    /// loop), or the getppid loop under syscall work: seccomp (an argument
+    /// loop), the getppid loop under syscall work: seccomp (an argument
     /// filter of 8 compares), seccomp-arg1, seccomp-arg64, seccomp-allow
     /// (answered by the action cache), seccomp-errno, sud (dispatch on,
-    /// selector ALLOW), rseq (an area registered). Or a path (./NAME or
-    /// NAME.elf) to your own static RV64 executable (ET_EXEC, linked
-    /// -static -no-pie): it marks its measured loop with two global
-    /// labels, --loop-symbol at the loop's top and --ecall-symbol on an
-    /// ecall run exactly once per iteration, whose --at-th run is the
-    /// snapshot point.
+    /// selector ALLOW), rseq (an area registered); or another way into the
+    /// kernel: pagefault (a fresh anonymous page stored to per iteration),
+    /// signal (SIGUSR1 to itself, caught), pipe (a byte to a child and
+    /// back: two context switches). Or a path (./NAME or NAME.elf) to your
+    /// own static RV64 executable (ET_EXEC, linked -static -no-pie): it
+    /// marks its measured loop with two global labels, --loop-symbol at the
+    /// loop's top and --ecall-symbol on an instruction run exactly once per
+    /// iteration (an ecall, or any other, such as a store that page-faults:
+    /// its fault and retry count once), whose --at-th run is the snapshot
+    /// point.
     #[arg(long, default_value = "getppid")]
     pub init: String,
-    /// Stop before the N-th execution of the loop's ecall.
+    /// Stop before the N-th execution of the loop's marker (--ecall-symbol).
     #[arg(long, default_value_t = 100)]
     pub at: u64,
     /// Give the hart V at this VLEN (bits), or the VLEN of --core's profile.
@@ -73,20 +90,26 @@ pub struct SnapshotArgs {
     /// first time, and each later iteration.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
-    /// The marker: the ecall in the loop, run once per iteration.
-    #[arg(long, default_value = "init_ecall")]
-    pub ecall_symbol: String,
+    /// The marker: an instruction of the loop run exactly once per
+    /// iteration, not necessarily an ecall [default: init_ecall; pagefault's
+    /// init_touch]
+    #[arg(long)]
+    pub ecall_symbol: Option<String>,
     /// The top of the measured loop.
     #[arg(long, default_value = "init_loop")]
     pub loop_symbol: String,
 }
 
 pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
+    let marker = a
+        .ecall_symbol
+        .clone()
+        .unwrap_or_else(|| default_marker(&a.init).to_string());
     let guest = match (&a.elf, &a.kernel, &a.vmlinux) {
         (Some(e), _, _) => Guest::Elf(e.clone()),
         (None, Some(k), Some(v)) if own_init::names_a_file(&a.init) => {
             let path = PathBuf::from(&a.init);
-            own_init::check(&path, &a.ecall_symbol, &a.loop_symbol)
+            own_init::check(&path, &marker, &a.loop_symbol)
                 .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?;
             Guest::Linux {
                 image: k.clone(),
@@ -132,7 +155,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
     let cfg = Config {
         guest,
         at: a.at,
-        ecall_symbol: a.ecall_symbol,
+        ecall_symbol: marker,
         loop_symbol: a.loop_symbol,
         vlen,
         mem_mib: a.mem,

@@ -1,5 +1,6 @@
 //! `trapscope snapshot`: boot a guest in qemu-system-riscv64, stop it at the
-//! N-th execution of its loop's `ecall` through the gdbstub, and write the
+//! N-th execution of its loop's marker (an `ecall`, or any instruction run
+//! once per iteration) through the gdbstub, and write the
 //! machine's state (format.rs).
 //!
 //! The guest is a Linux kernel (`Image`, with its `vmlinux` for the build id
@@ -75,6 +76,9 @@ pub struct Booted {
     /// The ecall's address and how many times it has been reached.
     pub ecall: u64,
     pub hits: u64,
+    /// Steps over the marker that took an exception it raised (a page
+    /// fault's store), whose handler returns to retry it (not counted).
+    pub faulted_steps: u64,
     /// Steps over the ecall that took an interrupt instead of its trap
     /// (not counted in `hits`).
     pub interrupted_steps: u64,
@@ -200,6 +204,7 @@ impl Booted {
             ecall: facts.ecall,
             hits: 0,
             interrupted_steps: 0,
+            faulted_steps: 0,
             cpu,
             isa: isa.isa,
             version,
@@ -248,8 +253,9 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     let mut b = Booted::start(cfg, progress)?;
     b.run_to(cfg.at, progress)?;
     progress(&format!(
-        "stopped at the {} ecall; dumping registers and {} MiB of RAM",
+        "stopped at the {} {}; dumping registers and {} MiB of RAM",
         ordinal(cfg.at),
+        cfg.ecall_symbol,
         cfg.mem_mib
     ));
     b.quiesce()?;

@@ -103,15 +103,22 @@ pub const INIT_LOOP: &str = "init_loop";
 /// Warm-up and timed iterations of a snapshot's loop when [measure] is absent.
 pub const DEFAULT_COUNT: (u64, u64) = (10, 100);
 
-/// A real kernel's phases, by the functions of its syscall path (Linux
-/// 6.x, generic entry): the trap entry in entry.S, the C handler and what
-/// it calls, and the way out. Phases nest: the innermost phase function on
-/// the call stack names an instruction's phase. Those the vmlinux lacks are
-/// left out.
+/// A real kernel's phases, by the functions of its trap paths (Linux 6.x,
+/// generic entry): the trap entry in entry.S, the C handler of a syscall,
+/// a page fault or an interrupt and what it calls, signal delivery on the
+/// way out, the scheduler when a task blocks, and the way out. Phases
+/// nest: the innermost phase function on the call stack names an
+/// instruction's phase (a signal delivered from syscall_exit_to_user_mode
+/// is `signal`, a switch inside a read's wait is `schedule`). Those the
+/// vmlinux lacks are left out.
 pub(super) fn kernel_phases(p: &Program) -> Vec<(String, Vec<String>)> {
     [
         ("entry", &["handle_exception"][..]),
         ("syscall", &["do_trap_ecall_u"][..]),
+        ("fault", &["do_page_fault"][..]),
+        ("irq", &["do_irq"][..]),
+        ("signal", &["arch_do_signal_or_restart"][..]),
+        ("schedule", &["__schedule"][..]),
         (
             "exit",
             &["syscall_exit_to_user_mode", "ret_from_exception"][..],

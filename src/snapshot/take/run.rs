@@ -1,6 +1,6 @@
 //! Running the booted guest to its stop: continue to the breakpoint at the
-//! loop's ecall, step over it, and count an execution only when the step
-//! took the ecall's trap; every wait bounded by `--timeout`, ended early by
+//! loop's marker, step over it, and count an execution only when the step
+//! completed it (an ecall's trap, or any other marker retired; step.rs); every wait bounded by `--timeout`, ended early by
 //! Ctrl-C, by QEMU's exit or by Linux's panic line on the console, and each
 //! error carrying the console's last lines.
 
@@ -11,14 +11,15 @@ use super::{Booted, step};
 
 impl Booted {
     /// Runs until the guest stops before the `n`-th execution of the
-    /// ecall. A stop at the breakpoint counts only once the step over the
-    /// previous one took the ecall's own trap (`step_over`): a step that
-    /// takes an interrupt instead comes back to the same ecall.
+    /// marker. A stop at the breakpoint counts only once the step over the
+    /// previous one completed it (`step_over`): a step that takes an
+    /// interrupt, or an exception the marker raised, comes back to the same
+    /// execution.
     pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
         let mut told = Instant::now();
         while self.hits < n {
             let first = self.hits == 0;
-            // Whether the stop ahead is the next execution of the ecall.
+            // Whether the stop ahead is the next execution of the marker.
             let next = first || self.step_over()?;
             // --timeout bounds every wait: the boot's, and each iteration's.
             let timeout = self.cfg.boot_timeout;
@@ -93,14 +94,14 @@ impl Booted {
                         timeout.as_secs()
                     )
                 } else {
-                    format!("the loop stopped making its syscall ({e})")
+                    format!("the loop stopped reaching {} ({e})", self.cfg.ecall_symbol)
                 };
                 return Err(format!("{what}{}", self.console_note()));
             }
             let pc = self.reg(self.regs.pc)?;
             if pc != self.ecall {
                 return Err(format!(
-                    "QEMU stopped at {pc:#x}, not at the ecall {:#x}{}",
+                    "QEMU stopped at {pc:#x}, not at the marker {:#x}{}",
                     self.ecall,
                     self.console_note()
                 ));
@@ -124,10 +125,11 @@ impl Booted {
         Ok(())
     }
 
-    /// Leaves the breakpoint at the ecall: QEMU would stop there again at
+    /// Leaves the breakpoint at the marker: QEMU would stop there again at
     /// once, so the breakpoint comes out for one step and goes back in.
-    /// Returns whether the step took the ecall's trap (`step::Took`); an
-    /// interrupt taken instead leaves the ecall to run after it returns.
+    /// Returns whether the step completed the marker (`step::Took`); an
+    /// interrupt, or a fault the marker raised, leaves it to run again
+    /// after the handler returns.
     fn step_over(&mut self) -> Result<bool, String> {
         let e = |e: GdbError| e.to_string();
         let from = self.privilege()?;
@@ -143,9 +145,15 @@ impl Booted {
         }
         self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
         match took {
-            step::Took::Ecall => Ok(true),
+            step::Took::Ecall | step::Took::Retired => Ok(true),
             step::Took::Interrupt => {
                 self.interrupted_steps += 1;
+                Ok(false)
+            }
+            // Its handler returns to retry it: the next stop is the same
+            // execution.
+            step::Took::Fault => {
+                self.faulted_steps += 1;
                 Ok(false)
             }
             step::Took::Stayed => Err(format!(
@@ -177,7 +185,7 @@ impl Booted {
 /// the "---[ end Kernel panic - not syncing: ... ]---" line, after which
 /// the kernel prints nothing more (the default panic timeout is 0: halt).
 const PANIC_LINES: usize = 3;
-/// How many times the step over the ecall is made when it retires nothing.
+/// How many times the step over the marker is made when it retires nothing.
 const STEP_TRIES: u32 = 4;
 
 /// How PID 1 ended, from Linux's "Attempted to kill init! exitcode=0x..."

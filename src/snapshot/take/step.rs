@@ -1,9 +1,17 @@
-//! Counting executions of the loop's ecall exactly: after the step over a
-//! breakpoint stop, the hart must sit at the trap handler of the mode the
-//! ecall trapped to, with xcause = the ecall's cause and xepc = the ecall.
-//! A step that took an interrupt instead (xcause's interrupt bit set) did
-//! not execute the ecall: the interrupt handler returns to it and the
-//! breakpoint stops there again, the same execution.
+//! Counting executions of the loop's marker exactly. After the step over a
+//! breakpoint stop at the marker, one of three things happened:
+//! - an ecall marker took its own trap: the hart sits at the handler of the
+//!   mode it trapped to, with xcause = the ecall's cause and xepc = the
+//!   marker. The handler returns past it: one execution.
+//! - any other marker retired without a trap: the hart is still in the
+//!   marker's mode, past it (or at a branch's target). One execution.
+//! - the marker trapped with xepc = the marker: an interrupt taken before it,
+//!   or an exception it raised (a store's page fault, priv spec §4.3.1, whose
+//!   handler maps the page and returns to retry it). The handler returns to
+//!   the marker and the breakpoint stops there again: the same execution, so
+//!   the arrival after it is not counted. A page-fault marker is therefore
+//!   counted once per iteration, and the snapshot stops before the store
+//!   that faults, with the whole fault ahead.
 //!
 //! The init's own count of finished iterations (x9, `s1`, in trapscope's
 //! inits: include/init.inc's loop adds 1 after each call returns) then
@@ -11,12 +19,19 @@
 
 use super::{Booted, Guest};
 
-/// What the step over the ecall did.
+/// What the step over the marker did.
 pub(super) enum Took {
-    /// The ecall's trap: counted.
+    /// An ecall marker's own trap: the next arrival is a new execution.
     Ecall,
-    /// An interrupt, delivered with xepc = the ecall: not counted.
+    /// A marker that is not an ecall retired without trapping: the next
+    /// arrival is a new execution.
+    Retired,
+    /// An interrupt, delivered with xepc = the marker: the next arrival is
+    /// the same execution.
     Interrupt,
+    /// An exception the marker raised: its handler returns to
+    /// retry it, so the next arrival is the same execution.
+    Fault,
     /// Nothing retired: the step is made again.
     Stayed,
     /// Anything else, described.
@@ -112,7 +127,7 @@ pub(super) struct Ended {
     tvec: u64,
 }
 
-/// What the step over the ecall at `ecall`, made in privilege `from`, did.
+/// What the step over the marker at `ecall`, made in privilege `from`, did.
 fn classify(e: Ended, from: u64, ecall: u64) -> Took {
     let Ended {
         pc,
@@ -127,8 +142,25 @@ fn classify(e: Ended, from: u64, ecall: u64) -> Took {
     if epc == ecall && cause == ecall_cause && pc == tvec & !3 && now >= from {
         return Took::Ecall;
     }
-    if epc == ecall && cause & INTERRUPT != 0 {
+    // The trap CSRs are only news when the step ended at the handler: after
+    // a step that retired, they still describe an older trap (at the marker
+    // itself, the fault it took before its retry, say).
+    let at_handler = pc == tvec & !3 && now >= from;
+    if epc == ecall && cause & INTERRUPT != 0 && at_handler {
         return Took::Interrupt;
+    }
+    // Any other exception raised by the marker itself (the handler just
+    // entered, at xtvec's BASE with xepc = the marker).
+    if epc == ecall && at_handler && !(8..=11).contains(&cause) {
+        return Took::Fault;
+    }
+    // In the marker's own mode and somewhere else: it retired (an ecall
+    // cannot: it always traps, to this mode at the least). Or it retired and
+    // an interrupt was taken at the instruction after it (xepc there, not at
+    // the marker), whose handler returns there.
+    let retired_then_irq = at_handler && cause & INTERRUPT != 0 && epc != ecall;
+    if (now == from && pc != ecall && !is_ecall_cause(cause, epc, ecall)) || retired_then_irq {
+        return Took::Retired;
     }
     // Still at the ecall in the mode it runs in: the step retired nothing
     // (any instruction, the ecall or an interrupt's delivery, moves the pc
@@ -143,6 +175,12 @@ fn classify(e: Ended, from: u64, ecall: u64) -> Took {
         if now == 3 { "m" } else { "s" },
         if now == 3 { "m" } else { "s" },
     ))
+}
+
+/// Whether the trap CSRs describe an ecall at the marker (an M-mode ecall
+/// traps to M, the mode it ran in).
+fn is_ecall_cause(cause: u64, epc: u64, marker: u64) -> bool {
+    epc == marker && (8..=11).contains(&cause)
 }
 
 /// `x9` must be `at - 1` at the stop before the `at`-th ecall.
@@ -187,12 +225,45 @@ mod tests {
         // iteration earlier. Nothing retired: step again, never count.
         let t = classify(ended(ECALL, 0, 5 | 1 << 63, ECALL + 4), 0, ECALL);
         assert!(matches!(t, Took::Stayed));
-        // Somewhere else entirely: described.
-        let t = classify(ended(0x1_0000, 0, 2, 0x1_0000), 0, ECALL);
+        // Somewhere else entirely, in another mode: described.
+        let t = classify(ended(0x8000_1234, 1, 2, 0x1_0000), 0, ECALL);
         match t {
-            Took::Other(w) => assert!(w.contains("0x10000 in U-mode"), "{w}"),
+            Took::Other(w) => assert!(w.contains("0x80001234 in S-mode"), "{w}"),
             _ => panic!("expected Other"),
         }
+    }
+
+    /// A marker that is not an ecall: a store that retires, or one that
+    /// page-faults (cause 15, priv spec Table 3.6) and is retried.
+    #[test]
+    fn a_marker_that_is_not_an_ecall_retires_or_faults() {
+        const STORE: u64 = 0x10100;
+        // Retired: still in U, at the next instruction (a 4-byte store),
+        // with an older ecall's CSRs (sepc elsewhere).
+        let t = classify(ended(STORE + 4, 0, 8, 0x10200), 0, STORE);
+        assert!(matches!(t, Took::Retired));
+        // A compressed store retires to +2: the same.
+        let t = classify(ended(STORE + 2, 0, 8, 0x10200), 0, STORE);
+        assert!(matches!(t, Took::Retired));
+        // Its page fault: at stvec in S, scause 15, sepc the store.
+        let t = classify(ended(STVEC, 1, 15, STORE), 0, STORE);
+        assert!(matches!(t, Took::Fault));
+        // Retired, then a timer interrupt at the next instruction.
+        let t = classify(ended(STVEC, 1, 5 | 1 << 63, STORE + 4), 0, STORE);
+        assert!(matches!(t, Took::Retired));
+        // An interrupt before the store: the same execution comes again.
+        let t = classify(ended(STVEC, 1, 5 | 1 << 63, STORE), 0, STORE);
+        assert!(matches!(t, Took::Interrupt));
+        // The retry after the fault retires with the fault's CSRs still
+        // there (and after an interrupt taken at the store, that one's):
+        // retired, never a second fault or an interrupt.
+        let t = classify(ended(STORE + 4, 0, 15, STORE), 0, STORE);
+        assert!(matches!(t, Took::Retired));
+        let t = classify(ended(STORE + 4, 0, 5 | 1 << 63, STORE), 0, STORE);
+        assert!(matches!(t, Took::Retired));
+        // Nothing retired.
+        let t = classify(ended(STORE, 0, 15, STORE), 0, STORE);
+        assert!(matches!(t, Took::Stayed));
     }
 
     #[test]
