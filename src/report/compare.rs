@@ -14,6 +14,7 @@ use super::pairs::{self, PairDelta};
 
 mod difference;
 mod figures;
+mod paths;
 use crate::scenario::Scenario;
 use crate::session::{Estimate, VariantRun};
 use difference::difference_lines;
@@ -52,6 +53,9 @@ struct CompareJson<'a> {
     /// `[seed_table]`'s rows, when the scenario has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     seed_table: Option<super::seed_table::SeedTableJson>,
+    /// Variants whose path (instructions per iteration) differs between
+    /// cores: the guest's path depends on the model's clock.
+    paths_differ: Vec<paths::PathDiffers>,
 }
 
 /// Rows from each core's runs.
@@ -95,6 +99,7 @@ pub fn json(s: &Scenario, rows: &[Row], pairs: &[PairDelta]) -> String {
         rows,
         pairs,
         seed_table: super::seed_table::json(s, rows),
+        paths_differ: paths::differing(rows),
     };
     // Figures to 9 decimal places: the estimates are sums over iterations
     // divided by their count, whose last binary digits are noise
@@ -221,6 +226,7 @@ pub fn text(
             }
         }
     }
+    o.push_str(&paths::lines(&paths::differing(rows), md));
     pair_table(&mut o, s, per_core, md);
     super::seed_table::section(&mut o, s, rows, md);
     for (core, runs) in per_core {
