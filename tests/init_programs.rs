@@ -294,3 +294,45 @@ fn under_qemu_user_each_init_writes_its_banner_then_calls_getppid_forever() {
         }
     }
 }
+
+/// The vector inits check, before their first vector instruction, that the
+/// kernel gave the process V: `init_need_v` tests AT_HWCAP's bit 'V' - 'A'
+/// = 21 (Linux's riscv hwcap, one bit per single-letter extension), and
+/// `_start` calls it before `main`; the others have no such check.
+#[test]
+fn the_vector_inits_check_hwcap_v_before_their_first_vector_instruction() {
+    // `lui t2, 0x200`: t2 = 1 << 21 (U-type: imm[31:12] = 0x200, rd = 7,
+    // opcode 0x37).
+    let lui_t2_bit21: u32 = (0x200 << 12) | (7 << 7) | 0x37;
+    for name in ["vector-v1", "vsetvli", "getppid"] {
+        let p = Program::load(&init_path(name)).unwrap();
+        let check = p.symbol("init_need_v");
+        if name == "getppid" {
+            assert!(check.is_none(), "{name} has no vector instruction to guard");
+            continue;
+        }
+        let s = check.unwrap_or_else(|| panic!("{name}: no init_need_v"));
+        let body = p.text_bytes(s.addr, s.size as usize).unwrap();
+        let words = body
+            .windows(4)
+            .any(|w| u32::from_le_bytes(w.try_into().unwrap()) == lui_t2_bit21);
+        assert!(
+            words,
+            "{name}: init_need_v does not test bit 21 of AT_HWCAP"
+        );
+        // _start calls init_need_v, then main; init_first_v is in main.
+        let start = addr(&p, "_start");
+        let mut pc = start;
+        let mut calls = Vec::new();
+        while calls.len() < 2 && pc < start + 64 {
+            let i = insn_at(&p, pc);
+            if i.op == Op::Jal && i.rd == 1 {
+                calls.push(pc.wrapping_add(i.imm as u64));
+            }
+            pc += u64::from(i.len);
+        }
+        assert_eq!(calls, [s.addr, addr(&p, "main")], "{name}");
+        let first_v = addr(&p, "init_first_v");
+        assert!(first_v > addr(&p, "main") && first_v < addr(&p, "init_loop"));
+    }
+}

@@ -29,6 +29,12 @@ pub const INITS: [&str; 13] = [
     "pipe",
 ];
 
+/// The first vector instruction of the vector inits, where `--first-use`
+/// stops: its run takes the first-use trap (an illegal-instruction trap
+/// while sstatus.VS is Off, V spec §3.2), and its retry after the kernel
+/// turned V on counts as the same execution.
+pub const FIRST_USE_MARKER: &str = "init_first_v";
+
 /// The marker of one of trapscope's inits: `init_ecall`, but pagefault's is
 /// the store that faults, `init_touch`.
 pub fn default_marker(init: &str) -> &'static str {
@@ -95,16 +101,31 @@ pub struct SnapshotArgs {
     /// init_touch]
     #[arg(long)]
     pub ecall_symbol: Option<String>,
+    /// For the vector inits (vector-v1, vsetvli): stop before their first
+    /// vector instruction (init_first_v), whose run from the snapshot takes
+    /// the kernel's first-use trap; the same as --ecall-symbol init_first_v
+    /// --at 1.
+    #[arg(long, conflicts_with_all = ["ecall_symbol", "at"])]
+    pub first_use: bool,
     /// The top of the measured loop.
     #[arg(long, default_value = "init_loop")]
     pub loop_symbol: String,
 }
 
 pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
-    let marker = a
-        .ecall_symbol
-        .clone()
-        .unwrap_or_else(|| default_marker(&a.init).to_string());
+    if a.first_use && !VECTOR_INITS.contains(&a.init.as_str()) {
+        anyhow::bail!(
+            "--first-use: only the vector inits ({}) have a first vector instruction to stop at; --init is {}",
+            VECTOR_INITS.join(", "),
+            a.init
+        );
+    }
+    let marker = match (&a.ecall_symbol, a.first_use) {
+        (Some(m), _) => m.clone(),
+        (None, true) => FIRST_USE_MARKER.to_string(),
+        (None, false) => default_marker(&a.init).to_string(),
+    };
+    let at = if a.first_use { 1 } else { a.at };
     let guest = match (&a.elf, &a.kernel, &a.vmlinux) {
         (Some(e), _, _) => Guest::Elf(e.clone()),
         (None, Some(k), Some(v)) if own_init::names_a_file(&a.init) => {
@@ -154,7 +175,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
     }
     let cfg = Config {
         guest,
-        at: a.at,
+        at,
         ecall_symbol: marker,
         loop_symbol: a.loop_symbol,
         vlen,
