@@ -1,5 +1,6 @@
 //! `trapscope snapshot -o DIR` never writes through a link: files of an
-//! earlier snapshot that are links are replaced, a DIR that is a link is
+//! earlier snapshot that are links are replaced (and a link where its
+//! `init-src/` goes is removed), a DIR that is a link is
 //! refused, and the scratch directory and device-tree dump are never at a
 //! name someone could plant a link at (output.rs). Needs QEMU (skipped
 //! without, failing under TRAPSCOPE_REQUIRE_QEMU=1).
@@ -47,6 +48,12 @@ fn links_in_the_snapshot_directory_are_replaced_not_written_through() {
         std::fs::write(&victim, KEEP).unwrap();
         std::os::unix::fs::symlink(&victim, out.join(n)).unwrap();
     }
+    // The stored sources' directory: a link to another directory there is
+    // removed, and nothing is written into its target.
+    let victim_dir = dir.join("victim-src");
+    std::fs::create_dir(&victim_dir).unwrap();
+    std::fs::write(victim_dir.join("kernel.S"), KEEP).unwrap();
+    std::os::unix::fs::symlink(&victim_dir, out.join(format::INIT_SRC_DIR)).unwrap();
     let o = snapshot(&out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for n in names {
@@ -59,9 +66,16 @@ fn links_in_the_snapshot_directory_are_replaced_not_written_through() {
         let m = std::fs::symlink_metadata(out.join(n)).unwrap();
         assert!(m.is_file(), "{n} is a file of its own now");
     }
+    assert_eq!(std::fs::read_dir(&victim_dir).unwrap().count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(victim_dir.join("kernel.S")).unwrap(),
+        KEEP
+    );
+    let m = std::fs::symlink_metadata(out.join(format::INIT_SRC_DIR)).unwrap();
+    assert!(m.is_dir(), "init-src is a directory of its own now");
     // It is a snapshot, and nothing else is in the directory.
     Snapshot::load(&out).unwrap();
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), names.len());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), names.len() + 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -182,13 +182,68 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
     snap
 }
 
+/// The bare ELF's sources went with the snapshot: every file its line
+/// table names is stored from guest-asm/ (where trapscope's ELFs are
+/// assembled, with names relative to it), byte for byte, and a variant
+/// reads the stored copy first: a marked copy is what it shows.
+fn stored_sources_are_shown(dir: &std::path::Path, snap: &std::path::Path) {
+    let asm = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("guest-asm");
+    let sources = Snapshot::load(snap).unwrap().manifest.init.sources;
+    let mut stored: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    let mut named = trapscope::machine::Program::load(&elf()).unwrap().files;
+    stored.sort();
+    named.sort();
+    assert!(named.len() > 10, "the minikernel's files: {named:?}");
+    assert_eq!(stored, named, "every file the line table names is stored");
+    for s in &sources {
+        assert_eq!(s.stored, s.name, "at the same path as under guest-asm/");
+        assert_eq!(
+            std::fs::read(snap.join("init-src").join(&s.stored)).unwrap(),
+            std::fs::read(asm.join(&s.name)).unwrap(),
+            "{}",
+            s.name
+        );
+    }
+    let s = scenario(
+        dir,
+        "sources.toml",
+        "title = \"t\"\npatch = \"p\"\n[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"bench_timed_loop\"\nwarmup = 2\niterations = 5\n",
+    );
+    let p = &s.variants[0].program;
+    let loc = p.loc(p.symbol("handle_exception").unwrap().addr).unwrap();
+    let name = &p.files[loc.file as usize];
+    let copy = snap.join("init-src").join(name);
+    let text = std::fs::read_to_string(&copy).unwrap();
+    let marked: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == loc.line as usize {
+                "# the stored copy".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&copy, marked.join("\n")).unwrap();
+    assert_eq!(
+        trapscope::session::source::Sources::default()
+            .line(p, loc)
+            .as_deref(),
+        Some("# the stored copy"),
+        "{name}:{} from the snapshot's copy",
+        loc.line
+    );
+}
+
 #[test]
 fn minikernel_snapshot_matches_qemu_and_the_native_run() {
     if !snapshot_util::qemu_or_skip() {
         return;
     }
     let dir = temp("mk");
-    against_qemu(&config(), &dir, K);
+    let snap = against_qemu(&config(), &dir, K);
+    stored_sources_are_shown(&dir, &snap);
 
     // The native run of the same ELF against the run from the snapshot,
     // over the same timed iterations 13..17: the snapshot resumes inside

@@ -132,7 +132,8 @@ fn under_pseudo(real: &Path) -> Option<&'static str> {
     PSEUDO.iter().copied().find(|d| real.starts_with(d))
 }
 
-fn hidden(rel: &Path) -> bool {
+/// Whether a component of `rel` is hidden (a dotfile or dot-directory).
+pub(crate) fn hidden(rel: &Path) -> bool {
     rel.components().any(|c| match c {
         Component::Normal(n) => n.as_encoded_bytes().first() == Some(&b'.'),
         _ => false,

@@ -2,6 +2,8 @@
 //!
 //! Our guests are assembled with `as -g`, which emits one line program per
 //! object; we keep (address, file, line) rows so a pc maps to its `.S` line.
+//! The files it names, with their units' compilation directories, are what
+//! a snapshot stores beside an init (`snapshot::init_src`).
 
 use std::borrow::Cow;
 
@@ -34,10 +36,29 @@ fn with_dwarf<T>(
 
 pub(super) fn line_table(file: &object::File<'_>) -> Option<(Vec<String>, Vec<LineRow>)> {
     with_dwarf(file, rows_of)
+        .map(|(files, rows)| (files.into_iter().map(|f| f.name).collect(), rows))
 }
 
-fn rows_of(dwarf: &gimli::Dwarf<Reader<'_>>) -> (Vec<String>, Vec<LineRow>) {
-    let mut files: Vec<String> = Vec::new();
+/// A source file a line table names: as the program's `files` spell it,
+/// with the compilation directory of the unit that names it (where a
+/// relative name is relative to).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceName {
+    pub name: String,
+    pub comp_dir: Option<std::path::PathBuf>,
+}
+
+/// The source files an ELF's line table names, in the order of
+/// `Program::files` (empty without DWARF, or for bytes that are no ELF).
+pub fn source_names(bytes: &[u8]) -> Vec<SourceName> {
+    let Ok(file) = object::File::parse(bytes) else {
+        return Vec::new();
+    };
+    with_dwarf(&file, rows_of).map_or_else(Vec::new, |(files, _)| files)
+}
+
+fn rows_of(dwarf: &gimli::Dwarf<Reader<'_>>) -> (Vec<SourceName>, Vec<LineRow>) {
+    let mut files: Vec<SourceName> = Vec::new();
     let mut rows = Vec::new();
     let mut units = dwarf.units();
     while let Ok(Some(header)) = units.next() {
@@ -47,14 +68,20 @@ fn rows_of(dwarf: &gimli::Dwarf<Reader<'_>>) -> (Vec<String>, Vec<LineRow>) {
         let Some(program) = unit.line_program.clone() else {
             continue;
         };
+        let comp_dir = unit
+            .comp_dir
+            .map(|d| std::path::PathBuf::from(d.to_string_lossy().into_owned()));
         let mut state = program.rows();
         while let Ok(Some((header, row))) = state.next_row() {
             let Some(fe) = row.file(header) else { continue };
             let name = file_name(dwarf, &unit, header, fe);
-            let idx = match files.iter().position(|f| *f == name) {
+            let idx = match files.iter().position(|f| f.name == name) {
                 Some(i) => i,
                 None => {
-                    files.push(name);
+                    files.push(SourceName {
+                        name,
+                        comp_dir: comp_dir.clone(),
+                    });
                     files.len() - 1
                 }
             };

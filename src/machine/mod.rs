@@ -53,7 +53,7 @@ use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 pub use block::{Block, DecodedInsn, decode_range};
-pub use dwarf::Member;
+pub use dwarf::{Member, SourceName, source_names};
 pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};

@@ -67,6 +67,9 @@ pub struct Program {
     /// vmlinux's mtime). A source file changed since then may no longer
     /// hold those lines, so it is not shown (`session::source`).
     pub built: Vec<Option<std::time::SystemTime>>,
+    /// Per file (as `files`): a copy of its source stored with a snapshot
+    /// (`snapshot::init_src`), read before any other place.
+    pub copies: Vec<Option<PathBuf>>,
     /// `struct pt_regs` from a vmlinux's DWARF (empty without one).
     pub pt_regs: Vec<super::dwarf::Member>,
 }
@@ -121,6 +124,7 @@ impl Program {
             src_roots: Vec::new(),
             dynamic_code: false,
             built: Vec::new(),
+            copies: Vec::new(),
             // A bare-metal kernel in C may have one (the pt_regs pane).
             pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
@@ -150,6 +154,7 @@ impl Program {
             src_roots,
             dynamic_code: false,
             built,
+            copies: Vec::new(),
             pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
     }
@@ -167,6 +172,7 @@ impl Program {
         let mut files = Vec::new();
         let mut src_roots = Vec::new();
         let mut built = Vec::new();
+        let mut copies = Vec::new();
         let mut pt_regs = Vec::new();
         for p in parts {
             if pt_regs.is_empty() {
@@ -174,6 +180,7 @@ impl Program {
             }
             let base = files.len() as u16;
             built.extend((0..p.files.len()).map(|i| p.built.get(i).copied().flatten()));
+            copies.extend((0..p.files.len()).map(|i| p.copies.get(i).cloned().flatten()));
             symbols.extend(p.symbols);
             lines.extend(p.lines.into_iter().map(|mut r| {
                 r.file = r.file.saturating_add(base);
@@ -198,6 +205,7 @@ impl Program {
             src_roots,
             dynamic_code: true,
             built,
+            copies,
             pt_regs,
         }
     }

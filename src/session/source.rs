@@ -17,10 +17,19 @@ pub struct Sources {
 }
 
 impl Sources {
-    /// Where a DWARF file name may live: as written, under guest-asm/ (our
-    /// guests are assembled there with relative names), or beside the ELF.
-    fn candidates(program: &Program, name: &str) -> Vec<PathBuf> {
-        let mut v = vec![PathBuf::from(name)];
+    /// Where a DWARF file name may live: the copy a snapshot stored of it
+    /// (first: it is the file the init was built from, wherever the
+    /// snapshot went), as written, under guest-asm/ (our guests are
+    /// assembled there with relative names), or beside the ELF.
+    fn candidates(program: &Program, file: u16, name: &str) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = program
+            .copies
+            .get(file as usize)
+            .cloned()
+            .flatten()
+            .into_iter()
+            .collect();
+        v.push(PathBuf::from(name));
         v.push(crate::project_dir().join("guest-asm").join(name));
         if let Some(dir) = program.path.parent() {
             v.push(dir.join(name));
@@ -58,7 +67,7 @@ impl Sources {
         let name = program.files.get(file as usize).ok_or(None)?;
         let built = program.built.get(file as usize).copied().flatten();
         let mut why = None;
-        for p in Sources::candidates(program, name) {
+        for p in Sources::candidates(program, file, name) {
             match source_policy::check(&p) {
                 Ok(real) if !changed_since(&real, built) => {
                     if let Some(l) = read(&real) {
@@ -87,7 +96,7 @@ impl Sources {
             return false;
         };
         let built = program.built.get(file as usize).copied().flatten();
-        let found: Vec<PathBuf> = Sources::candidates(program, name)
+        let found: Vec<PathBuf> = Sources::candidates(program, file, name)
             .into_iter()
             .filter_map(|p| source_policy::check(&p).ok())
             .collect();

@@ -6,10 +6,13 @@
 //! DIR/ram.zlib        guest RAM from `ram.base`, `ram.size` bytes, zlib-compressed
 //! DIR/init.elf        the /init the kernel ran (its symbols name the loop)
 //! DIR/console.log     what the kernel printed until the snapshot
+//! DIR/init-src/…      the init's sources, as its line table names them
+//!                     (`init.sources` maps each name to its copy; init_src.rs)
 //! ```
 //!
 //! The manifest names its format and version; a file of another format or
-//! version is refused, naming what it is. RAM is checked against its size
+//! version is refused, naming what it is (version 1, from before the init's
+//! sources were stored, is read as version 2 without them). RAM is checked against its size
 //! and an FNV-1a digest, so a truncated or altered dump is refused too.
 
 use std::io::Write;
@@ -25,12 +28,19 @@ mod ram;
 pub use check::{RAM_MAX, RAM_MAX_MIB};
 
 pub const FORMAT: &str = "trapscope-snapshot";
-/// Bumped whenever a field changes meaning; older and newer ones are refused.
-pub const VERSION: u32 = 1;
+/// Bumped whenever a field changes meaning or is added (the manifest
+/// denies fields it does not know, so an older trapscope would refuse a new
+/// one as malformed rather than by its version); newer ones are refused.
+/// 2: `init.sources`.
+pub const VERSION: u32 = 2;
+/// The oldest version still read: 1 lacks only `init.sources`.
+pub const OLDEST: u32 = 1;
 pub const MANIFEST: &str = "snapshot.json";
 pub const RAM_FILE: &str = "ram.zlib";
 pub const INIT_FILE: &str = "init.elf";
 pub const CONSOLE_FILE: &str = "console.log";
+/// The directory of the init's stored sources.
+pub const INIT_SRC_DIR: &str = "init-src";
 
 /// A u64 written as a "0x…" string (JSON numbers lose bits past 2^53 in
 /// many readers).
@@ -152,6 +162,21 @@ pub struct Init {
     /// snapshot is taken. Absent for a bare ELF guest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter: Option<u64>,
+    /// The init's sources stored in `init-src/`, by the name its line
+    /// table gives them (none in version 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<InitSource>,
+}
+
+/// One source file of the init, stored with the snapshot.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct InitSource {
+    /// As the init's DWARF line table names it (`Program::files`).
+    pub name: String,
+    /// The copy's path under `init-src/`: relative, without `..` or a
+    /// hidden component.
+    pub stored: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -321,6 +346,19 @@ impl Snapshot {
     pub fn init_path(&self) -> PathBuf {
         self.dir.join(INIT_FILE)
     }
+
+    /// The stored copy of each file the init's line table names (`files`,
+    /// as `Program::files`), where the manifest maps it to one.
+    pub fn init_copies(&self, files: &[String]) -> Vec<Option<PathBuf>> {
+        let src = self.dir.join(INIT_SRC_DIR);
+        files
+            .iter()
+            .map(|f| {
+                let s = self.manifest.init.sources.iter().find(|s| s.name == *f)?;
+                Some(src.join(&s.stored))
+            })
+            .collect()
+    }
 }
 
 /// Parses a manifest, refusing other formats and versions by name.
@@ -339,18 +377,23 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
         None => return Err("not a trapscope snapshot manifest (no \"format\" field)".into()),
     }
     let version = v.get("version").and_then(|n| n.as_u64());
-    if version != Some(u64::from(VERSION)) {
+    if !version.is_some_and(|n| (u64::from(OLDEST)..=u64::from(VERSION)).contains(&n)) {
         let made = v
             .get("made_by")
             .and_then(|m| m.as_str())
             .unwrap_or("an unknown version");
         return Err(format!(
-            "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}: take the snapshot again",
+            "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}{}: take the snapshot again",
             version.map_or_else(
                 || v.get("version")
                     .map_or("(none)".to_string(), |x| x.to_string()),
                 |n| n.to_string()
-            )
+            ),
+            match VERSION - OLDEST {
+                0 => String::new(),
+                1 => format!(" (and {OLDEST})"),
+                _ => format!(" (and {OLDEST} to {})", VERSION - 1),
+            }
         ));
     }
     serde_json::from_value(v).map_err(|e| format!("malformed snapshot manifest: {e}"))

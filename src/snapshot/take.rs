@@ -140,6 +140,9 @@ impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
     pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
         let facts = guest_facts(cfg)?;
+        if let Some(line) = facts.sources.summary() {
+            progress(&line);
+        }
         guest::check_tmpdir()?;
         let bin = qemu::find()?;
         let version = qemu::version(&bin)?;

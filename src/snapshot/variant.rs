@@ -1,6 +1,7 @@
 //! A scenario variant made from a snapshot: the RAM as the guest's memory,
-//! the vmlinux's and the init's symbols and lines, and the hart state to
-//! resume from.
+//! the vmlinux's and the init's symbols and lines (the init's sources from
+//! the copies stored with it, `init_src.rs`), and the hart state to resume
+//! from.
 
 use std::path::{Path, PathBuf};
 
@@ -177,6 +178,12 @@ pub fn load(
     let init = snap.init_path();
     let mut user = Program::load(&init).map_err(|e| LoadError::snapshot(e.to_string()))?;
     user.segments.clear();
+    // The init's sources stored with the snapshot, read first wherever the
+    // snapshot is (a root like any other: the policy still checks each).
+    user.copies = snap.init_copies(&user.files);
+    if user.copies.iter().any(Option::is_some) {
+        source_policy::allow_root(&dir.join(super::format::INIT_SRC_DIR), Origin::Scenario);
+    }
     parts.push(user);
     let ram = Segment {
         index: 0,

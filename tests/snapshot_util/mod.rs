@@ -71,6 +71,7 @@ pub fn manifest(ram: &[u8]) -> Manifest {
             loop_top: Hex(0x1_0000),
             at: 1,
             counter: None,
+            sources: Vec::new(),
         },
         qemu: QemuInfo {
             version: "7.2.22".into(),

@@ -1,5 +1,6 @@
 //! Manifest fields checked before the RAM file is read, each refused with
-//! the field's name: the RAM's size and place, and the vector unit's VLEN.
+//! the field's name: the RAM's size and place, the vector unit's VLEN, and
+//! the init's stored sources (each a plain path inside `init-src/`).
 //! A field the emulator underneath would refuse later must be refused
 //! here, in words about the snapshot.
 
@@ -36,6 +37,15 @@ pub(super) fn fields(m: &Manifest) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "ram.base {base:#x} + ram.size {size:#x} ends past the 56-bit physical address space (2^56)"
+            ));
+        }
+    }
+    for (i, s) in m.init.sources.iter().enumerate() {
+        if crate::snapshot::init_src::stored_path(&s.stored).is_none() {
+            return Err(format!(
+                "init.sources[{i}].stored '{}' is not a path inside {}/ (relative, no '..', no hidden component)",
+                s.stored,
+                super::INIT_SRC_DIR
             ));
         }
     }

@@ -220,6 +220,7 @@ impl Booted {
                 loop_top: Hex(self.facts.loop_top),
                 at: self.hits,
                 counter,
+                sources: self.facts.sources.entries.clone(),
             },
             qemu: format::QemuInfo {
                 version: self.version.to_string(),
@@ -235,7 +236,8 @@ impl Booted {
         put(
             format::CONSOLE_FILE,
             self.qemu.console_tail(usize::MAX).as_bytes(),
-        )
+        )?;
+        super::super::init_src::write(dir, &self.facts.sources)
     }
 }
 

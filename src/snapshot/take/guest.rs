@@ -1,6 +1,7 @@
 //! What `trapscope snapshot` checks and learns about the guest before QEMU
-//! starts: a RISC-V Image whose vmlinux matches it, the init's loop symbols;
-//! and the host's temporary directory, where QEMU's files go.
+//! starts: a RISC-V Image whose vmlinux matches it, the init's loop symbols
+//! and sources (read now, as they are when the snapshot starts); and the
+//! host's temporary directory, where QEMU's files go.
 
 use std::path::Path;
 
@@ -14,6 +15,8 @@ pub(super) struct GuestFacts {
     pub loop_top: u64,
     pub init_name: String,
     pub build_id: Option<String>,
+    /// The init's sources, found beside it (`init_src`).
+    pub sources: crate::snapshot::init_src::Collected,
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
@@ -76,9 +79,9 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         }
         Guest::Elf(p) => (p.clone(), None),
     };
-    let what = match cfg.guest {
-        Guest::Linux { .. } => "init ELF",
-        Guest::Elf(_) => "guest ELF",
+    let (what, short) = match cfg.guest {
+        Guest::Linux { .. } => ("init ELF", "init"),
+        Guest::Elf(_) => ("guest ELF", "ELF"),
     };
     let bytes = read(&init_path, what)?;
     let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
@@ -88,12 +91,14 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let sources = crate::snapshot::init_src::collect(&init_path, &bytes, short);
     Ok(GuestFacts {
         init_elf: bytes,
         ecall,
         loop_top,
         init_name: name,
         build_id,
+        sources,
     })
 }
 

@@ -52,6 +52,8 @@ pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
                         format::RAM_FILE,
                         format::INIT_FILE,
                         format::CONSOLE_FILE,
+                        // Replaced whole (a link there removed, not followed).
+                        format::INIT_SRC_DIR,
                     ]
                     .iter()
                     .any(|k| n == *k)
