@@ -124,7 +124,8 @@ impl<O: Observer + Rewind> Checkpoint<O> {
 /// error here until someone says whether a checkpoint holds it.
 fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
     let Hart {
-        obs: _, // the observer's own `Rewind`
+        obs: _,       // the observer's own `Rewind`
+        time_base: _, // set once, when a saved state is resumed
         priv_,
         vs,
         executed,

@@ -76,6 +76,9 @@ pub struct Hart<O: Observer> {
     pub(super) exit: Option<(u64, u64)>,
     /// Offsets that guest writes to mcycle/minstret apply.
     pub(super) cycle_offset: i128,
+    /// mtime at the start: 0 from reset, a snapshot's mtime when resumed
+    /// from one (`resume.rs`), so that time never goes back for its kernel.
+    pub(super) time_base: u64,
     pub(super) instret_offset: i128,
     pub(super) last_trap: Option<(u64, u64)>,
     /// Instructions that raised an exception: executed, but not retired
@@ -162,6 +165,7 @@ impl<O: Observer> Hart<O> {
             mem_fault: None,
             exit: None,
             cycle_offset: 0,
+            time_base: 0,
             instret_offset: 0,
             last_trap: None,
             trapped: 0,
@@ -209,8 +213,10 @@ impl<O: Observer> Hart<O> {
         (c + self.cycle_offset) as u64
     }
 
+    /// mtime (and the `time` CSR): `time_base` plus the model's ticks.
     pub(super) fn time_value(&self) -> u64 {
-        self.obs.time().unwrap_or_else(|| self.cycle_value())
+        self.time_base
+            .wrapping_add(self.obs.time().unwrap_or_else(|| self.cycle_value()))
     }
 
     pub(super) fn instret_value(&self) -> u64 {

@@ -61,7 +61,9 @@ pub(super) fn time_at<O: Observer>(hart: &Hart<O>, k: usize) -> u64 {
             &mut v,
         );
         let milli = v.last().copied().unwrap_or(0);
-        return hart.obs.time_ahead(milli).unwrap_or(0);
+        return hart
+            .time_base
+            .wrapping_add(hart.obs.time_ahead(milli).unwrap_or(0));
     }
     // No core model: time counts instructions, like `cycle`.
     hart.time_value() + n as u64
@@ -201,7 +203,11 @@ fn first_reaching<O: Observer>(
     let mut v = Vec::with_capacity(limit);
     hart.obs
         .costs_ahead(&block.data, &block.insns[..limit], 0, &mut v);
-    (1..limit).find(|&k| hart.obs.time_ahead(v[k]).is_some_and(|t| t >= cmp))
+    (1..limit).find(|&k| {
+        hart.obs
+            .time_ahead(v[k])
+            .is_some_and(|t| hart.time_base.wrapping_add(t) >= cmp)
+    })
 }
 
 fn request<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, r: IrqRequest) -> bool {

@@ -39,6 +39,10 @@ pub struct ResumeState {
     pub csrs: Vec<(u16, u64)>,
     pub vector: Option<VectorState>,
     pub mtimecmp: Option<u64>,
+    /// mtime when the state was saved: the guest's timer goes on from it
+    /// (a kernel's clocks and scheduler never see time go back), counting
+    /// the model's cycles from there.
+    pub mtime: Option<u64>,
     pub msip: u32,
 }
 
@@ -155,6 +159,9 @@ impl<O: Observer + 'static> Machine<O> {
         let hart = self.uc.get_data_mut();
         if let Some(t) = st.mtimecmp {
             hart.platform.clint.mtimecmp = t;
+        }
+        if let Some(t) = st.mtime {
+            hart.time_base = t;
         }
         hart.platform.clint.msip = st.msip & 1;
         self.uc.reg_write(R::PC, st.pc).map_err(super::emu)?;

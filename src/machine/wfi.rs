@@ -79,7 +79,8 @@ fn advance_time<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
     if ticks <= now {
         return;
     }
-    if !hart.obs.idle(pc, ticks) {
+    // The model counts its own ticks, from the start (`time_base` before).
+    if !hart.obs.idle(pc, ticks.saturating_sub(hart.time_base)) {
         // No core model: time is the cycle count, which idling advances.
         hart.cycle_offset += i128::from(ticks - now);
     }

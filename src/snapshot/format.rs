@@ -130,8 +130,8 @@ pub struct VectorDump {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PlatformDump {
-    /// The CLINT's mtime when QEMU stopped (trapscope's clock starts at 0:
-    /// the model counts from the snapshot).
+    /// The CLINT's mtime when QEMU stopped: trapscope's timer goes on from
+    /// it, by the model's cycles from the snapshot.
     pub mtime: Hex,
     pub mtimecmp: Hex,
     pub msip: Hex,
@@ -339,6 +339,7 @@ impl Snapshot {
             csrs,
             vector,
             mtimecmp: Some(self.manifest.platform.mtimecmp.0),
+            mtime: Some(self.manifest.platform.mtime.0),
             msip: self.manifest.platform.msip.0 as u32,
         })
     }

@@ -1,10 +1,14 @@
 //! Whether a variant's path differs between cores. The guest's instructions
-//! are the same on every core unless what it does depends on time: a real
-//! kernel's scheduler and timer read `time`, and trapscope's clock follows
-//! each core's model (docs/decisions.md D12), so a snapshot whose tasks
-//! block and wake (the `pipe` init) or take ticks can run another path on
-//! another core. `compare` says so, since its per-core figures then
-//! measure different instruction streams.
+//! are the same on every core unless what it does depends on the core:
+//! - a core without an instruction the guest uses traps where the others
+//!   do not, and the firmware emulates it (AMOs on the P8700);
+//! - or the guest reads the time: a real kernel's scheduler and timer read
+//!   `time`, and trapscope's clock follows each core's model
+//!   (docs/decisions.md D12), so a snapshot whose tasks block and wake (the
+//!   `pipe` init) can run another path on another core.
+//! `compare` says so, and which of the two it is by the traps per
+//! iteration, since its per-core figures then measure different
+//! instruction streams.
 
 use serde::Serialize;
 
@@ -16,6 +20,9 @@ pub struct PathDiffers {
     pub variant: String,
     /// (core, instructions per iteration), in the order compared.
     pub per_core: Vec<(String, f64)>,
+    /// Whether the traps per iteration differ too (a core that traps on
+    /// what the others run), rather than only the instructions.
+    pub traps_differ: bool,
 }
 
 /// Variants whose instructions per iteration differ between the cores
@@ -23,16 +30,28 @@ pub struct PathDiffers {
 /// core, has one row and differs from nothing).
 pub fn differing(rows: &[Row]) -> Vec<PathDiffers> {
     let mut out: Vec<PathDiffers> = Vec::new();
+    let mut traps: Vec<Vec<f64>> = Vec::new();
     for r in rows {
-        match out.iter_mut().find(|d| d.variant == r.variant) {
-            Some(d) => d
-                .per_core
-                .push((r.core.clone(), r.instructions_per_iteration)),
-            None => out.push(PathDiffers {
-                variant: r.variant.clone(),
-                per_core: vec![(r.core.clone(), r.instructions_per_iteration)],
-            }),
+        let t = r.events.get("traps").copied().unwrap_or(0.0);
+        match out.iter().position(|d| d.variant == r.variant) {
+            Some(i) => {
+                out[i]
+                    .per_core
+                    .push((r.core.clone(), r.instructions_per_iteration));
+                traps[i].push(t);
+            }
+            None => {
+                out.push(PathDiffers {
+                    variant: r.variant.clone(),
+                    per_core: vec![(r.core.clone(), r.instructions_per_iteration)],
+                    traps_differ: false,
+                });
+                traps.push(vec![t]);
+            }
         }
+    }
+    for (d, t) in out.iter_mut().zip(&traps) {
+        d.traps_differ = t.iter().any(|x| (x - t[0]).abs() > 1e-9);
     }
     // Counts are means over the iterations: equal paths give equal sums.
     out.retain(|d| {
@@ -51,8 +70,13 @@ pub fn lines(diffs: &[PathDiffers], md: bool) -> String {
             .iter()
             .map(|(c, n)| format!("{} on {c}", trim(*n)))
             .collect();
+        let why = if d.traps_differ {
+            "it traps on one core where it does not on another (an instruction the core lacks, which the firmware emulates, such as an AMO on a core without them)"
+        } else {
+            "what it does depends on the time, which trapscope's clock gives at each core's modelled speed (a kernel's scheduler and timer read it)"
+        };
         o.push_str(&format!(
-            "\n{}{}: its path differs between cores (instructions per iteration: {}): what the guest does depends on the time, which trapscope's clock gives at each core's modelled speed (a kernel's scheduler and timer read it); each core's figures measure its own path\n",
+            "\n{}{}: its path differs between cores (instructions per iteration: {}): {why}; each core's figures measure its own path\n",
             if md { "- " } else { "" },
             d.variant,
             counts.join(", ")
@@ -74,13 +98,17 @@ mod tests {
     use super::*;
 
     fn row(core: &str, variant: &str, instr: f64) -> Row {
+        row_traps(core, variant, instr, 1.0)
+    }
+
+    fn row_traps(core: &str, variant: &str, instr: f64, traps: f64) -> Row {
         Row {
             core: core.into(),
             variant: variant.into(),
             cycles_per_iteration: 0.0,
             ns_per_iteration: 0.0,
             instructions_per_iteration: instr,
-            events: Default::default(),
+            events: [("traps".to_string(), traps)].into_iter().collect(),
             phases: Default::default(),
             breakdown: Default::default(),
             reference_ns: None,
@@ -104,6 +132,17 @@ mod tests {
         let text = lines(&d, false);
         assert!(
             text.contains("pipe: its path differs between cores (instructions per iteration: 6604 on u74, 6610.50 on c910)"),
+            "{text}"
+        );
+        assert!(text.contains("depends on the time"), "{text}");
+        // Traps that differ: another cause.
+        let rows = [
+            row_traps("u74", "amo", 305.0, 1.0),
+            row_traps("p8700", "amo", 2832.0, 9.0),
+        ];
+        let text = lines(&differing(&rows), false);
+        assert!(
+            text.contains("it traps on one core where it does not"),
             "{text}"
         );
         // A variant on one core alone compares nothing.
