@@ -36,8 +36,8 @@
 # minikernel-atomics-build.inc for seed 004; minikernel-signal.inc,
 # minikernel-work.inc, minikernel-seccomp.inc, minikernel-arch-entry.inc
 # for seed 002), include/cbpf.inc and include/seccomp-filters.inc (the
-# classic BPF filters). sv39.S (sv39_enable) is
-# assembled only into minikernel-sv39.elf (build.sh defines SV39).
+# classic BPF filters). sv39.S (sv39_enable) and zz-pagefault.S (demand
+# paging) are assembled only into minikernel-sv39.elf (SV39 defined).
 #
 # ---------------------------------------------------------------------------
 # Knobs (8-byte little-endian, written by a scenario before the run)

@@ -11,7 +11,10 @@
 #   0x8020_0000  kernel region     U=0
 #   0x8040_0000  user region       U=1 (text, data, bss and stack)
 # Nothing else is mapped: the kernel touches no device (the firmware, in
-# M-mode, does), so any other S or U access is a page fault.
+# M-mode, does), so any other S or U access is a page fault. With
+# knob_pagefault_bench, sv39_enable then hands over to pagefault_setup
+# (zz-pagefault.S), which links a page-table page of 4 KiB leaves for its
+# user area under the root; its faults fill them in.
 #
 # The regions are found from symbols in them (_start, kernel_start,
 # user_start), so the map follows the linker script; the three must share
@@ -64,6 +67,12 @@ sv39_enable:
 	add	t2, t2, t1
 	sd	t0, 0(t2)
 	SV39_ON sv39_root
+	# The page-fault benchmark (zz-pagefault.S), if a scenario asks for it:
+	# its area's page tables and its program. It returns to our caller.
+	ld	t0, knob_pagefault_bench
+	beqz	t0, 1f
+	tail	pagefault_setup
+1:
 	ret
 	.size sv39_enable, .-sv39_enable
 

@@ -2,9 +2,9 @@
 # never takes, and the kernel's SBI call.
 #
 # Every handler except do_trap_ecall_u (syscall.S), the vector first-use
-# case of do_trap_insn_illegal and a probe's breakpoint (do_trap_break,
-# zalrsc-kprobes.S) ends the run: the minikernel has no fault
-# handling, so an unexpected trap is a bug in the guest and should be loud.
+# case of do_trap_insn_illegal, a probe's breakpoint (do_trap_break,
+# zalrsc-kprobes.S) and, in minikernel-sv39.elf, do_page_fault
+# (zz-pagefault.S) ends the run: an unexpected trap is a loud guest bug.
 # The per-cause handlers keep Linux's names so a trace of a stray trap reads
 # like a kernel's.
 #
@@ -67,7 +67,7 @@ excp_vect_table_end:
 	FATAL_TRAP do_trap_store_fault
 	FATAL_TRAP do_trap_ecall_s
 	FATAL_TRAP do_trap_ecall_m
-	FATAL_TRAP do_page_fault
+.ifndef SV39 ; FATAL_TRAP do_page_fault ; .endif # sv39: zz-pagefault.S
 
 # do_trap_insn_illegal(regs): an illegal instruction. From U-mode it may be
 # a program's first vector instruction, which traps because its sstatus.VS
