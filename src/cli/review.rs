@@ -64,13 +64,19 @@ pub struct ReviewArgs {
     /// init_ecall; pagefault's init_touch].
     #[arg(long)]
     pub ecall_symbol: Option<String>,
+    /// Snapshot before the N-th execution of the marker, as `snapshot --at`.
+    #[arg(long, default_value_t = 100)]
+    pub at: u64,
+    /// Iterations of the loop timed, after 10 warm-up ones.
+    #[arg(long, default_value_t = 100)]
+    pub iterations: u64,
     /// The top of the measured loop, as `snapshot --loop-symbol`.
     #[arg(long, default_value = "init_loop")]
     pub loop_symbol: String,
 }
 
 /// The scenario's name in the reports when no `--scenario-out` file holds it.
-const IN_MEMORY: &str = "(built by trapscope review; --scenario-out FILE writes it)";
+const IN_MEMORY: &str = "(trapscope review)";
 
 fn tell_progress(line: &str) {
     tell!("trapscope: review: {line}");
@@ -101,17 +107,8 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
     let (Some(b), Some(af)) = (&a.before, &a.after) else {
         anyhow::bail!("give BEFORE and AFTER (two kernel build directories)");
     };
-    let load_side = |p: &PathBuf| if a.elf { Side::elf(p) } else { Side::linux(p) };
-    let before = load_side(b).map_err(anyhow::Error::msg)?;
-    let after = load_side(af).map_err(anyhow::Error::msg)?;
-    if before.id == after.id {
-        anyhow::bail!(
-            "BEFORE and AFTER are the same build ({} {}): nothing to review; give the kernels built before and after the patch",
-            if a.elf { "fnv1a64" } else { "build id" },
-            before.id
-        );
-    }
     let sym = Symbols {
+        at: a.at,
         marker: a.ecall_symbol.clone(),
         loop_symbol: a.loop_symbol.clone(),
     };
@@ -138,6 +135,16 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
         }
         v
     };
+    let load_side = |p: &PathBuf| if a.elf { Side::elf(p) } else { Side::linux(p) };
+    let before = load_side(b).map_err(anyhow::Error::msg)?;
+    let after = load_side(af).map_err(anyhow::Error::msg)?;
+    if before.id == after.id {
+        anyhow::bail!(
+            "BEFORE and AFTER are the same build ({} {}): nothing to review; give the kernels built before and after the patch",
+            if a.elf { "fnv1a64" } else { "build id" },
+            before.id
+        );
+    }
     let cores: Vec<String> = if a.cores.is_empty() {
         Profile::names()
     } else {
@@ -236,7 +243,15 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
         after.arg.display()
     );
     let patch = format!("build {} → {}", short(&before.id), short(&after.id));
-    let toml = place::scenario_toml(&title, &patch, &cores, &variants, &pairs, &a.loop_symbol);
+    let toml = place::scenario_toml(
+        &title,
+        &patch,
+        &cores,
+        &variants,
+        &pairs,
+        &a.loop_symbol,
+        a.iterations,
+    );
     let s = match &a.scenario_out {
         Some(f) => {
             crate::output::replace(f, toml.as_bytes()).map_err(anyhow::Error::msg)?;

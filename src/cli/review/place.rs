@@ -55,7 +55,7 @@ fn lit(s: &str) -> String {
 /// The scenario's text: the variants (in pairs, before then after, per
 /// init), every core asked for, and the init's loop measured as
 /// `trapscope snapshot`'s scenarios measure it (10 warm-up iterations,
-/// then 100).
+/// then `iterations`, 100 by default).
 pub fn scenario_toml(
     title: &str,
     patch: &str,
@@ -63,6 +63,7 @@ pub fn scenario_toml(
     variants: &[Variant],
     pairs: &[(String, String, String)],
     loop_symbol: &str,
+    iterations: u64,
 ) -> String {
     let mut o = String::new();
     o.push_str("# Written by `trapscope review`; run it again with\n");
@@ -86,7 +87,7 @@ pub fn scenario_toml(
         ));
     }
     o.push_str(&format!(
-        "\n[measure]\niteration = {}\nwarmup = 10\niterations = 100\n",
+        "\n[measure]\niteration = {}\nwarmup = 10\niterations = {iterations}\n",
         lit(loop_symbol)
     ));
     o
@@ -114,6 +115,7 @@ mod tests {
             ],
             &[("before".into(), "after".into(), "getppid".into())],
             "init_loop",
+            100,
         );
         let v: toml::Value = toml::from_str(&t).unwrap();
         assert_eq!(v["title"].as_str(), Some("a \"quoted\" title"));

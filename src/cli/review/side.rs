@@ -130,13 +130,14 @@ pub fn init_choice(arg: &str, marker: &str, loop_symbol: &str) -> Result<InitCho
 
 /// The marker and loop symbols asked for, else the defaults of `snapshot`.
 pub struct Symbols {
+    pub at: u64,
     pub marker: Option<String>,
     pub loop_symbol: String,
 }
 
 /// The snapshot of `side` with `init` (None for a bare-metal ELF), and
 /// its cache key's parts. The options not given are `trapscope
-/// snapshot`'s defaults: the 100th marker, 128 MiB, no extra command line,
+/// snapshot`'s defaults: 128 MiB, no extra command line,
 /// 120 s to reach the marker.
 pub fn config(
     side: &Side,
@@ -163,7 +164,7 @@ pub fn config(
     };
     let cfg = Config {
         guest,
-        at: 100,
+        at: sym.at,
         ecall_symbol: marker.clone(),
         loop_symbol: sym.loop_symbol.clone(),
         vlen: None,
@@ -248,6 +249,7 @@ mod tests {
             id: "ab".into(),
         };
         let sym = Symbols {
+            at: 100,
             marker: None,
             loop_symbol: "init_loop".into(),
         };
