@@ -195,6 +195,9 @@ pub(super) enum Cmd {
     /// snapshot it at the N-th syscall of its init (trapscope's, or your
     /// own with --init PATH), for a scenario variant's `snapshot = "DIR"`.
     Snapshot(snapshot::SnapshotArgs),
+    /// From two kernel builds to a review: snapshot both (cached), then
+    /// what `compare` and `diff` print on the scenario of the two.
+    Review(super::review::ReviewArgs),
     /// Check the scenarios' expectations; exit 1 if any fails. Each variant
     /// runs within its scenario's budget (50M when it sets none).
     Check {

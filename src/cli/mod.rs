@@ -26,6 +26,7 @@ mod elf;
 mod exports;
 mod fidelity;
 mod machine_args;
+mod review;
 mod runs;
 mod snapshot;
 
@@ -346,6 +347,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             machine,
         }) => check(&scenarios, machine.config(), format),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
+        Some(Cmd::Review(a)) => review::review(a),
     }
 }
 

@@ -254,7 +254,42 @@ pub(super) fn compare(
         cores.to_vec()
     };
     report::measured::apply(&mut s, given, &compared).map_err(anyhow::Error::msg)?;
-    let mut runs = per_core(&s, cores, &opts)?;
+    let c = compared_runs(&s, cores, &opts, &mut |_| {})?;
+    let out = c.render(&s, format);
+    if format == Format::Json {
+        print!("{}", report::escape_json(&out));
+    } else {
+        print!("{}", report::escape(&out));
+    }
+    Ok(c.finish(&s))
+}
+
+/// `compare`'s runs of a loaded scenario, with the variants that did not
+/// finish set aside (`review` shares it).
+pub(super) struct Compared {
+    pub(super) runs: Vec<(String, Vec<VariantRun>)>,
+    pub(super) rows: Vec<report::compare::Row>,
+    /// "variant V on C: why", one per run that did not finish.
+    pub(super) unfinished: Vec<String>,
+}
+
+/// Runs every variant on each core (`per_core`), telling `progress` which
+/// core is next.
+pub(super) fn compared_runs(
+    s: &Scenario,
+    cores: &[String],
+    opts: &RunOpts,
+    progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<Compared> {
+    let mut runs = Vec::new();
+    if cores.is_empty() {
+        runs = per_core(s, cores, opts)?;
+    } else {
+        for (i, c) in cores.iter().enumerate() {
+            progress(&format!("running on {c} ({}/{})", i + 1, cores.len()));
+            runs.extend(per_core(s, std::slice::from_ref(c), opts)?);
+        }
+    }
     // A variant that did not finish has no per-iteration figure to compare:
     // say why and compare the others.
     let mut unfinished = Vec::new();
@@ -275,39 +310,54 @@ pub(super) fn compare(
             r.exit_code.is_some()
         });
     }
-    let rows = report::compare::rows(&s, &runs);
-    let out = match format {
-        Format::Json => report::compare::json(&s, &rows, &report::pairs::all(&s, &runs)),
-        Format::Md => report::compare::text(&s, &rows, &runs, true),
-        Format::Text => report::compare::text(&s, &rows, &runs, false),
-    };
-    if format == Format::Json {
-        print!("{}", report::escape_json(&out));
-    } else {
-        print!("{}", report::escape(&out));
-    }
-    for u in &unfinished {
-        tell!("trapscope: not compared: {u}");
-    }
-    if !unfinished.is_empty() {
-        return Ok(ExitCode::from(EXIT_FAULT));
-    }
-    let ons: Vec<String> = runs
-        .iter()
-        .map(|(core, _)| {
-            if core.is_empty() {
-                String::new()
-            } else {
-                format!(" on {core}")
+    let rows = report::compare::rows(s, &runs);
+    Ok(Compared {
+        runs,
+        rows,
+        unfinished,
+    })
+}
+
+impl Compared {
+    /// The report in `format` (not yet escaped for the terminal).
+    pub(super) fn render(&self, s: &Scenario, format: Format) -> String {
+        match format {
+            Format::Json => {
+                report::compare::json(s, &self.rows, &report::pairs::all(s, &self.runs))
             }
-        })
-        .collect();
-    Ok(nonzero_exit(
-        &s,
-        runs.iter()
-            .zip(&ons)
-            .flat_map(|((_, v), on)| v.iter().map(move |r| (r, on.as_str()))),
-    ))
+            Format::Md => report::compare::text(s, &self.rows, &self.runs, true),
+            Format::Text => report::compare::text(s, &self.rows, &self.runs, false),
+        }
+    }
+
+    /// Says which runs did not finish (exit 125) or which guest exited
+    /// non-zero (exit 1), one line each; success otherwise.
+    pub(super) fn finish(&self, s: &Scenario) -> ExitCode {
+        for u in &self.unfinished {
+            tell!("trapscope: not compared: {u}");
+        }
+        if !self.unfinished.is_empty() {
+            return ExitCode::from(EXIT_FAULT);
+        }
+        let ons: Vec<String> = self
+            .runs
+            .iter()
+            .map(|(core, _)| {
+                if core.is_empty() {
+                    String::new()
+                } else {
+                    format!(" on {core}")
+                }
+            })
+            .collect();
+        nonzero_exit(
+            s,
+            self.runs
+                .iter()
+                .zip(&ons)
+                .flat_map(|((_, v), on)| v.iter().map(move |r| (r, on.as_str()))),
+        )
+    }
 }
 
 pub(super) fn replay(path: &Path, core: Option<Rc<Profile>>) -> anyhow::Result<ExitCode> {
