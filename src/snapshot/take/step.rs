@@ -145,7 +145,14 @@ fn classify(e: Ended, from: u64, ecall: u64) -> Took {
     // The trap CSRs are only news when the step ended at the handler: after
     // a step that retired, they still describe an older trap (at the marker
     // itself, the fault it took before its retry, say).
-    let at_handler = pc == tvec & !3 && now >= from;
+    // Exceptions enter at xtvec's BASE; interrupts at BASE + 4 × cause
+    // when MODE is Vectored (priv spec §3.1.7, "Machine Trap-Vector Base").
+    let handler = if tvec & 3 == 1 && cause & INTERRUPT != 0 {
+        (tvec & !3).wrapping_add(4 * (cause & !INTERRUPT))
+    } else {
+        tvec & !3
+    };
+    let at_handler = pc == handler && now >= from;
     if epc == ecall && cause & INTERRUPT != 0 && at_handler {
         return Took::Interrupt;
     }
@@ -251,6 +258,15 @@ mod tests {
         // Retired, then a timer interrupt at the next instruction.
         let t = classify(ended(STVEC, 1, 5 | 1 << 63, STORE + 4), 0, STORE);
         assert!(matches!(t, Took::Retired));
+        // Vectored stvec (MODE 1): a timer interrupt enters at BASE + 4 × 5.
+        let vectored = Ended {
+            pc: STVEC + 20,
+            now: 1,
+            cause: 5 | 1 << 63,
+            epc: STORE,
+            tvec: STVEC | 1,
+        };
+        assert!(matches!(classify(vectored, 0, STORE), Took::Interrupt));
         // An interrupt before the store: the same execution comes again.
         let t = classify(ended(STVEC, 1, 5 | 1 << 63, STORE), 0, STORE);
         assert!(matches!(t, Took::Interrupt));
