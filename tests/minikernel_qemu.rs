@@ -47,7 +47,7 @@ fn boot_path(path: &Path, log: Option<(&str, &Path)>) -> i32 {
     let mut child = cmd
         .args(["-M", "virt", "-bios", "none", "-nographic", "-cpu", CPU])
         .arg("-kernel")
-        .arg(&path)
+        .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

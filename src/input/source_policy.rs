@@ -305,21 +305,11 @@ pub fn summary() -> Option<String> {
     if s.files_refused.is_empty() {
         return None;
     }
-    let mut by_why: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (name, why) in &s.files_refused {
-        by_why.entry(why).or_default().push(name);
-    }
-    let groups: Vec<String> = by_why
-        .iter()
-        .map(|(why, names)| {
-            const SHOWN: usize = 4;
-            let mut list = names[..names.len().min(SHOWN)].join(", ");
-            if names.len() > SHOWN {
-                list.push_str(&format!(" and {} more", names.len() - SHOWN));
-            }
-            format!("{why}: {list}")
-        })
-        .collect();
+    let groups = by_reason(
+        s.files_refused
+            .iter()
+            .map(|(n, w)| (n.as_str(), w.as_str())),
+    );
     let mut line = format!(
         "trapscope: source not shown for {} file{}: {}",
         s.files_refused.len(),
@@ -336,6 +326,29 @@ pub fn summary() -> Option<String> {
     }
     line.push_str("; --kernel-src DIR shows a tree");
     Some(line)
+}
+
+/// Files grouped by why they were left out, each group "WHY: a, b, c, d
+/// and N more" (the first four names, each once), for one-line reports.
+pub fn by_reason<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    const SHOWN: usize = 4;
+    let mut by_why: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, why) in files {
+        let names = by_why.entry(why).or_default();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    by_why
+        .iter()
+        .map(|(why, names)| {
+            let mut list = names[..names.len().min(SHOWN)].join(", ");
+            if names.len() > SHOWN {
+                list.push_str(&format!(" and {} more", names.len() - SHOWN));
+            }
+            format!("{why}: {list}")
+        })
+        .collect()
 }
 
 #[cfg(test)]

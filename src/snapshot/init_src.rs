@@ -20,7 +20,6 @@
 //! each DWARF name to its copy; `variant.rs` reads them first. What was not
 //! stored is one line, not an error.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
@@ -259,24 +258,8 @@ impl Collected {
         if self.missed.is_empty() {
             return None;
         }
-        let mut by_why: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (name, why) in &self.missed {
-            let names = by_why.entry(why).or_default();
-            if !names.contains(&name.as_str()) {
-                names.push(name);
-            }
-        }
-        let groups: Vec<String> = by_why
-            .iter()
-            .map(|(why, names)| {
-                const SHOWN: usize = 4;
-                let mut list = names[..names.len().min(SHOWN)].join(", ");
-                if names.len() > SHOWN {
-                    list.push_str(&format!(" and {} more", names.len() - SHOWN));
-                }
-                format!("{why}: {list}")
-            })
-            .collect();
+        let groups =
+            source_policy::by_reason(self.missed.iter().map(|(n, w)| (n.as_str(), w.as_str())));
         let all = self.missed.len() + self.entries.len();
         Some(format!(
             "the {}'s source not stored for {} of the {all} files its line table names ({} stored in {INIT_SRC_DIR}/): {}",

@@ -6,6 +6,7 @@
 //!   `time`, and trapscope's clock follows each core's model
 //!   (docs/decisions.md D12), so a snapshot whose tasks block and wake (the
 //!   `pipe` init) can run another path on another core.
+//!
 //! `compare` says so, and which of the two it is by the traps per
 //! iteration, since its per-core figures then measure different
 //! instruction streams.
