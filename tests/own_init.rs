@@ -126,6 +126,14 @@ fn inits_that_cannot_run_are_refused_in_one_line() {
             vec!["--ecall-symbol", "__BSS_END__"],
             "'__BSS_END__' at 0x11108 lies in no loaded executable segment",
         ),
+        (
+            // The marker on the loop's top, and not an ecall (loop_top's
+            // first instruction is its `ret`): a faulting marker's retry
+            // would count as another iteration.
+            example().to_string_lossy().into_owned(),
+            vec!["--ecall-symbol", "init_loop"],
+            "'init_loop' is at the loop's top 'init_loop' (0x100e8) and is not an ecall",
+        ),
         ("/dev/zero.elf".to_string(), vec![], "cannot read init ELF"),
         ("./".to_string(), vec![], "only regular files"),
     ];

@@ -152,7 +152,9 @@ fn the_review_is_compare_then_diff_on_the_scenario_it_wrote() {
         stdout(&o)
     };
     let compare = run(&["compare", f, "--core", "u74", "--format", "md"]);
-    let diff = run(&["diff", f, "before", "after", "--format", "md"]);
+    let diff = run(&[
+        "diff", f, "before", "after", "--core", "u74", "--format", "md",
+    ]);
     assert_eq!(stdout(&out), format!("{compare}\n{diff}"));
     assert!(compare.contains("| u74 | before |"), "{compare}");
     assert!(diff.contains("Path diff"), "{diff}");
@@ -189,7 +191,12 @@ fn the_json_holds_compares_and_diffs_documents() {
     ok(&c);
     let compare: serde_json::Value = serde_json::from_str(&stdout(&c)).unwrap();
     assert_eq!(v["compare"], compare);
-    let diff = review_env(&["diff", f, "before", "after", "--format", "json"], &d);
+    let diff = review_env(
+        &[
+            "diff", f, "before", "after", "--core", "u74", "--format", "json",
+        ],
+        &d,
+    );
     ok(&diff);
     let diff: serde_json::Value = serde_json::from_str(&stdout(&diff)).unwrap();
     assert_eq!(v["diffs"], serde_json::json!([diff]));

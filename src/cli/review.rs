@@ -268,10 +268,23 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
         ..RunOpts::default()
     };
     let c = super::runs::compared_runs(&s, &cores, &opts, &mut |l| tell_progress(l))?;
+    // The path diff with the cycles of the first core asked for (with
+    // none asked for, instructions only: one core would be an arbitrary
+    // choice among all).
+    let diff_core = match a.cores.first() {
+        Some(c) => Some(std::rc::Rc::new(
+            crate::cost::Profile::find(c).map_err(anyhow::Error::msg)?,
+        )),
+        None => None,
+    };
+    let diff_opts = RunOpts {
+        core: diff_core,
+        ..opts.clone()
+    };
     let mut diffs = Vec::new();
     for (b, af, _) in &pairs {
         tell_progress(&format!("path diff of {b} → {af}"));
-        let d = pathdiff::build_default(&s, b, af, &opts).map_err(anyhow::Error::msg)?;
+        let d = pathdiff::build_default(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
         if crate::machine::sigint::requested() {
             anyhow::bail!("interrupted");
         }

@@ -79,8 +79,26 @@ pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
             "'{marker}' at {at:#x} lies in no loaded executable segment: the marker must be an instruction of the loop, run once per iteration"
         ));
     }
+    // A marker that may fault (anything but an ecall) runs twice when it
+    // does, its fault and its retry: at the loop's top, each retry would
+    // count as another iteration and halve every per-iteration figure.
+    let top = prog.symbol(loop_top).map_or(0, |s| s.addr);
+    let is_ecall = prog.segments.iter().any(|s| {
+        at.checked_sub(s.vaddr)
+            .and_then(|off| usize::try_from(off).ok())
+            .and_then(|off| s.data.get(off..off + 4))
+            == Some(&ECALL.to_le_bytes()[..])
+    });
+    if at == top && !is_ecall {
+        return Err(format!(
+            "'{marker}' is at the loop's top '{loop_top}' ({at:#x}) and is not an ecall: a marker that faults runs twice per iteration (its fault and its retry) and the top must run once; put '{loop_top}' on an instruction before it"
+        ));
+    }
     Ok(())
 }
+
+/// `ecall`'s encoding (unprivileged spec, "ECALL").
+const ECALL: u32 = 0x0000_0073;
 
 /// The `p_type` of each program header (`elfhdr::parse` has checked the
 /// table lies within the file).

@@ -77,8 +77,13 @@ impl Booted {
                 let death = init_death(&self.qemu.console_tail(PANIC_LINES))
                     .map(|d| format!(" ({d})"))
                     .unwrap_or_default();
+                // trapscope's inits say why they gave up in a line of their
+                // own before exiting: that line first, the rest after.
+                let said = init_said(&self.qemu.console_tail(8))
+                    .map(|l| format!("{l}; "))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
+                    "{said}the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
                     self.cfg.ecall_symbol,
                     self.ecall,
                     self.hits,
@@ -218,6 +223,16 @@ fn init_death(tail: &str) -> Option<String> {
     ))
 }
 
+/// The last line of the console's tail in which one of trapscope's inits
+/// said why it gave up ("trapscope-init: ..." other than its banner, which
+/// names its loop), without the "trapscope-init: " prefix.
+fn init_said(tail: &str) -> Option<&str> {
+    tail.lines()
+        .rev()
+        .filter_map(|l| l.trim().strip_prefix("trapscope-init: "))
+        .find(|l| !(l.contains(" loop (") || l.ends_with(" loop")))
+}
+
 /// Whether the console's last lines hold Linux's panic() banner
 /// ("Kernel panic - not syncing: "), which it prints before halting.
 fn kernel_panicked(tail: &str) -> bool {
@@ -230,6 +245,21 @@ mod tests {
 
     /// The codes as Linux 6.12 printed them here for inits that exit(3)
     /// and that store to address 8 (README: "Your own init").
+    /// The line a vector init writes on a kernel without V (after its
+    /// banner) leads the error; a banner alone is not a reason.
+    #[test]
+    fn an_init_s_own_reason_is_found_after_its_banner() {
+        let tail = "Run /init as init process\ntrapscope-init: vector-v1 loop (vsetivli; vmv.v.i v0, 1; then getppid)\ntrapscope-init: the kernel gave this process no V (AT_HWCAP lacks 'v'): enable CONFIG_RISCV_ISA_V\nKernel panic - not syncing: Attempted to kill init! exitcode=0x00000200\n";
+        assert_eq!(
+            super::init_said(tail),
+            Some(
+                "the kernel gave this process no V (AT_HWCAP lacks 'v'): enable CONFIG_RISCV_ISA_V"
+            )
+        );
+        let banner_only = "trapscope-init: getppid loop\nKernel panic - not syncing: x\n";
+        assert_eq!(super::init_said(banner_only), None);
+    }
+
     #[test]
     fn the_init_s_end_is_read_from_linux_s_panic() {
         let exit = "Run /init as init process\nKernel panic - not syncing: Attempted to kill init! exitcode=0x00000300\n";
