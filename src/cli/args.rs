@@ -78,12 +78,18 @@ pub(super) enum Cmd {
         machine: MachineArgs,
     },
     /// Before/after cycle estimates per core, with the measured figures beside them.
-    /// Each variant runs within the scenario's budget (50M when it sets none).
+    /// Each variant runs within the scenario's budget (50M when it sets none),
+    /// or --budget.
     Compare {
         scenario: PathBuf,
         /// Cores to compare on (repeatable). Default: the scenario's `cores`.
         #[arg(long = "core")]
         cores: Vec<String>,
+        /// Instruction budget per variant and core: a run that does not end
+        /// within it is not compared (exit 125). Default: the scenario's
+        /// `budget`, or 50000000 (50M) when it sets none.
+        #[arg(long)]
+        budget: Option<u64>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         /// Set a knob: NAME=VALUE (repeatable).

@@ -265,6 +265,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Cmd::Compare {
             scenario,
             cores,
+            budget,
             format,
             set,
             step,
@@ -272,6 +273,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             machine,
         }) => {
             let opts = RunOpts {
+                budget,
                 set,
                 single_step: step,
                 machine: machine.config(),
