@@ -28,6 +28,7 @@ mod fidelity;
 mod machine_args;
 mod runs;
 mod snapshot;
+mod verify;
 
 use args::{Cli, Cmd};
 
@@ -346,6 +347,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             machine,
         }) => check(&scenarios, machine.config(), format),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
+        Some(Cmd::Verify(a)) => verify::verify(a),
     }
 }
 

@@ -143,17 +143,23 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
     let mut progress = |line: &str| tell!("trapscope: snapshot: {line}");
     let r = take::take(&cfg, &a.out, &mut progress);
     // QEMU is gone by now (take drops it on every path).
-    for (flag, name, number) in &signals {
+    exit_if_signalled(&signals);
+    r.map_err(anyhow::Error::msg)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Once QEMU is gone: a caught SIGTERM, SIGHUP or SIGQUIT ends the
+/// process with 128 + its number, as a shell reports it.
+pub(super) fn exit_if_signalled(signals: &[Caught]) {
+    for (flag, name, number) in signals {
         if flag.load(std::sync::atomic::Ordering::Relaxed) {
             tell!("trapscope: terminated ({name}); QEMU was stopped");
             std::process::exit(128 + number);
         }
     }
-    r.map_err(anyhow::Error::msg)?;
-    Ok(ExitCode::SUCCESS)
 }
 
-type Caught = (
+pub(super) type Caught = (
     std::sync::Arc<std::sync::atomic::AtomicBool>,
     &'static str,
     i32,
@@ -164,7 +170,7 @@ type Caught = (
 /// directory and an unfinished `-o DIR` are removed rather than left (and
 /// SIGQUIT dumps no core); the exit is then 128 + the signal's number, as
 /// a shell reports it.
-fn stop_on_termination() -> Vec<Caught> {
+pub(super) fn stop_on_termination() -> Vec<Caught> {
     use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
     let mut out = Vec::new();
     for (sig, name) in [

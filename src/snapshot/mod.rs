@@ -3,7 +3,7 @@
 //! device tree read by `fdt.rs`), stops it at a syscall of trapscope's own
 //! init through the gdbstub (`gdb.rs`), and writes RAM and registers
 //! (`take.rs`, in the format of `format.rs`); a scenario variant resumes
-//! from it (`variant.rs`).
+//! from it (`variant.rs`); `verify.rs` checks one against QEMU.
 
 pub mod cpio;
 pub mod fdt;
@@ -13,4 +13,5 @@ pub mod own_init;
 pub mod qemu;
 pub mod take;
 pub mod variant;
+pub mod verify;
 mod vstate;

@@ -77,6 +77,7 @@ pub fn manifest(ram: &[u8]) -> Manifest {
             cpu: "rv64".into(),
             isa: "rv64imafdc_zicsr_zifencei".into(),
             command_line: String::new(),
+            reproducible: false,
         },
     }
 }
