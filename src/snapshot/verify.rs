@@ -27,6 +27,8 @@ mod compare;
 mod names;
 mod ours;
 mod report;
+#[cfg(test)]
+mod tests;
 pub use compare::{Comparison, Covered, Diff, RamDiff};
 pub use report::Report;
 

@@ -62,6 +62,16 @@ impl Names {
         }
     }
 
+    /// Names by `program`'s symbols alone, no page tables (tests).
+    #[cfg(test)]
+    pub fn unmapped(program: Rc<Program>) -> Names {
+        Names {
+            program,
+            kernel: None,
+            pages: BTreeMap::new(),
+        }
+    }
+
     /// A code address: `0x10088 (init_ecall)`, or the bare address.
     pub fn code(&self, va: u64) -> String {
         match self.program.symbol_at(va) {
