@@ -29,8 +29,8 @@ pub const DEFAULT_MEM_MIB: u32 = 128;
 /// The kernel command line: the console on the 16550, Sv39 (trapscope's MMU),
 /// and trapscope's init.
 pub const LINUX_APPEND: &str = "console=ttyS0 earlycon=sbi no4lvl rdinit=/init";
-/// QEMU's options that make a boot repeat bit for bit (docs/decisions.md
-/// D14): time counted in instructions (1 ns each, no sleeping or
+/// QEMU's options that make a boot repeat bit for bit
+/// (docs/decisions.md D14): time counted in instructions (1 ns each, no sleeping or
 /// aligning to the host's clock), the seed of the random numbers QEMU
 /// gives the guest (the device tree's `rng-seed`), and the RTC on that
 /// same counted clock. Recorded as `qemu.reproducible`; changing them
