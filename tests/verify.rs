@@ -165,6 +165,11 @@ fn what_cannot_be_verified_is_one_line() {
     );
     let o = trapscope(&["verify", "scenarios/ras-trap-entry.toml"], &NO_QEMU);
     error_line(&o, &["no variant names a snapshot"]);
+    let o = trapscope(&["verify", "/nonexistent/snap"], &NO_QEMU);
+    error_line(
+        &o,
+        &["/nonexistent/snap: no such snapshot directory or scenario file"],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

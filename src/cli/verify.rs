@@ -20,6 +20,7 @@ were reproducible. Ctrl-C: 130.";
 pub struct VerifyArgs {
     /// A snapshot directory, or a scenario file: then every variant that
     /// names `snapshot = "DIR"` (or the one --variant names).
+    #[arg(value_name = "DIR|SCENARIO")]
     pub target: PathBuf,
     /// With a scenario file: only this variant.
     #[arg(long, short = 'v')]
@@ -61,6 +62,12 @@ fn targets(a: &VerifyArgs) -> anyhow::Result<Vec<(Option<String>, Target)>> {
         iterations: a.iterations,
         timeout: Duration::from_secs(a.timeout),
     };
+    if std::fs::symlink_metadata(&a.target).is_err() {
+        anyhow::bail!(
+            "{}: no such snapshot directory or scenario file",
+            a.target.display()
+        );
+    }
     if is_dir(&a.target) {
         if let Some(v) = &a.variant {
             anyhow::bail!(

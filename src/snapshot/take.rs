@@ -78,6 +78,11 @@ pub struct Config {
     pub append: String,
     /// How long the guest may take to reach the first stop.
     pub boot_timeout: Duration,
+    /// QEMU on the counted clock (`REPRODUCIBLE`), recorded as
+    /// `qemu.reproducible`. Off only where a test needs QEMU's own clock
+    /// (a single step made to take a timer interrupt hangs QEMU 7.2's
+    /// gdbstub under -icount).
+    pub reproducible: bool,
 }
 
 /// A guest running in QEMU, stopped under the gdbstub.
@@ -192,7 +197,11 @@ impl Booted {
             gdb_socket: socket.clone(),
             console,
             bios,
-            extra: REPRODUCIBLE.map(String::from).to_vec(),
+            extra: if cfg.reproducible {
+                REPRODUCIBLE.map(String::from).to_vec()
+            } else {
+                Vec::new()
+            },
         };
         progress(&format!("starting QEMU {version} (-cpu {cpu})"));
         let mut qemu = Qemu::spawn(&launch)?;

@@ -142,6 +142,7 @@ pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
         mem_mib: 128,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(60),
+        reproducible: true,
     }
 }
 

@@ -228,7 +228,7 @@ impl Booted {
                 cpu: self.cpu.clone(),
                 isa: self.isa.clone(),
                 command_line: self.qemu.command_line(),
-                reproducible: true,
+                reproducible: self.cfg.reproducible,
             },
         };
         Snapshot::write(dir, &manifest, &ram)?;
