@@ -67,7 +67,7 @@ impl Ours {
                 Err(format!("the guest exited with code {code} at {}", here()))
             }
             Outcome::Budget => Err(format!(
-                "it did not get there within {budget} instructions (twice QEMU's count, and 1,000,000 more); it was at {}",
+                "it did not get there within {budget} instructions; it was at {}",
                 here()
             )),
             Outcome::Fault(f) => Err(f.to_string()),
