@@ -1,27 +1,30 @@
 //! The snapshot path end to end, on trapscope's own minikernel (its Sv39
 //! build, so the MMU path is exercised) booted in qemu-system-riscv64:
 //! `trapscope snapshot`'s machinery stops it at the N-th user ecall and
-//! writes the snapshot; then
-//! - QEMU, the independent oracle, runs K more iterations, and the state it
-//!   reaches at the (N+K)-th ecall must be what trapscope reaches from the
-//!   snapshot: every GPR, the CSRs trapscope holds, and all of RAM;
-//! - trapscope's native run of the same ELF, from reset, must agree with the
-//!   run from the snapshot over the same iterations: instructions per
-//!   iteration, events and the cycle estimate.
+//! writes the snapshot; then `trapscope verify`'s library function
+//! (`snapshot::verify`), with QEMU as the independent oracle:
+//! - boots it again and finds the stored state bit for bit;
+//! - lets QEMU run K more iterations, and the state it reaches at the
+//!   (N+K)-th ecall must be what trapscope reaches from the snapshot: pc,
+//!   every GPR, the CSRs trapscope holds, FP and V state, and all of RAM;
+//! - and trapscope's native run of the same ELF, from reset, must agree
+//!   with the run from the snapshot over the same iterations: instructions
+//!   per iteration, events and the cycle estimate.
 //!
-//! Masked, and why: mip (QEMU's timer is host time; trapscope's is the
-//! model's, and no interrupt is enabled either way: the snapshot sets mie
-//! to 0), the counters (cycle, time, instret: QEMU's are host-derived), and
-//! misa (QEMU reports its own extension set). Skips with a printed reason
-//! when QEMU is absent; CI sets TRAPSCOPE_REQUIRE_QEMU=1 so absence fails.
+//! Masked, and why (`verify::MASKED`): mip (QEMU's timer is QEMU's clock;
+//! trapscope's is the model's, and no interrupt is enabled either way: the
+//! snapshot sets mie to 0), the counters (cycle, time, instret), and misa
+//! (QEMU reports its own extension set). Skips with a printed reason when
+//! QEMU is absent; CI sets TRAPSCOPE_REQUIRE_QEMU=1 so absence fails.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
-use trapscope::session::{RunOpts, build_machine, run_variant};
+use trapscope::session::{RunOpts, run_variant};
 use trapscope::snapshot::format::Snapshot;
-use trapscope::snapshot::take::{Booted, Config, Guest};
+use trapscope::snapshot::take::{self, Config, Guest};
+use trapscope::snapshot::verify::{self, Target};
 
 mod snapshot_util;
 
@@ -33,7 +36,8 @@ const K: u64 = 10;
 /// The phases a snapshot scenario gets by default (kernel symbols the
 /// minikernel shares with Linux), given to the native run too.
 const PHASES: &str = "[phases]\nentry = [\"handle_exception\"]\nsyscall = [\"do_trap_ecall_u\"]\nexit = [\"syscall_exit_to_user_mode\", \"ret_from_exception\"]\n";
-/// The CSRs compared (trapscope holds them; the rest are recorded only).
+/// CSRs that must be among those compared after the iterations (trapscope
+/// holds them).
 const COMPARED: [&str; 15] = [
     "sstatus", "stvec", "sscratch", "sepc", "scause", "stval", "satp", "mstatus", "medeleg",
     "mideleg", "mtvec", "mscratch", "mepc", "mcause", "mtval",
@@ -60,22 +64,15 @@ fn scenario(dir: &std::path::Path, name: &str, body: &str) -> Scenario {
     Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Snapshots `cfg` at its N-th ecall, lets QEMU run `k` more iterations,
-/// and checks that trapscope from the snapshot reaches QEMU's state: pc,
-/// every GPR, the CSRs trapscope holds, all of RAM. Returns the snapshot's
-/// directory.
+/// Snapshots `cfg` at its N-th ecall, then checks it with `verify`: the
+/// state a second boot reaches is the stored one, and after `k` more
+/// iterations trapscope from the snapshot reaches QEMU's state: pc, every
+/// GPR, the CSRs trapscope holds, FP and V state, all of RAM. Returns the
+/// snapshot's directory.
 fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
     let snap = dir.join("snap");
     let mut note = |l: &str| eprintln!("{l}");
-    let mut b = Booted::start(cfg, &mut note).unwrap();
-    b.run_to(cfg.at, &mut note).unwrap();
-    b.quiesce().unwrap();
-    b.save(&snap).unwrap();
-    // The oracle: QEMU runs on k iterations, to the (N+k)-th ecall.
-    b.run_to(cfg.at + k, &mut note).unwrap();
-    let q_hart = b.hart().unwrap();
-    let q_ram = b.ram().unwrap();
-    drop(b);
+    take::take(cfg, &snap, &mut note).unwrap();
 
     let loaded = Snapshot::load(&snap).unwrap();
     let ecall = loaded.manifest.init.ecall.0;
@@ -84,101 +81,77 @@ fn against_qemu(cfg: &Config, dir: &std::path::Path, k: u64) -> PathBuf {
         "the snapshot stops at the ecall"
     );
     assert_eq!(loaded.manifest.hart.privilege, "U");
+    assert!(
+        loaded.manifest.qemu.reproducible,
+        "booted on a counted clock"
+    );
     let satp = |h: &trapscope::snapshot::format::HartDump| {
-        h.csrs.iter().find(|c| c.name == "satp").map(|c| c.value.0)
+        h.csrs.iter().find(|c| c.csr.0 == 0x180).map(|c| c.value.0)
     };
     assert_eq!(
         satp(&loaded.manifest.hart).map(|v| v >> 60),
         Some(8),
         "paging is on in the loop"
     );
-
-    // trapscope from the snapshot, to the (N+k)-th ecall: the k+1-th
-    // execution of the ecall from here (the first is the N-th).
-    // (A window far longer than the run, so only end_at ends it.)
-    let s = scenario(
-        dir,
-        "plain.toml",
-        &format!(
-            "title = \"t\"\npatch = \"p\"\n{}[[variants]]\nname = \"snap\"\nsnapshot = \"snap\"\n[measure]\niteration = \"{}\"\niterations = 1_000_000\n",
-            // A snapshot with V runs on a core with V 1.0 at its VLEN
-            // (the X60's 256).
-            if cfg.vlen.is_some() {
-                "cores = [\"x60\"]\n"
-            } else {
-                ""
-            },
-            cfg.loop_symbol
-        ),
-    );
-    let opts = RunOpts {
-        core: s.cores.first().cloned(),
-        ..RunOpts::default()
-    };
-    let mut m = build_machine(&s, &s.variants[0], &opts).unwrap();
     // Symbols and source lines come with the snapshot (the vmlinux's, or
     // the bare ELF's own).
-    let he = m
-        .program
+    let program = trapscope::snapshot::variant::load(&snap, None, None)
+        .unwrap()
+        .program;
+    let he = program
         .symbol("handle_exception")
         .expect("handle_exception");
     assert!(
-        m.program
+        program
             .loc_string(he.addr)
             .is_some_and(|l| l.contains("entry")),
         "a source line for handle_exception: {:?}",
-        m.program.loc_string(he.addr)
+        program.loc_string(he.addr)
     );
-    m.end_at(ecall, k + 1).unwrap();
-    let o = m.run(&Until {
-        max_insns: Some(10_000_000),
-        ..Until::default()
-    });
-    assert_eq!(o, Outcome::Exited(0), "trapscope reaches the ecall again");
-    assert_eq!(m.pc(), q_hart.pc.0, "pc");
-    let gprs = m.gprs();
-    for (i, q) in q_hart.x.iter().enumerate() {
-        assert_eq!(gprs[i], q.0, "x{i} after {k} iterations");
-    }
+
+    // The oracle, through `trapscope verify`'s library function.
+    let target = Target {
+        dir: snap.clone(),
+        kernel: None,
+        vmlinux: None,
+        core: None,
+        iterations: k,
+        timeout: Duration::from_secs(120),
+    };
+    let report = verify::verify(&target, &mut note).unwrap_or_else(|e| panic!("{e}"));
+    let text = report.lines().join("\n");
+    eprintln!("{text}");
+    assert!(report.at_snapshot.equal(), "a second boot: {text}");
+    let after = report
+        .after
+        .as_ref()
+        .expect("compared after the iterations");
+    assert!(
+        after.ended.is_none(),
+        "trapscope reaches the ecall again: {text}"
+    );
+    assert!(after.equal(), "trapscope vs QEMU: {text}");
+    assert!(report.equal());
+    // What was compared: x1-x31, the CSRs trapscope holds (the masked
+    // ones not), RAM whole; FP state where the hart has F, V where V.
+    let c = &after.covered;
+    assert_eq!(c.gprs, 31);
     for name in COMPARED {
-        let c = q_hart
-            .csrs
-            .iter()
-            .find(|c| c.name == name)
-            .unwrap_or_else(|| panic!("QEMU gave no {name}"));
-        let ours = m.csr(c.csr.0 as u16);
-        assert_eq!(ours, Some(c.value.0), "{name}: trapscope vs QEMU");
+        let num = (0..0x1000u16)
+            .find(|&n| trapscope::isa::csr_name(n) == Some(name))
+            .unwrap();
+        assert!(c.csrs.contains(&num), "{name} is compared");
     }
-    // The FP and vector state, when QEMU's hart has them (a V kernel with
-    // a vector init: the kernel's discard leaves vill and all-ones).
-    if let Some(qf) = q_hart.fcsr {
-        let fp = m.fp_state();
-        assert_eq!(fp.fcsr, qf.0, "fcsr: trapscope vs QEMU");
-        for (i, q) in q_hart.f.iter().enumerate() {
-            assert_eq!(fp.f[i], q.0, "f{i}: trapscope vs QEMU");
-        }
+    for masked in [0x344u16, 0x301, 0xb00, 0xb02, 0xc01] {
+        assert!(!c.csrs.contains(&masked), "{masked:#x} is masked");
     }
-    if let Some(qv) = &q_hart.vector {
-        let v = m.vunit().expect("the snapshot gives the hart V");
-        assert_eq!(v.vlen, qv.vlen, "VLEN");
-        assert_eq!(
-            (v.vl, v.vtype, v.vstart, v.read_csr(0x00f)),
-            (qv.vl.0, qv.vtype.0, qv.vstart.0, Some(qv.vcsr.0)),
-            "vl, vtype, vstart, vcsr: trapscope vs QEMU"
-        );
-        for (i, q) in qv.v.iter().enumerate() {
-            let ours: String = v.reg(i).iter().map(|b| format!("{b:02x}")).collect();
-            assert_eq!(&ours, q, "v{i}: trapscope vs QEMU");
-        }
-    }
-    let ram = m.read_phys(0x8000_0000, q_ram.len()).unwrap();
-    if ram != q_ram {
-        let first = ram.iter().zip(&q_ram).position(|(a, b)| a != b).unwrap();
-        panic!(
-            "RAM differs from QEMU's first at {:#x}",
-            0x8000_0000 + first as u64
-        );
-    }
+    assert_eq!(c.ram, u64::from(cfg.mem_mib) << 20);
+    assert!(c.fp, "f0-f31 and fcsr");
+    assert_eq!(c.vector, cfg.vlen.is_some(), "the vector state");
+    assert!(
+        text.contains(&format!("after {k} iterations: equal (pc, x1-x31, ")),
+        "{text}"
+    );
     snap
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use super::machine_args::MachineArgs;
-use super::{DEFAULT_ELF_BUDGET, snapshot};
+use super::{DEFAULT_ELF_BUDGET, snapshot, verify};
 use crate::report::{Format, RunFormat};
 
 #[derive(Parser, Debug)]
@@ -204,6 +204,11 @@ pub(super) enum Cmd {
     /// From two kernel builds to a review: snapshot both (cached), then
     /// what `compare` and `diff` print on the scenario of the two.
     Review(super::review::ReviewArgs),
+    /// Check a snapshot against QEMU: boot what it records again, compare
+    /// the state at the snapshot point, then run N iterations in QEMU and
+    /// in trapscope and compare registers and all of RAM.
+    #[command(after_help = verify::EXIT_HELP)]
+    Verify(verify::VerifyArgs),
     /// Check the scenarios' expectations; exit 1 if any fails. Each variant
     /// runs within its scenario's budget (50M when it sets none).
     Check {

@@ -29,6 +29,7 @@ mod machine_args;
 mod review;
 mod runs;
 mod snapshot;
+mod verify;
 
 use args::{Cli, Cmd};
 
@@ -350,6 +351,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => check(&scenarios, machine.config(), format),
         Some(Cmd::Snapshot(a)) => snapshot::snapshot(a),
         Some(Cmd::Review(a)) => review::review(a),
+        Some(Cmd::Verify(a)) => verify::verify(a),
     }
 }
 

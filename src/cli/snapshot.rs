@@ -182,6 +182,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
         mem_mib: a.mem,
         append: a.append,
         boot_timeout: Duration::from_secs(a.timeout),
+        reproducible: true,
     };
     let signals = stop_on_termination();
     let mut progress = |line: &str| tell!("trapscope: snapshot: {line}");

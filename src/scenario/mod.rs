@@ -7,6 +7,7 @@ mod dto;
 mod exit_codes;
 pub mod expect;
 mod seed_table;
+mod snapshots;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -17,6 +18,7 @@ use serde_spanned::Spanned;
 
 pub use expect::{Check, Expr, Operand};
 pub use seed_table::{SeedRow, SeedTable};
+pub use snapshots::{SnapshotVariant, snapshot_variants};
 
 use crate::cost::Profile;
 use crate::machine::Program;

@@ -145,6 +145,8 @@ pub struct Kernel {
     pub vmlinux: Option<String>,
     /// The vmlinux's GNU build id (hex), checked against a scenario's vmlinux.
     pub build_id: Option<String>,
+    /// The kernel command line QEMU was given: trapscope's words, then
+    /// `--append`'s (snapshots taken before recorded trapscope's alone).
     pub append: String,
 }
 
@@ -187,6 +189,12 @@ pub struct QemuInfo {
     /// The guest device tree's riscv,isa.
     pub isa: String,
     pub command_line: String,
+    /// QEMU ran on instruction-counted time with a fixed seed
+    /// (`take::REPRODUCIBLE`, docs/decisions.md D14): booting the same
+    /// files again reaches the same state bit for bit, which `trapscope
+    /// verify` checks. Absent (false) in snapshots taken before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reproducible: bool,
 }
 
 /// A snapshot read back: the manifest and the RAM.

@@ -3,7 +3,8 @@
 //! device tree read by `fdt.rs`), stops it at a syscall of trapscope's own
 //! init through the gdbstub (`gdb.rs`), and writes RAM and registers
 //! (`take.rs`, in the format of `format.rs`, with the init's sources of
-//! `init_src.rs`); a scenario variant resumes from it (`variant.rs`).
+//! `init_src.rs`); a scenario variant resumes from it (`variant.rs`);
+//! `verify.rs` checks one against QEMU.
 
 pub mod cpio;
 pub mod fdt;
@@ -14,4 +15,5 @@ pub mod own_init;
 pub mod qemu;
 pub mod take;
 pub mod variant;
+pub mod verify;
 mod vstate;

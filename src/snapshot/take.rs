@@ -30,6 +30,20 @@ pub const DEFAULT_MEM_MIB: u32 = 128;
 /// The kernel command line: the console on the 16550, Sv39 (trapscope's MMU),
 /// and trapscope's init.
 pub const LINUX_APPEND: &str = "console=ttyS0 earlycon=sbi no4lvl rdinit=/init";
+/// QEMU's options that make a boot repeat bit for bit
+/// (docs/decisions.md D14): time counted in instructions (1 ns each, no sleeping or
+/// aligning to the host's clock), the seed of the random numbers QEMU
+/// gives the guest (the device tree's `rng-seed`), and the RTC on that
+/// same counted clock. Recorded as `qemu.reproducible`; changing them
+/// makes earlier snapshots unverifiable, so a change needs a new field.
+pub const REPRODUCIBLE: [&str; 6] = [
+    "-icount",
+    "shift=0,sleep=off,align=off",
+    "-seed",
+    "1",
+    "-rtc",
+    "base=2000-01-01T00:00:00,clock=vm",
+];
 /// CLINT registers (QEMU virt): mtimecmp of hart 0, mtime.
 const MTIMECMP: u64 = 0x0200_4000;
 const MTIME: u64 = 0x0200_bff8;
@@ -65,6 +79,11 @@ pub struct Config {
     pub append: String,
     /// How long the guest may take to reach the first stop.
     pub boot_timeout: Duration,
+    /// QEMU on the counted clock (`REPRODUCIBLE`), recorded as
+    /// `qemu.reproducible`. Off only where a test needs QEMU's own clock
+    /// (a single step made to take a timer interrupt hangs QEMU 7.2's
+    /// gdbstub under -icount).
+    pub reproducible: bool,
 }
 
 /// A guest running in QEMU, stopped under the gdbstub.
@@ -171,11 +190,7 @@ impl Booted {
                             format!("{}: exists in a fresh directory", rd.display())
                         })
                     })?;
-                let mut append = LINUX_APPEND.to_string();
-                if !cfg.append.is_empty() {
-                    append = format!("{append} {}", cfg.append);
-                }
-                (image.clone(), Some(rd), append, None)
+                (image.clone(), Some(rd), kernel_append(cfg), None)
             }
             Guest::Elf(p) => (p.clone(), None, String::new(), Some(PathBuf::from("none"))),
         };
@@ -189,7 +204,11 @@ impl Booted {
             gdb_socket: socket.clone(),
             console,
             bios,
-            extra: Vec::new(),
+            extra: if cfg.reproducible {
+                REPRODUCIBLE.map(String::from).to_vec()
+            } else {
+                Vec::new()
+            },
         };
         progress(&format!("starting QEMU {version} (-cpu {cpu})"));
         let mut qemu = Qemu::spawn(&launch)?;
@@ -281,6 +300,16 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     }
     progress(&format!("wrote {}", out.display()));
     Ok(())
+}
+
+/// The kernel command line: trapscope's words, then `--append`'s; empty
+/// for a bare ELF.
+pub(crate) fn kernel_append(cfg: &Config) -> String {
+    match (&cfg.guest, cfg.append.trim()) {
+        (Guest::Elf(_), _) => String::new(),
+        (Guest::Linux { .. }, "") => LINUX_APPEND.to_string(),
+        (Guest::Linux { .. }, more) => format!("{LINUX_APPEND} {more}"),
+    }
 }
 
 /// Removes what runs killed outright (SIGKILL runs no destructor) left:

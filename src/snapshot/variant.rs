@@ -135,6 +135,18 @@ pub fn load(
     kernel_src: Option<&Path>,
 ) -> Result<Loaded, LoadError> {
     let snap = Snapshot::load(dir).map_err(LoadError::snapshot)?;
+    from_snapshot(snap, vmlinux, kernel_src)
+}
+
+/// `load` of a snapshot already read (`trapscope verify` keeps its
+/// manifest); its RAM becomes the program's one segment.
+pub fn from_snapshot(
+    snap: Snapshot,
+    vmlinux: Option<&Path>,
+    kernel_src: Option<&Path>,
+) -> Result<Loaded, LoadError> {
+    let dir = snap.dir.clone();
+    let dir = dir.as_path();
     check_isa(&snap).map_err(LoadError::snapshot)?;
     check_paging(&snap).map_err(LoadError::snapshot)?;
     let resume = snap.resume_state().map_err(|e| {

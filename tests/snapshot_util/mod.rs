@@ -78,6 +78,7 @@ pub fn manifest(ram: &[u8]) -> Manifest {
             cpu: "rv64".into(),
             isa: "rv64imafdc_zicsr_zifencei".into(),
             command_line: String::new(),
+            reproducible: false,
         },
     }
 }
@@ -142,6 +143,7 @@ pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
         mem_mib: 128,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(60),
+        reproducible: true,
     }
 }
 

@@ -47,7 +47,9 @@ impl KeyParts {
         let mut all = String::new();
         let _ = write!(
             all,
-            "v{}\n{}\n{}\n{:016x}\n{}\n{}\n{}\n{}\n{}",
+            // Snapshots on QEMU's counted clock (docs/decisions.md D14):
+            // entries taken before it are never reused.
+            "v{} counted clock\n{}\n{}\n{:016x}\n{}\n{}\n{}\n{}\n{}",
             format::VERSION,
             self.guest,
             self.init_name,

@@ -171,6 +171,8 @@ pub fn config(
         mem_mib: take::DEFAULT_MEM_MIB,
         append: String::new(),
         boot_timeout: Duration::from_secs(120),
+        // QEMU on its counted clock, so that `verify` can boot it again.
+        reproducible: true,
     };
     let key = KeyParts {
         guest: side.id.clone(),

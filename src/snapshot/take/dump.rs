@@ -8,7 +8,7 @@ use super::super::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
 use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};
-use super::{Booted, Guest, LINUX_APPEND, MTIME, MTIMECMP, RAM_BASE};
+use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE};
 
 impl Booted {
     /// Every register the snapshot keeps.
@@ -159,6 +159,15 @@ impl Booted {
             .ok_or_else(|| format!("QEMU's monitor gave no value for {addr:#x}: {}", out.trim()))
     }
 
+    /// The CLINT's state: mtime, hart 0's mtimecmp, its msip bit.
+    pub fn platform(&mut self) -> Result<PlatformDump, String> {
+        Ok(PlatformDump {
+            mtime: Hex(self.phys_u64(MTIME)?),
+            mtimecmp: Hex(self.phys_u64(MTIMECMP)?),
+            msip: Hex(self.phys_u64(0x0200_0000)? & 1),
+        })
+    }
+
     /// RAM, through the monitor's `pmemsave` into the scratch directory.
     pub fn ram(&mut self) -> Result<Vec<u8>, String> {
         let path = self.work.join("ram.bin");
@@ -183,20 +192,13 @@ impl Booted {
     pub fn save(&mut self, dir: &Path) -> Result<(), String> {
         let hart = self.hart()?;
         let counter = self.checked_counter(hart.x[super::step::COUNTER_REG].0)?;
-        let platform = PlatformDump {
-            mtime: Hex(self.phys_u64(MTIME)?),
-            mtimecmp: Hex(self.phys_u64(MTIMECMP)?),
-            msip: Hex(self.phys_u64(0x0200_0000)? & 1),
-        };
+        let platform = self.platform()?;
         let ram = self.ram()?;
-        let (image, vmlinux, append) = match &self.cfg.guest {
-            Guest::Linux { image, vmlinux, .. } => (
-                absolute(image),
-                Some(absolute(vmlinux)),
-                LINUX_APPEND.to_string(),
-            ),
-            Guest::Elf(p) => (absolute(p), None, String::new()),
+        let (image, vmlinux) = match &self.cfg.guest {
+            Guest::Linux { image, vmlinux, .. } => (absolute(image), Some(absolute(vmlinux))),
+            Guest::Elf(p) => (absolute(p), None),
         };
+        let append = super::kernel_append(&self.cfg);
         let manifest = Manifest {
             format: format::FORMAT.into(),
             version: format::VERSION,
@@ -227,6 +229,7 @@ impl Booted {
                 cpu: self.cpu.clone(),
                 isa: self.isa.clone(),
                 command_line: self.qemu.command_line(),
+                reproducible: self.cfg.reproducible,
             },
         };
         Snapshot::write(dir, &manifest, &ram)?;

@@ -1,0 +1,352 @@
+//! `trapscope verify`: a snapshot checked against QEMU, the independent
+//! oracle, with no source tree.
+//!
+//! 1. QEMU boots again what the manifest records (the Image and vmlinux,
+//!    or the bare ELF; the stored `init.elf`; the VLEN, RAM size and
+//!    kernel command line) with the same reproducible clock
+//!    (docs/decisions.md D14), stops before the same execution of the
+//!    same marker, and its state must be the stored one: every register,
+//!    every CSR, the CLINT and all of RAM.
+//! 2. QEMU runs N more iterations, to the (at+N)-th marker; trapscope runs
+//!    N from the snapshot; pc, GPRs, the CSRs trapscope holds, FP and V
+//!    state and all of RAM must agree. mip, the counters and misa are
+//!    masked (`MASKED`, each with its reason).
+//!
+//! The first difference is named, a pc or address with its symbol.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+use super::format::Snapshot;
+use super::take::{self, Booted, Config, Guest};
+use crate::cost::Profile;
+use crate::machine::Program;
+
+mod compare;
+mod names;
+mod ours;
+mod report;
+#[cfg(test)]
+mod tests;
+pub use compare::{Comparison, Covered, Diff, RamDiff};
+pub use report::Report;
+
+/// Iterations after the snapshot point when `--iterations` is not given.
+pub const DEFAULT_ITERATIONS: u64 = 100;
+
+/// What is not compared after the iterations, and why.
+pub const MASKED: [(&str, &str); 3] = [
+    (
+        "mip, sip",
+        "pending interrupts: QEMU's timer runs on QEMU's clock, trapscope's on the model's, and neither takes one (the snapshot set mie = 0)",
+    ),
+    (
+        "cycle, time, instret (mcycle, minstret)",
+        "counters: QEMU counts its own clock, trapscope the model's",
+    ),
+    (
+        "misa",
+        "QEMU reports its own extension set, trapscope its emulator's",
+    ),
+];
+
+/// Whether CSR `n` is masked after the iterations (`MASKED`): mip, sip,
+/// misa, and the counters (priv spec §2.2: 0xb00–0xb9f machine,
+/// 0xc00–0xc9f user).
+fn masked(n: u16) -> bool {
+    matches!(n, 0x344 | 0x144 | 0x301 | 0xb00..=0xb9f | 0xc00..=0xc9f)
+}
+
+/// What to verify.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub dir: PathBuf,
+    /// Instead of the Image (or bare ELF) the snapshot recorded.
+    pub kernel: Option<PathBuf>,
+    /// Instead of the vmlinux it recorded (its build id must match).
+    pub vmlinux: Option<PathBuf>,
+    /// For a snapshot with V: the core whose V unit runs it (its VLEN
+    /// must be the snapshot's); ignored for one without.
+    pub core: Option<Rc<Profile>>,
+    pub iterations: u64,
+    /// How long QEMU may take to reach each stop.
+    pub timeout: Duration,
+}
+
+/// Checks `t.dir` against QEMU (the module's doc); `Err` is one line: bad
+/// input, QEMU missing, a kernel that does not boot.
+pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, String> {
+    if t.iterations == 0 {
+        return Err("--iterations must be at least 1".into());
+    }
+    let snap = Snapshot::load(&t.dir)?;
+    let m = snap.manifest.clone();
+    refuse_unverifiable(&snap)?;
+    let vlen = m.hart.vector.as_ref().map(|v| v.vlen);
+    if let (Some(vlen), Some(core)) = (vlen, &t.core) {
+        check_core(core, vlen)?;
+    }
+    let (cfg, booted) = config(&snap, t)?;
+    let mut ours = ours::Ours::new(snap, t.vmlinux.as_deref())?;
+    let names = names::Names::new(&ours.machine);
+
+    let mut b = Booted::start(&cfg, progress)?;
+    if b.ecall != m.init.ecall.0 {
+        return Err(format!(
+            "the marker {} is at {:#x} in this guest, but at {:#x} in the snapshot: the init or ELF is not the snapshot's",
+            cfg.ecall_symbol, b.ecall, m.init.ecall.0
+        ));
+    }
+    let mut report = Report {
+        booted: format!("{booted}; {}", qemu_note(&b, &m.qemu)),
+        stop: format!(
+            "before execution {} of {} ({:#x})",
+            m.init.at, cfg.ecall_symbol, m.init.ecall.0
+        ),
+        iterations: t.iterations,
+        at_snapshot: Comparison::new("snapshot", "QEMU"),
+        after: None,
+    };
+    b.run_to(m.init.at, progress)?;
+    b.quiesce()?;
+    let q_hart = b.hart()?;
+    let q_platform = b.platform()?;
+    let c = &mut report.at_snapshot;
+    compare::harts(c, &m.hart, &q_hart, &|_| true, &names);
+    compare::platforms(c, &m.platform, &q_platform);
+    {
+        let q_ram = b.ram()?;
+        let mut theirs = |at: u64, len: usize| Ok(slice(&q_ram, at - m.ram.base.0, len));
+        compare::ram(c, m.ram.base.0, ours.stored_ram(), &mut theirs, &names)?;
+    }
+    if !report.at_snapshot.equal() {
+        return Ok(report);
+    }
+
+    progress(&format!("QEMU runs {} iterations", t.iterations));
+    b.run_to(m.init.at + t.iterations, progress)?;
+    let q_hart = b.hart()?;
+    let q_ram = b.ram()?;
+    drop(b);
+    progress(&format!("trapscope runs {} iterations", t.iterations));
+    let mut after = Comparison::new("QEMU", "trapscope");
+    let budget = budget(&m.hart, &q_hart, t.iterations);
+    match ours.run_to(m.init.ecall.0, t.iterations + 1, budget)? {
+        Err(how) => after.ended = Some(how),
+        Ok(()) => {
+            let mine = ours.hart(!q_hart.f.is_empty());
+            let held = |n: u16| !masked(n) && mine.csrs.iter().any(|c| c.csr.0 == u64::from(n));
+            compare::harts(&mut after, &q_hart, &mine, &held, &names);
+            let mut read = |at: u64, len: usize| ours.ram(at, len);
+            compare::ram(&mut after, m.ram.base.0, &q_ram, &mut read, &names)?;
+        }
+    }
+    report.after = Some(after);
+    Ok(report)
+}
+
+/// "QEMU 7.2.22", and how it differs from the QEMU that took the
+/// snapshot, if it does (a difference found is then likely its doing).
+fn qemu_note(b: &Booted, was: &super::format::QemuInfo) -> String {
+    let mut s = format!("QEMU {}", b.version);
+    if b.version.to_string() != was.version {
+        s.push_str(&format!(" (the snapshot's was {})", was.version));
+    }
+    if b.cpu != was.cpu {
+        s.push_str(&format!(
+            ", -cpu {} (the snapshot's was {})",
+            b.cpu, was.cpu
+        ));
+    }
+    s
+}
+
+fn slice(v: &[u8], off: u64, len: usize) -> Vec<u8> {
+    let off = usize::try_from(off).unwrap_or(usize::MAX).min(v.len());
+    v[off..(off + len).min(v.len())].to_vec()
+}
+
+/// trapscope's instruction budget: twice what QEMU retired between the two
+/// stops (minstret, which QEMU counts exactly on its instruction-counted
+/// clock), and a million more; a million an iteration without minstret.
+fn budget(
+    before: &super::format::HartDump,
+    after: &super::format::HartDump,
+    iterations: u64,
+) -> u64 {
+    let minstret =
+        |h: &super::format::HartDump| h.csrs.iter().find(|c| c.csr.0 == 0xb02).map(|c| c.value.0);
+    match (minstret(before), minstret(after)) {
+        (Some(a), Some(b)) if b > a => (b - a).saturating_mul(2).saturating_add(1_000_000),
+        _ => iterations.saturating_mul(1_000_000),
+    }
+}
+
+/// Snapshots a second boot cannot reproduce, or whose loop QEMU and
+/// trapscope would not run alike, refused in one line.
+fn refuse_unverifiable(snap: &Snapshot) -> Result<(), String> {
+    let m = &snap.manifest;
+    if !m.qemu.reproducible {
+        return Err(format!(
+            "{}: taken by {} before snapshots booted QEMU on a counted clock (-icount), so no second boot reaches its state bit for bit: take it again with this trapscope's `snapshot`",
+            snap.dir.display(),
+            m.made_by
+        ));
+    }
+    let mie = m.hart.csrs.iter().find(|c| c.csr.0 == 0x304);
+    if let Some(c) = mie.filter(|c| c.value.0 != 0) {
+        return Err(format!(
+            "{}: the snapshot keeps interrupts enabled (mie = {:#x}): QEMU would take them on its clock and trapscope on the model's, at other instructions, so their states cannot be compared",
+            snap.dir.display(),
+            c.value.0
+        ));
+    }
+    Ok(())
+}
+
+/// A core for a snapshot with V: V 1.0 at the snapshot's VLEN.
+fn check_core(core: &Profile, vlen: u32) -> Result<(), String> {
+    let v = &core.vector;
+    if !(v.present.value && core.vector_isa == "v1.0") {
+        return Err(format!(
+            "--core {}: has no V 1.0 unit, but the snapshot has vector state (VLEN {vlen})",
+            core.name
+        ));
+    }
+    if v.vlen.value != vlen {
+        return Err(format!(
+            "--core {}: VLEN {}, but the snapshot was taken at VLEN {vlen}",
+            core.name, v.vlen.value
+        ));
+    }
+    Ok(())
+}
+
+/// A file the snapshot names must be there: one line saying which, and
+/// how to name it instead.
+fn present(p: &Path, what: &str, option: &str) -> Result<(), String> {
+    match std::fs::metadata(p) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!(
+            "{}: the snapshot's {what} is not there ({e}); give its path with {option}",
+            p.display()
+        )),
+    }
+}
+
+/// The name of a symbol at exactly `addr` in the ELF at `path`.
+fn marker_name(path: &Path, addr: u64, what: &str) -> Result<String, String> {
+    let p = Program::load(path).map_err(|e| e.to_string())?;
+    p.symbols()
+        .iter()
+        .filter(|s| s.addr == addr && !s.name.is_empty())
+        .find(|s| p.symbol(&s.name).is_some_and(|f| f.addr == addr))
+        .map(|s| s.name.clone())
+        .ok_or_else(|| {
+            format!(
+                "{}: no symbol at {addr:#x}, the snapshot's {what}: not the ELF the snapshot was taken of",
+                path.display()
+            )
+        })
+}
+
+/// The boot `take` would make for this snapshot, and a line saying what
+/// it is.
+fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
+    let m = &snap.manifest;
+    let image = t
+        .kernel
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&m.kernel.image));
+    let mib = m.ram.size.0 >> 20;
+    if m.ram.size.0 & ((1 << 20) - 1) != 0 {
+        return Err(format!(
+            "ram.size {:#x} is not a whole number of MiB, which QEMU's -m needs",
+            m.ram.size.0
+        ));
+    }
+    let (guest, append, what) = match &m.kernel.vmlinux {
+        Some(recorded) => {
+            let vmlinux = t.vmlinux.clone().unwrap_or_else(|| PathBuf::from(recorded));
+            present(&image, "kernel Image", "--kernel")?;
+            present(&vmlinux, "vmlinux", "--vmlinux")?;
+            check_build_id(&vmlinux, m.kernel.build_id.as_deref())?;
+            let extra = m
+                .kernel
+                .append
+                .strip_prefix(take::LINUX_APPEND)
+                .ok_or_else(|| {
+                    format!(
+                        "kernel.append '{}' does not start with trapscope's '{}'",
+                        m.kernel.append,
+                        take::LINUX_APPEND
+                    )
+                })?
+                .trim()
+                .to_string();
+            let what = format!(
+                "Linux {} (vmlinux {}, build id {}), init {} (the snapshot's init.elf)",
+                image.display(),
+                vmlinux.display(),
+                m.kernel.build_id.as_deref().unwrap_or("none"),
+                m.init.name
+            );
+            let guest = Guest::Linux {
+                image: image.clone(),
+                vmlinux,
+                init: snap.init_path(),
+                counted: m.init.counter.is_some(),
+            };
+            (guest, extra, what)
+        }
+        None => {
+            if t.vmlinux.is_some() {
+                return Err("--vmlinux: this snapshot is of a bare-metal ELF, not Linux".into());
+            }
+            present(&image, "guest ELF", "--kernel")?;
+            let what = format!("bare-metal ELF {}", image.display());
+            (Guest::Elf(image.clone()), String::new(), what)
+        }
+    };
+    let marker_file = match &guest {
+        Guest::Linux { init, .. } => init.clone(),
+        Guest::Elf(p) => p.clone(),
+    };
+    let vlen = m.hart.vector.as_ref().map(|v| v.vlen);
+    let mut what = format!("{what}, {mib} MiB");
+    if let Some(v) = vlen {
+        what.push_str(&format!(", V at VLEN {v}"));
+    }
+    if !append.is_empty() {
+        what.push_str(&format!(", kernel command line + '{append}'"));
+    }
+    let cfg = Config {
+        guest,
+        at: m.init.at,
+        ecall_symbol: marker_name(&marker_file, m.init.ecall.0, "marker (its loop's ecall)")?,
+        loop_symbol: marker_name(&marker_file, m.init.loop_top.0, "loop top")?,
+        vlen,
+        mem_mib: u32::try_from(mib).unwrap_or(u32::MAX),
+        append,
+        boot_timeout: t.timeout,
+        reproducible: true,
+    };
+    Ok((cfg, what))
+}
+
+/// The vmlinux must be the snapshot's build: one line when it was rebuilt.
+fn check_build_id(vmlinux: &Path, want: Option<&str>) -> Result<(), String> {
+    let Some(want) = want else { return Ok(()) };
+    let bytes = crate::input::read_regular(vmlinux, "vmlinux", crate::input::KERNEL_IMAGE_MAX)
+        .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
+    let have = super::variant::build_id(&bytes);
+    if have.as_deref() == Some(want) {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: build id {}, but the snapshot's kernel has {want}: the kernel was rebuilt since the snapshot (give --kernel and --vmlinux of that build)",
+        vmlinux.display(),
+        have.as_deref().unwrap_or("(none)")
+    ))
+}
