@@ -238,11 +238,19 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
     if runs.len() >= 2 && runs.iter().all(|r| r.iterations > 0 && r.window_closed) {
         let _ = writeln!(o);
         let _ = writeln!(o, "instructions per iteration, by phase");
+        // Each column as wide as its longest name and a space (at least 10),
+        // so that long variant names stay apart.
+        let w = runs
+            .iter()
+            .map(|r| r.variant.chars().count() + 1)
+            .max()
+            .unwrap_or(0)
+            .max(10);
         let _ = write!(o, "  {:<10}", "phase");
         for r in runs {
-            let _ = write!(o, "{:>10}", r.variant);
+            let _ = write!(o, "{:>w$}", r.variant);
         }
-        let _ = writeln!(o, "{:>10}", "delta");
+        let _ = writeln!(o, "{:>w$}", "delta");
         let mut phases = phase_order(s, runs);
         phases.push("total".into());
         for p in phases {
@@ -255,10 +263,10 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             }
             let _ = write!(o, "  {p:<10}");
             for v in &vals {
-                let _ = write!(o, "{:>10}", fmt_num(*v));
+                let _ = write!(o, "{:>w$}", fmt_num(*v));
             }
             let d = vals[vals.len() - 1] - vals[0];
-            let _ = writeln!(o, "{:>10}", fmt_delta(d));
+            let _ = writeln!(o, "{:>w$}", fmt_delta(d));
         }
     }
     escape(&o).into_owned()
