@@ -79,7 +79,7 @@ fn an_unknown_word_is_an_unknown_command_or_scenario() {
         2,
         &[
             "trapscope: error: unknown command or scenario 'frobnicate'",
-            "commands: run, compare, fidelity, list, bench, diff, elf, snapshot, verify, check",
+            "commands: run, compare, fidelity, list, bench, diff, elf, snapshot, review, verify, check",
             "see 'trapscope --help'",
         ],
     );
