@@ -24,7 +24,9 @@ impl MatchBy {
     pub fn words(self) -> &'static str {
         match self {
             MatchBy::SourceLine => "function and source line",
-            MatchBy::Text => "function and instruction (two builds: line numbers differ)",
+            MatchBy::Text => {
+                "function and instruction (two programs, such as two builds or two snapshots: their line numbers may differ)"
+            }
         }
     }
 }
