@@ -31,8 +31,12 @@ pub enum Kind {
 /// both; one line naming what is missing otherwise.
 pub fn find_build(dir: &Path) -> Result<(PathBuf, PathBuf), String> {
     if !dir.is_dir() {
+        let what = match std::fs::metadata(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "no such directory",
+            _ => "not a directory",
+        };
         return Err(format!(
-            "{}: not a directory: give a kernel build directory (with vmlinux and arch/riscv/boot/Image) or a directory holding Image and vmlinux",
+            "{}: {what}: give a kernel build directory (with vmlinux and arch/riscv/boot/Image) or a directory holding Image and vmlinux",
             dir.display()
         ));
     }
@@ -236,6 +240,11 @@ mod tests {
             find_build(&d.join("Image"))
                 .unwrap_err()
                 .contains("not a directory")
+        );
+        assert!(
+            find_build(&d.join("nope"))
+                .unwrap_err()
+                .contains("nope: no such directory")
         );
         let _ = std::fs::remove_dir_all(&d);
     }
