@@ -68,13 +68,8 @@ pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
     // or the store a page fault is taken on: take/step.rs counts either),
     // but it must be code the ELF loads, or no breakpoint there is hit.
     let at = prog.symbol(marker).map_or(0, |s| s.addr);
-    let loaded = prog.segments.iter().any(|s| {
-        s.exec
-            && at
-                .checked_sub(s.vaddr)
-                .is_some_and(|off| off.saturating_add(2) <= s.data.len() as u64)
-    });
-    if !loaded {
+    let word = prog.text_bytes(at, 4).filter(|_| prog.is_mapped_exec(at));
+    if word.is_none_or(|w| w.len() < 2) {
         return Err(format!(
             "'{marker}' at {at:#x} lies in no loaded executable segment: the marker must be an instruction of the loop, run once per iteration"
         ));
@@ -83,12 +78,7 @@ pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
     // does, its fault and its retry: at the loop's top, each retry would
     // count as another iteration and halve every per-iteration figure.
     let top = prog.symbol(loop_top).map_or(0, |s| s.addr);
-    let is_ecall = prog.segments.iter().any(|s| {
-        at.checked_sub(s.vaddr)
-            .and_then(|off| usize::try_from(off).ok())
-            .and_then(|off| s.data.get(off..off + 4))
-            == Some(&ECALL.to_le_bytes()[..])
-    });
+    let is_ecall = word == Some(&ECALL.to_le_bytes()[..]);
     if at == top && !is_ecall {
         return Err(format!(
             "'{marker}' is at the loop's top '{loop_top}' ({at:#x}) and is not an ecall: a marker that faults runs twice per iteration (its fault and its retry) and the top must run once; put '{loop_top}' on an instruction before it"

@@ -95,9 +95,6 @@ pub struct Booted {
     /// The ecall's address and how many times it has been reached.
     pub ecall: u64,
     pub hits: u64,
-    /// Steps over the marker that took an exception it raised (a page
-    /// fault's store), whose handler returns to retry it (not counted).
-    pub faulted_steps: u64,
     /// Steps over the ecall that took an interrupt instead of its trap
     /// (not counted in `hits`).
     pub interrupted_steps: u64,
@@ -226,7 +223,6 @@ impl Booted {
             ecall: facts.ecall,
             hits: 0,
             interrupted_steps: 0,
-            faulted_steps: 0,
             cpu,
             isa: isa.isa,
             version,

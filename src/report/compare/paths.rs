@@ -30,36 +30,35 @@ pub struct PathDiffers {
 /// that ran them (a variant that runs on one core alone, or that is a
 /// core, has one row and differs from nothing).
 pub fn differing(rows: &[Row]) -> Vec<PathDiffers> {
-    let mut out: Vec<PathDiffers> = Vec::new();
-    let mut traps: Vec<Vec<f64>> = Vec::new();
+    // Figures are means over the iterations: equal paths give equal sums.
+    fn varies(mut xs: impl Iterator<Item = f64>) -> bool {
+        let first = xs.next();
+        xs.any(|x| first.is_some_and(|f| (x - f).abs() > 1e-9))
+    }
+    let mut variants: Vec<&str> = Vec::new();
     for r in rows {
-        let t = r.events.get("traps").copied().unwrap_or(0.0);
-        match out.iter().position(|d| d.variant == r.variant) {
-            Some(i) => {
-                out[i]
-                    .per_core
-                    .push((r.core.clone(), r.instructions_per_iteration));
-                traps[i].push(t);
-            }
-            None => {
-                out.push(PathDiffers {
-                    variant: r.variant.clone(),
-                    per_core: vec![(r.core.clone(), r.instructions_per_iteration)],
-                    traps_differ: false,
-                });
-                traps.push(vec![t]);
-            }
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
         }
     }
-    for (d, t) in out.iter_mut().zip(&traps) {
-        d.traps_differ = t.iter().any(|x| (x - t[0]).abs() > 1e-9);
-    }
-    // Counts are means over the iterations: equal paths give equal sums.
-    out.retain(|d| {
-        let first = d.per_core.first().map_or(0.0, |c| c.1);
-        d.per_core.iter().any(|c| (c.1 - first).abs() > 1e-9)
-    });
-    out
+    variants
+        .into_iter()
+        .filter_map(|v| {
+            let mine: Vec<&Row> = rows.iter().filter(|r| r.variant == v).collect();
+            let instr = || mine.iter().map(|r| r.instructions_per_iteration);
+            if !varies(instr()) {
+                return None;
+            }
+            let traps = mine
+                .iter()
+                .map(|r| r.events.get("traps").copied().unwrap_or(0.0));
+            Some(PathDiffers {
+                variant: v.to_string(),
+                per_core: mine.iter().map(|r| r.core.clone()).zip(instr()).collect(),
+                traps_differ: varies(traps),
+            })
+        })
+        .collect()
 }
 
 /// One line per variant whose path differs, for text or Markdown.

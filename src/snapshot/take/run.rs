@@ -1,8 +1,9 @@
 //! Running the booted guest to its stop: continue to the breakpoint at the
 //! loop's marker, step over it, and count an execution only when the step
-//! completed it (an ecall's trap, or any other marker retired; step.rs); every wait bounded by `--timeout`, ended early by
-//! Ctrl-C, by QEMU's exit or by Linux's panic line on the console, and each
-//! error carrying the console's last lines.
+//! completed it (an ecall's trap, or any other marker retired; step.rs);
+//! every wait bounded by `--timeout`, ended early by Ctrl-C, by QEMU's exit
+//! or by Linux's panic line on the console, and each error carrying the
+//! console's last lines.
 
 use std::time::{Duration, Instant};
 
@@ -157,10 +158,7 @@ impl Booted {
             }
             // Its handler returns to retry it: the next stop is the same
             // execution.
-            step::Took::Fault => {
-                self.faulted_steps += 1;
-                Ok(false)
-            }
+            step::Took::Fault => Ok(false),
             step::Took::Stayed => Err(format!(
                 "{STEP_TRIES} steps over {} ({:#x}) in a row retired nothing{}",
                 self.cfg.ecall_symbol,
