@@ -245,7 +245,14 @@ impl Snapshot {
                 std::io::BufWriter::new(f),
                 flate2::Compression::fast(),
             );
-            z.write_all(ram)?;
+            // In slices, so that Ctrl-C ends a dump of 128 MiB (seconds in
+            // a debug build) at once rather than after it.
+            for part in ram.chunks(1 << 20) {
+                if crate::machine::sigint::requested() {
+                    return Err(std::io::Error::other("interrupted"));
+                }
+                z.write_all(part)?;
+            }
             z.finish().and_then(|mut w| w.flush())
         })?;
         let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;

@@ -58,6 +58,10 @@ pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<V
     let mut window = vec![0u8; WINDOW];
     let (mut n, mut h) = (0u64, FNV_START);
     loop {
+        // Inflating 128 MiB takes seconds in a debug build: Ctrl-C ends it.
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".into());
+        }
         match unz.read(&mut window) {
             Ok(0) => break,
             Ok(k) => {
@@ -98,9 +102,18 @@ pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<V
     ram.try_reserve_exact(size as usize).map_err(|_| {
         format!("{at}: the manifest's {size:#x} bytes of RAM do not fit in this machine's memory")
     })?;
-    flate2::read::ZlibDecoder::new(z)
-        .take(size)
-        .read_to_end(&mut ram)
-        .map_err(|e| format!("{at}: damaged (a corrupt zlib stream): {e}"))?;
+    let mut unz = flate2::read::ZlibDecoder::new(z).take(size);
+    loop {
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".into());
+        }
+        let k = (&mut unz)
+            .take(WINDOW as u64)
+            .read_to_end(&mut ram)
+            .map_err(|e| format!("{at}: damaged (a corrupt zlib stream): {e}"))?;
+        if k == 0 {
+            break;
+        }
+    }
     Ok(ram)
 }
