@@ -98,6 +98,13 @@ fn jumps_to_itself(d: &DecodedInsn, next: u64) -> bool {
 /// After `last` retired with `next` as the following pc: a jump to itself
 /// that no interrupt can end is a guest fault ("spins forever"), requested
 /// as a stop so block mode and single-stepping end at the same instruction.
+/// One that only the armed timer can end is skipped as `wfi` is: model
+/// time moves to mtimecmp, charged as idle cycles, and the interrupt is
+/// taken at the jump's next boundary (a user program spinning until the
+/// tick, whose spin would otherwise cost millions of executions per tick).
+/// Nothing the guest can see differs but the retired-instruction count:
+/// the jump changes no register or memory, so executing it again and again
+/// until the deadline leaves the hart as the skip does.
 pub(super) fn check_spin<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     last: &DecodedInsn,
@@ -108,6 +115,9 @@ pub(super) fn check_spin<O: Observer>(
         return;
     }
     if super::interrupt::interrupt_possible(uc) {
+        if let Some(deadline) = super::interrupt::only_the_timer(uc) {
+            super::wfi::idle_until(uc.get_data_mut(), last.pc, deadline);
+        }
         return;
     }
     let hart = uc.get_data_mut();

@@ -331,3 +331,24 @@ pub(super) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> 
     let (m, s) = irq::takeable(&st, enables(uc));
     (m | s) & could != 0
 }
+
+/// When a guest can only wait for the timer (nothing pending and enabled
+/// now, MTI takeable at the current privilege, mtimecmp armed within
+/// `wfi`'s limit and ahead): mtimecmp, the time the wait ends.
+pub(super) fn only_the_timer<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<u64> {
+    let hart = uc.get_data();
+    let cmp = hart.platform.clint.mtimecmp;
+    let now = hart.time_value();
+    if hart.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || cmp <= now {
+        return None;
+    }
+    if cmp - now > super::wfi::WAIT_LIMIT {
+        return None;
+    }
+    if mip_now(hart) & hart.irq.mie != 0 {
+        return None;
+    }
+    let st = hart.irq;
+    let (m, s) = irq::takeable(&st, enables(uc));
+    ((m | s) & irq::bit(irq::MTI) != 0).then_some(cmp)
+}

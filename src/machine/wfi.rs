@@ -16,7 +16,7 @@ use crate::trace::{GuestFault, Priv};
 
 /// The longest wait (timer ticks) trapscope idles through: about three
 /// days at a 4 MHz timebase, beyond any run; a later deadline waits forever.
-const WAIT_LIMIT: u64 = 1 << 40;
+pub(super) const WAIT_LIMIT: u64 = 1 << 40;
 
 /// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
 /// U-mode always (trapscope's time limit is zero), it raises an illegal
@@ -58,7 +58,7 @@ pub(super) fn wfi<O: Observer>(
     }
     hooks::finish(uc, upto, Some(pc + 4), false);
     if !awake {
-        advance_time(uc.get_data_mut(), pc, cmp);
+        idle_until(uc.get_data_mut(), pc, cmp);
     }
     uc.get_data_mut().irq_defer = false;
     if !take(uc, pc + 4) {
@@ -73,8 +73,9 @@ pub(super) fn wfi_traps(p: Priv, status_extra: u64) -> bool {
     p == Priv::U || (p == Priv::S && status_extra & status::TW != 0)
 }
 
-/// Moves model time forward to `ticks` (idle cycles of the `wfi` at `pc`).
-fn advance_time<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
+/// Moves model time forward to `ticks`: idle cycles of the `wfi`, or of a
+/// jump to itself that only the timer ends (`fault::check_spin`), at `pc`.
+pub(super) fn idle_until<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
     let now = hart.time_value();
     if ticks <= now {
         return;

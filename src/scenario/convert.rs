@@ -261,7 +261,9 @@ pub(super) fn convert(
         });
     }
     // The names a result's tables are keyed by, for the expectations.
-    let mut phase_names: Vec<String> = ["user", "firmware", "kernel"].map(String::from).to_vec();
+    let mut phase_names: Vec<String> = ["user", "firmware", "kernel", "idle"]
+        .map(String::from)
+        .to_vec();
     phase_names.extend(phases.iter().map(|(n, _)| n.clone()));
     let metrics = super::expect::metrics::Metrics {
         phases: phase_names,

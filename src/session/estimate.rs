@@ -14,9 +14,11 @@ use crate::cost::Cat;
 pub struct Estimate {
     pub core: String,
     pub clock_ghz: f64,
+    /// Modelled cycles of work per iteration: every phase but `idle`.
     pub cycles_per_iteration: f64,
     pub ns_per_iteration: f64,
-    /// Modelled cycles per phase per iteration.
+    /// Modelled cycles per phase per iteration (`idle`: waiting, not in
+    /// `cycles_per_iteration`).
     pub phases: BTreeMap<String, f64>,
     /// Events per iteration: ras_mispredicts, branch_mispredicts, traps, ...
     pub events: BTreeMap<String, f64>,
@@ -52,7 +54,15 @@ pub(super) fn estimate(
         let prof = &model.profile;
         let milli = crate::cost::MILLI as f64;
         let per_c = |v: u64| per(v) / milli;
-        let cycles_pi = per_c(w.cycles.iter().sum());
+        // Idle cycles (a wfi's wait, a spin skipped to the timer) are time
+        // but not work: the per-iteration figure leaves them out, and the
+        // `idle` phase and breakdown show them apart.
+        let idle = w
+            .cycles
+            .get(super::stats::IDLE as usize)
+            .copied()
+            .unwrap_or(0);
+        let cycles_pi = per_c(w.cycles.iter().sum::<u64>() - idle);
         let mut events: BTreeMap<String, f64> = Cat::ALL
             .iter()
             .filter(|c| !matches!(c, Cat::Issue | Cat::DataStalls | Cat::StructuralStalls))

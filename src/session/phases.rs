@@ -4,10 +4,16 @@
 use crate::machine::Program;
 use crate::trace::Priv;
 
-/// Fixed phases: user, firmware and "kernel" (S-mode code no phase names).
+/// Fixed phases: user, firmware, "kernel" (S-mode code no phase names),
+/// and idle: the cycles a `wfi`, or a jump to itself skipped to the timer,
+/// waits (machine/wfi.rs), which are time but not work, so that the
+/// per-iteration figures can leave them out.
 pub const USER: u8 = 0;
 pub const FIRMWARE: u8 = 1;
 pub const KERNEL: u8 = 2;
+pub const IDLE: u8 = 3;
+/// Their names, in that order.
+pub const FIXED: [&str; 4] = ["user", "firmware", "kernel", "idle"];
 
 /// Which phase each address belongs to.
 #[derive(Debug)]
@@ -21,7 +27,7 @@ impl PhaseMap {
     /// Phases from the scenario: each named symbol's code (its ELF size, or up
     /// to the next symbol) belongs to the phase.
     pub fn new(program: &Program, phases: &[(String, Vec<String>)]) -> PhaseMap {
-        let mut names: Vec<String> = ["user", "firmware", "kernel"].map(String::from).to_vec();
+        let mut names: Vec<String> = FIXED.map(String::from).to_vec();
         let mut ranges = Vec::new();
         for (name, syms) in phases {
             let id = match names.iter().position(|n| n == name) {

@@ -12,7 +12,7 @@ use crate::trace::{EventLog, Priv};
 
 pub use super::clock::CoreModel;
 use super::functions::Functions;
-pub use super::phases::{FIRMWARE, KERNEL, Markers, PhaseMap, USER};
+pub use super::phases::{FIRMWARE, IDLE, KERNEL, Markers, PhaseMap, USER};
 
 const M_START: u8 = 1;
 const M_END: u8 = 2;

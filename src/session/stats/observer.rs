@@ -252,8 +252,9 @@ impl Observer for Stats {
         let need = clock::idle_milli(&m.profile, sum, target);
         m.vec_pending -= m.vec_pending.min(need);
         m.cost.idle(&mut m.pipe);
-        let p = self.phase_at(pc, self.last_priv) as usize;
-        self.now.cycles[p] += need;
+        // Time, not work: its own phase, which the per-iteration figures
+        // leave out (estimate.rs).
+        self.now.cycles[IDLE as usize] += need;
         self.now.ledger.add(Cat::Idle, need);
         if let Some(rec) = self.path.as_mut() {
             rec.charge_at(pc, Cat::Idle, need, true);
