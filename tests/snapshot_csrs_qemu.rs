@@ -152,6 +152,7 @@ fn vector_csrs_and_fcsr_are_what_the_guest_reads_after_the_stop() {
         mem_mib: 8,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(30),
+        ticks: false,
         reproducible: true,
     };
     let mut note = |l: &str| eprintln!("{l}");

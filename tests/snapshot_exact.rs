@@ -34,6 +34,7 @@ fn config(at: u64) -> Config {
         mem_mib: 8,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(60),
+        ticks: false,
         reproducible: true,
     }
 }
@@ -72,6 +73,7 @@ fn a_step_that_takes_an_interrupt_does_not_count_the_ecall() {
     // step made to take an interrupt (snapshots' steps never are: the
     // default sstep flags mask interrupts).
     let cfg = Config {
+        ticks: false,
         reproducible: false,
         ..config(5)
     };

@@ -11,7 +11,7 @@ use crate::snapshot::take::{self, Config, Guest};
 pub const VECTOR_INITS: [&str; 2] = ["vector-v1", "vsetvli"];
 
 /// The init programs trapscope ships (assets/init/NAME.elf).
-pub const INITS: [&str; 13] = [
+pub const INITS: [&str; 14] = [
     "getppid",
     "vector-v1",
     "vsetvli",
@@ -27,7 +27,12 @@ pub const INITS: [&str; 13] = [
     "pagefault",
     "signal",
     "pipe",
+    TICK_INIT,
 ];
+
+/// The init whose loop is a user spin the timer interrupts (`take::tick`):
+/// its snapshot counts ticks taken at the spin, and keeps interrupts on.
+pub const TICK_INIT: &str = "tick";
 
 /// The first vector instruction of the vector inits, where `--first-use`
 /// stops: its run takes the first-use trap (an illegal-instruction trap
@@ -36,10 +41,11 @@ pub const INITS: [&str; 13] = [
 pub const FIRST_USE_MARKER: &str = "init_first_v";
 
 /// The marker of one of trapscope's inits: `init_ecall`, but pagefault's is
-/// the store that faults, `init_touch`.
+/// the store that faults, `init_touch`, and tick's its spin, `init_loop`.
 pub fn default_marker(init: &str) -> &'static str {
     match init {
         "pagefault" => "init_touch",
+        TICK_INIT => "init_loop",
         _ => "init_ecall",
     }
 }
@@ -153,7 +159,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
                 init: crate::project_dir()
                     .join("assets/init")
                     .join(format!("{}.elf", a.init)),
-                counted: true,
+                counted: a.init != TICK_INIT,
             }
         }
         _ => anyhow::bail!("give --kernel Image and --vmlinux vmlinux, or --elf GUEST.elf"),
@@ -182,6 +188,7 @@ pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
         mem_mib: a.mem,
         append: a.append,
         boot_timeout: Duration::from_secs(a.timeout),
+        ticks: a.init == TICK_INIT,
         reproducible: true,
     };
     let signals = stop_on_termination();

@@ -164,6 +164,12 @@ pub struct Init {
     /// snapshot is taken. Absent for a bare ELF guest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter: Option<u64>,
+    /// A tick snapshot (`--init tick`): `at` counts the supervisor timer
+    /// interrupts taken at `ecall` (the init's spin), and the snapshot
+    /// stopped at the kernel's handler for the `at`-th, with the interrupt
+    /// enables and the armed timer kept (other snapshots mask them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tick_handler: Option<Hex>,
     /// The init's sources stored in `init-src/`, by the name its line
     /// table gives them (none in version 1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

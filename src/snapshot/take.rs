@@ -21,8 +21,10 @@ mod guest;
 mod out;
 mod run;
 mod step;
+mod tick;
 use dump::le_u64;
 use guest::{GuestFacts, guest_facts};
+pub use tick::S_TIMER;
 
 /// The base and size of QEMU virt's RAM as trapscope boots it.
 pub const RAM_BASE: u64 = 0x8000_0000;
@@ -79,6 +81,10 @@ pub struct Config {
     pub append: String,
     /// How long the guest may take to reach the first stop.
     pub boot_timeout: Duration,
+    /// The tick init's stop (`tick.rs`): count the timer interrupts taken
+    /// at the marker (a spin) rather than its executions, and keep the
+    /// interrupt enables and the armed timer.
+    pub ticks: bool,
     /// QEMU on the counted clock (`REPRODUCIBLE`), recorded as
     /// `qemu.reproducible`. Off only where a test needs QEMU's own clock
     /// (a single step made to take a timer interrupt hangs QEMU 7.2's
@@ -98,6 +104,8 @@ pub struct Booted {
     /// Steps over the ecall that took an interrupt instead of its trap
     /// (not counted in `hits`).
     pub interrupted_steps: u64,
+    /// The kernel's handler where a tick snapshot counts its stops.
+    pub tick_handler: Option<u64>,
     pub cpu: String,
     pub isa: String,
     pub version: qemu::Version,
@@ -223,6 +231,7 @@ impl Booted {
             ecall: facts.ecall,
             hits: 0,
             interrupted_steps: 0,
+            tick_handler: None,
             cpu,
             isa: isa.isa,
             version,
@@ -269,14 +278,24 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
     reap_stale(out);
     let target = out::prepare_out(out)?;
     let mut b = Booted::start(cfg, progress)?;
-    b.run_to(cfg.at, progress)?;
-    progress(&format!(
-        "stopped at the {} {}; dumping registers and {} MiB of RAM",
-        ordinal(cfg.at),
-        cfg.ecall_symbol,
-        cfg.mem_mib
-    ));
-    b.quiesce()?;
+    if cfg.ticks {
+        b.run_to_tick(cfg.at, progress)?;
+        progress(&format!(
+            "stopped at the kernel's entry for the {} timer interrupt at {}; dumping registers and {} MiB of RAM (interrupts left on)",
+            ordinal(cfg.at),
+            cfg.ecall_symbol,
+            cfg.mem_mib
+        ));
+    } else {
+        b.run_to(cfg.at, progress)?;
+        progress(&format!(
+            "stopped at the {} {}; dumping registers and {} MiB of RAM",
+            ordinal(cfg.at),
+            cfg.ecall_symbol,
+            cfg.mem_mib
+        ));
+        b.quiesce()?;
+    }
     // Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) during the dump: a new DIR is
     // never put in place, and the partial one is removed as it drops.
     let interrupted = crate::machine::sigint::requested;

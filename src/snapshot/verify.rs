@@ -330,6 +330,7 @@ fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
         mem_mib: u32::try_from(mib).unwrap_or(u32::MAX),
         append,
         boot_timeout: t.timeout,
+        ticks: m.init.tick_handler.is_some(),
         reproducible: true,
     };
     Ok((cfg, what))

@@ -298,6 +298,7 @@ pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, St
         mem_mib: 128,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(60),
+        ticks: false,
         reproducible: true,
     };
     let r = (|| {

@@ -71,6 +71,7 @@ pub fn manifest(ram: &[u8]) -> Manifest {
             loop_top: Hex(0x1_0000),
             at: 1,
             counter: None,
+            tick_handler: None,
             sources: Vec::new(),
         },
         qemu: QemuInfo {
@@ -143,6 +144,7 @@ pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
         mem_mib: 128,
         append: String::new(),
         boot_timeout: std::time::Duration::from_secs(60),
+        ticks: false,
         reproducible: true,
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::cache::KeyParts;
-use crate::cli::snapshot::{INITS, default_marker};
+use crate::cli::snapshot::{INITS, TICK_INIT, default_marker};
 use crate::snapshot::format;
 use crate::snapshot::own_init;
 use crate::snapshot::take::{self, Config, Guest};
@@ -159,7 +159,7 @@ pub fn config(
                 image: image.clone(),
                 vmlinux: vmlinux.clone(),
                 init: i.path.clone(),
-                counted: i.shipped,
+                counted: i.shipped && i.name != TICK_INIT,
             },
             format::fnv1a64(&read(&i.path, "init")?),
         ),
@@ -175,6 +175,7 @@ pub fn config(
         mem_mib: take::DEFAULT_MEM_MIB,
         append: String::new(),
         boot_timeout: Duration::from_secs(120),
+        ticks: init_name == TICK_INIT,
         // QEMU on its counted clock, so that `verify` can boot it again.
         reproducible: true,
     };

@@ -222,6 +222,7 @@ impl Booted {
                 loop_top: Hex(self.facts.loop_top),
                 at: self.hits,
                 counter,
+                tick_handler: self.tick_handler.map(Hex),
                 sources: self.facts.sources.entries.clone(),
             },
             qemu: format::QemuInfo {

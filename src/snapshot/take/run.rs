@@ -22,96 +22,7 @@ impl Booted {
             let first = self.hits == 0;
             // Whether the stop ahead is the next execution of the marker.
             let next = first || self.step_over()?;
-            // --timeout bounds every wait: the boot's, and each iteration's.
-            let timeout = self.cfg.boot_timeout;
-            let deadline = Instant::now() + timeout;
-            let mut last_note = Instant::now();
-            let mut seen = String::new();
-            let qemu = &mut self.qemu;
-            let mut died = None;
-            let mut panicked = false;
-            let mut poll = || {
-                if crate::machine::sigint::requested() {
-                    return false;
-                }
-                if let Some(why) = qemu.exited() {
-                    died = Some(why);
-                    return false;
-                }
-                if last_note.elapsed() >= Duration::from_secs(1) {
-                    last_note = Instant::now();
-                    let tail = qemu.console_tail(PANIC_LINES);
-                    // A kernel that panics (an init that exits: a setup
-                    // that failed, say) never makes the syscall: end the
-                    // wait now rather than at the timeout.
-                    if kernel_panicked(&tail) {
-                        panicked = true;
-                        return false;
-                    }
-                    let last = tail.lines().last().unwrap_or("").trim();
-                    if first && last != seen && !last.is_empty() {
-                        progress(&format!("booting: {last}"));
-                        seen = last.to_string();
-                    }
-                }
-                true
-            };
-            let r = self.gdb.cont_until_stop(deadline, &mut poll);
-            // The gdbstub closes as QEMU exits (a guest that powers off):
-            // give the process a moment to be reaped, so the error says so.
-            if died.is_none() && matches!(r, Err(GdbError::Closed { .. } | GdbError::Io { .. })) {
-                died = self.qemu.exited_within(Duration::from_secs(2));
-            }
-            if let Some(why) = died {
-                return Err(format!(
-                    "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
-                    self.cfg.ecall_symbol,
-                    self.ecall,
-                    self.hits,
-                    self.console_note()
-                ));
-            }
-            if crate::machine::sigint::requested() {
-                return Err("interrupted".into());
-            }
-            if panicked {
-                let death = init_death(&self.qemu.console_tail(PANIC_LINES))
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default();
-                // trapscope's inits say why they gave up in a line of their
-                // own before exiting: that line first, the rest after.
-                let said = init_said(&self.qemu.console_tail(8))
-                    .map(|l| format!("{l}; "))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "{said}the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
-                    self.cfg.ecall_symbol,
-                    self.ecall,
-                    self.hits,
-                    self.console_note()
-                ));
-            }
-            if let Err(e) = r {
-                let what = if first {
-                    format!(
-                        "the guest did not reach {} ({:#x}) within {} s",
-                        self.cfg.ecall_symbol,
-                        self.ecall,
-                        timeout.as_secs()
-                    )
-                } else {
-                    format!("the loop stopped reaching {} ({e})", self.cfg.ecall_symbol)
-                };
-                return Err(format!("{what}{}", self.console_note()));
-            }
-            let pc = self.reg(self.regs.pc)?;
-            if pc != self.ecall {
-                return Err(format!(
-                    "QEMU stopped at {pc:#x}, not at the marker {:#x}{}",
-                    self.ecall,
-                    self.console_note()
-                ));
-            }
+            self.wait_at(self.ecall, first, n, progress)?;
             if next {
                 self.hits += 1;
             }
@@ -127,6 +38,109 @@ impl Booted {
                     self.cfg.ecall_symbol
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Lets the guest run until it stops at the breakpoint at `at`, which
+    /// must be where it stops. `--timeout` bounds the wait; Ctrl-C, QEMU's
+    /// exit and Linux's panic line end it early, each with one line that
+    /// says how far the count (`hits` of `n`) had got.
+    pub(super) fn wait_at(
+        &mut self,
+        at: u64,
+        first: bool,
+        n: u64,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(), String> {
+        // --timeout bounds every wait: the boot's, and each iteration's.
+        let timeout = self.cfg.boot_timeout;
+        let deadline = Instant::now() + timeout;
+        let mut last_note = Instant::now();
+        let mut seen = String::new();
+        let qemu = &mut self.qemu;
+        let mut died = None;
+        let mut panicked = false;
+        let mut poll = || {
+            if crate::machine::sigint::requested() {
+                return false;
+            }
+            if let Some(why) = qemu.exited() {
+                died = Some(why);
+                return false;
+            }
+            if last_note.elapsed() >= Duration::from_secs(1) {
+                last_note = Instant::now();
+                let tail = qemu.console_tail(PANIC_LINES);
+                // A kernel that panics (an init that exits: a setup
+                // that failed, say) never makes the syscall: end the
+                // wait now rather than at the timeout.
+                if kernel_panicked(&tail) {
+                    panicked = true;
+                    return false;
+                }
+                let last = tail.lines().last().unwrap_or("").trim();
+                if first && last != seen && !last.is_empty() {
+                    progress(&format!("booting: {last}"));
+                    seen = last.to_string();
+                }
+            }
+            true
+        };
+        let r = self.gdb.cont_until_stop(deadline, &mut poll);
+        // The gdbstub closes as QEMU exits (a guest that powers off):
+        // give the process a moment to be reaped, so the error says so.
+        if died.is_none() && matches!(r, Err(GdbError::Closed { .. } | GdbError::Io { .. })) {
+            died = self.qemu.exited_within(Duration::from_secs(2));
+        }
+        if let Some(why) = died {
+            return Err(format!(
+                "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.hits,
+                self.console_note()
+            ));
+        }
+        if crate::machine::sigint::requested() {
+            return Err("interrupted".into());
+        }
+        if panicked {
+            let death = init_death(&self.qemu.console_tail(PANIC_LINES))
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
+            // trapscope's inits say why they gave up in a line of their
+            // own before exiting: that line first, the rest after.
+            let said = init_said(&self.qemu.console_tail(8))
+                .map(|l| format!("{l}; "))
+                .unwrap_or_default();
+            return Err(format!(
+                "{said}the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
+                self.cfg.ecall_symbol,
+                self.ecall,
+                self.hits,
+                self.console_note()
+            ));
+        }
+        if let Err(e) = r {
+            let what = if first {
+                format!(
+                    "the guest did not reach {} ({:#x}) within {} s",
+                    self.cfg.ecall_symbol,
+                    self.ecall,
+                    timeout.as_secs()
+                )
+            } else {
+                format!("the loop stopped reaching {} ({e})", self.cfg.ecall_symbol)
+            };
+            return Err(format!("{what}{}", self.console_note()));
+        }
+        let pc = self.reg(self.regs.pc)?;
+        if pc != at {
+            return Err(format!(
+                "QEMU stopped at {pc:#x}, not at the marker {at:#x}{}",
+                self.console_note()
+            ));
         }
         Ok(())
     }

@@ -69,7 +69,7 @@ impl Booted {
     }
 
     /// A CSR the stub lists, by number.
-    fn csr_value(&mut self, num: u16) -> Result<u64, String> {
+    pub(super) fn csr_value(&mut self, num: u16) -> Result<u64, String> {
         let r = self.regs.csr_regnum(num).ok_or_else(|| {
             format!(
                 "the gdbstub gives no {} (CSR {num:#x}), which counting the ecall needs",
