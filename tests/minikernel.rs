@@ -275,8 +275,9 @@ fn a_stop_address_added_after_code_ran_still_stops() {
 fn stepping_a_jump_to_itself_counts_every_execution() {
     // bad/spin_irq.S ends in `spin: j spin` (the pc never changes). With the
     // M timer enabled and armed far away (mie.MTIE, mstatus.MIE in M,
-    // mtimecmp = 2^40) an interrupt could end it, so it is not reported as
-    // endless and each execution counts.
+    // mtimecmp = 2^41, past the 2^40 ticks a spin is skipped over:
+    // tests/spin_timer.rs) an interrupt could end it, so it is not reported
+    // as endless and each execution counts.
     let p = Rc::new(
         trapscope::machine::Program::load(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/guest/bad/spin_irq.elf"),
@@ -289,7 +290,7 @@ fn stepping_a_jump_to_itself_counts_every_execution() {
     );
     let mut m = trapscope::machine::Machine::new(p, trapscope::machine::NoObserver).unwrap();
     assert!(m.write_u64(cfg, 1 << 7) && m.write_u64(cfg + 16, 1 << 3));
-    assert!(m.write_u64(cfg + 32, 1 << 40));
+    assert!(m.write_u64(cfg + 32, 1 << 41));
     while m.pc() != spin {
         assert_eq!(m.step(), Outcome::Stepped);
     }

@@ -44,6 +44,11 @@ pub struct ResumeState {
     /// the model's cycles from there.
     pub mtime: Option<u64>,
     pub msip: u32,
+    /// The rate mtime ticks at on the machine the state was saved on, as
+    /// its device tree told the guest (`timebase-frequency`): a run from
+    /// it keeps that rate, whatever the core profile's board has, so that
+    /// the kernel's idea of time holds (`session::build_machine`).
+    pub timebase_hz: Option<u64>,
 }
 
 /// The CSRs `resume` writes, in the order it writes them: mstatus before

@@ -44,6 +44,23 @@ impl CoreModel {
     }
 }
 
+/// `p` with its timer ticking at `hz` instead of its board's rate (a
+/// snapshot's platform), said in the parameter's basis; `p` itself without.
+pub(super) fn with_timebase(p: Rc<Profile>, hz: Option<u64>) -> Rc<Profile> {
+    let Some(hz) = hz else { return p };
+    if p.core.timebase_hz.value == hz as f64 {
+        return p;
+    }
+    let mut q = (*p).clone();
+    q.core.timebase_hz.value = hz as f64;
+    q.core.timebase_hz.basis = crate::cost::Basis::Assumption(format!(
+        "the snapshot's platform ticks mtime at {hz} Hz, as its device tree told the kernel (the profile's board: {} Hz)",
+        p.core.timebase_hz.value
+    ));
+    q.core.timebase_hz.unverified = false;
+    Rc::new(q)
+}
+
 /// The most milli-cycles one `wfi` idles (about 1.2e15 cycles; the machine
 /// refuses waits of more than 2^40 ticks before asking).
 const IDLE_CAP: u64 = 1 << 60;

@@ -150,7 +150,12 @@ pub fn build_machine(
     };
     let log = EventLog::new(opts.log_events.max(1), true);
     let core = opts.core.clone().or_else(|| variant.core.clone());
-    let model = core.clone().map(CoreModel::new);
+    // A snapshot's kernel was told its platform's timebase: the model's
+    // clock ticks mtime at that rate, at the core's modelled speed.
+    let timebase = variant.resume.as_ref().and_then(|r| r.timebase_hz);
+    let model = core
+        .clone()
+        .map(|p| CoreModel::new(clock::with_timebase(p, timebase)));
     let mut stats = Stats::new(map, program.clone(), model, markers, log);
     if let Some(h) = opts.history {
         stats.set_history(h);

@@ -362,6 +362,7 @@ impl Snapshot {
             mtimecmp: Some(self.manifest.platform.mtimecmp.0),
             mtime: Some(self.manifest.platform.mtime.0),
             msip: self.manifest.platform.msip.0 as u32,
+            timebase_hz: Some(super::take::QEMU_VIRT_TIMEBASE_HZ),
         })
     }
 

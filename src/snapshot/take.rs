@@ -46,6 +46,10 @@ pub const REPRODUCIBLE: [&str; 6] = [
     "-rtc",
     "base=2000-01-01T00:00:00,clock=vm",
 ];
+/// The timebase of QEMU virt's ACLINT, which its device tree gives the
+/// guest as /cpus `timebase-frequency` (10000000, read back with fdtget
+/// from `-M virt,dumpdtb` of QEMU 7.2): every snapshot's kernel was told it.
+pub const QEMU_VIRT_TIMEBASE_HZ: u64 = 10_000_000;
 /// CLINT registers (QEMU virt): mtimecmp of hart 0, mtime.
 const MTIMECMP: u64 = 0x0200_4000;
 const MTIME: u64 = 0x0200_bff8;

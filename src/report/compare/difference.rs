@@ -71,7 +71,9 @@ pub(super) fn difference_lines(
             String::new(),
         ));
     }
-    for c in Cat::ALL {
+    // Idle time is not in the per-iteration total (session::estimate), so
+    // it makes none of the difference.
+    for c in Cat::ALL.into_iter().filter(|c| *c != Cat::Idle) {
         let k = c.key();
         let (c0, c1) = (
             e0.breakdown.get(k).copied().unwrap_or(0.0),
