@@ -12,7 +12,8 @@ use crate::snapshot::verify::{self, DEFAULT_ITERATIONS, Target};
 
 /// The exit statuses, for `--help`.
 pub const EXIT_HELP: &str = "Exit status: 0 the snapshot's state and the state after the iterations \
-are equal; 1 a difference was found (the first is named); 2 an error: bad input, QEMU missing \
+are equal; 1 a difference was found (the first is named); 3 the snapshot's state is equal but \
+the iterations cannot be compared (a path that reads the clock, or a tick snapshot); 2 an error: bad input, QEMU missing \
 (apt-get install qemu-system-misc), a kernel that does not boot, a snapshot taken before snapshots \
 were reproducible. Ctrl-C: 130.";
 
@@ -120,7 +121,7 @@ fn is_dir(p: &Path) -> bool {
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
     let todo = targets(&a)?;
     let signals = super::snapshot::stop_on_termination();
-    let mut differs = false;
+    let (mut differs, mut partial) = (false, false);
     for (head, t) in &todo {
         let mut progress = |line: &str| tell!("trapscope: verify: {line}");
         let r = verify::verify(t, &mut progress);
@@ -136,10 +137,13 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
         for l in report.lines() {
             say!("{l}");
         }
-        differs |= !report.equal();
+        partial |= report.partial();
+        differs |= !report.equal() && !report.partial();
     }
     Ok(if differs {
         ExitCode::from(1)
+    } else if partial {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })

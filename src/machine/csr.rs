@@ -155,7 +155,9 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                     return CsrResult::Illegal;
                 }
             }
-            let hart = uc.get_data();
+            let hart = uc.get_data_mut();
+            hart.clock_reads.0 += 1;
+            hart.clock_reads.1.get_or_insert(pc);
             let value = match csr {
                 INSTRET | MINSTRET => hart.instret_value(),
                 TIME => hart.time_value(),

@@ -80,6 +80,10 @@ pub struct Hart<O: Observer> {
     /// from one (`resume.rs`), so that time never goes back for its kernel.
     pub(super) time_base: u64,
     pub(super) instret_offset: i128,
+    /// Reads of the clock (cycle, time, instret and their M names, the
+    /// CLINT's mtime), and the pc of the first: what a run's result may
+    /// owe to the model's clock rather than to the guest's state alone.
+    pub(super) clock_reads: (u64, Option<u64>),
     pub(super) last_trap: Option<(u64, u64)>,
     /// Instructions that raised an exception: executed, but not retired
     /// (priv spec: they do not increment minstret).
@@ -167,6 +171,7 @@ impl<O: Observer> Hart<O> {
             cycle_offset: 0,
             time_base: 0,
             instret_offset: 0,
+            clock_reads: (0, None),
             last_trap: None,
             trapped: 0,
             account: true,

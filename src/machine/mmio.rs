@@ -50,6 +50,16 @@ pub(super) fn map<O: Observer + 'static>(
                 guard::shield(uc, 0, |uc| {
                     let mtime = if off >= platform::clint::MTIME {
                         let k = interrupt::access_index(uc, r.base + off).unwrap_or(0);
+                        let at = uc
+                            .get_data()
+                            .pending
+                            .as_ref()
+                            .and_then(|p| p.block.insns.get(k).map(|d| d.pc));
+                        let hart = uc.get_data_mut();
+                        hart.clock_reads.0 += 1;
+                        if hart.clock_reads.1.is_none() {
+                            hart.clock_reads.1 = at;
+                        }
                         interrupt::time_at(uc.get_data(), k)
                     } else {
                         0

@@ -372,6 +372,12 @@ impl<O: Observer + 'static> Machine<O> {
         self.uc.get_data().smc.pages.live()
     }
 
+    /// How many times the guest read the clock (cycle, time, instret, the
+    /// CLINT's mtime) so far, and where it first did.
+    pub fn clock_reads(&self) -> (u64, Option<u64>) {
+        self.uc.get_data().clock_reads
+    }
+
     /// Instructions executed so far (trapping ones included).
     pub fn executed(&self) -> u64 {
         self.uc.get_data().executed

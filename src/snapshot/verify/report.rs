@@ -18,12 +18,20 @@ pub struct Report {
     /// QEMU against trapscope after the iterations; None when the first
     /// comparison found a difference (the runs would start apart).
     pub after: Option<Comparison>,
+    /// Why the iterations were not compared though the snapshot point was
+    /// equal: a tick snapshot, or a path that read the clock.
+    pub not_compared: Option<String>,
 }
 
 impl Report {
     /// Both comparisons made, and equal.
     pub fn equal(&self) -> bool {
         self.at_snapshot.equal() && self.after.as_ref().is_some_and(Comparison::equal)
+    }
+
+    /// The snapshot point equal, and the iterations not comparable.
+    pub fn partial(&self) -> bool {
+        self.at_snapshot.equal() && self.not_compared.is_some()
     }
 
     pub fn lines(&self) -> Vec<String> {
@@ -41,9 +49,12 @@ impl Report {
                     out.push(format!("  {what}: {why}"));
                 }
             }
-            None => out.push(format!(
-                "{head}: not compared (QEMU and the snapshot differ already at the snapshot point)"
-            )),
+            None => match &self.not_compared {
+                Some(why) => out.push(format!("{head}: not compared: {why}")),
+                None => out.push(format!(
+                    "{head}: not compared (QEMU and the snapshot differ already at the snapshot point)"
+                )),
+            },
         }
         out
     }

@@ -127,6 +127,7 @@ fn ram_names_its_first_difference_and_counts_across_chunks() {
         iterations: 4,
         at_snapshot: Comparison::new("snapshot", "QEMU"),
         after: Some(c),
+        not_compared: None,
     };
     let lines = r.lines();
     assert!(!r.equal());
@@ -158,6 +159,7 @@ fn a_run_that_ends_elsewhere_is_a_difference_and_nothing_else_is_compared() {
         iterations: 2,
         at_snapshot: Comparison::new("snapshot", "QEMU"),
         after: Some(c),
+        not_compared: None,
     };
     assert_eq!(
         r.lines()[3],
