@@ -74,7 +74,9 @@ pub struct SnapshotArgs {
     /// selector ALLOW), rseq (an area registered); or another way into the
     /// kernel: pagefault (a fresh anonymous page stored to per iteration),
     /// signal (SIGUSR1 to itself, caught), pipe (a byte to a child and
-    /// back: two context switches). Or a path (./NAME or NAME.elf) to your
+    /// back: two context switches), tick (a user spin the timer interrupts:
+    /// --at counts the timer interrupts taken there, the stop is the
+    /// kernel's trap entry for the N-th, and interrupts stay on). Or a path (./NAME or NAME.elf) to your
     /// own static RV64 executable (ET_EXEC, linked -static -no-pie): it
     /// marks its measured loop with two global labels, --loop-symbol at the
     /// loop's top and --ecall-symbol on an instruction run exactly once per
