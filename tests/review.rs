@@ -75,18 +75,35 @@ fn the_same_build_twice_is_reported_before_booting() {
 }
 
 #[test]
-fn vector_kernels_are_not_there_yet() {
-    let d = scratch("review-vlen");
-    for extra in [&["--vlen", "256"][..], &["--init", "vector-v1"][..]] {
-        let mut args = vec!["review", "x", "y"];
-        args.extend_from_slice(extra);
-        fails_one_line(&review_env(&args, &d), 2, &["not there yet"]);
+fn vector_work_on_kernels_without_v_is_refused_before_booting() {
+    if !snapshot_util::binutils_or_skip() {
+        return;
     }
+    let d = scratch("review-vlen");
+    let (a, b) = (d.join("a"), d.join("b"));
+    for (side, id) in [(&a, "0123456789abcdef"), (&b, "fedcba9876543210")] {
+        std::fs::create_dir_all(side.join("arch/riscv/boot")).unwrap();
+        std::fs::write(side.join("arch/riscv/boot/Image"), b"i").unwrap();
+        // No riscv_v_first_use_handler: built without CONFIG_RISCV_ISA_V.
+        snapshot_util::vmlinux(side, "vmlinux", Some(id));
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    fails_one_line(
+        &review_env(&["review", a, b, "--vlen", "256"], &d),
+        2,
+        &["--vlen 256", "CONFIG_RISCV_ISA_V"],
+    );
+    fails_one_line(
+        &review_env(&["review", a, b, "--init", "vector-v1"], &d),
+        2,
+        &["--init vector-v1", "neither kernel has V"],
+    );
     fails_one_line(
         &review_env(&["review", "x", "y", "--init", "nope"], &d),
         2,
         &["--init nope", "pagefault"],
     );
+    assert!(!d.join("trapscope").exists(), "nothing cached");
     let _ = std::fs::remove_dir_all(&d);
 }
 

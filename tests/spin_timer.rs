@@ -99,5 +99,14 @@ fn the_wait_is_idle_time_outside_the_per_iteration_figure() {
             "{core}: {}",
             e.cycles_per_iteration
         );
+        // Nor is it a line's: the spin's jump costs what a jump costs.
+        for h in &e.hot_lines {
+            assert!(
+                h.cycles_per_iteration < 5_000.0,
+                "{core}: {} {}",
+                h.loc,
+                h.cycles_per_iteration
+            );
+        }
     }
 }

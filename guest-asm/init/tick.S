@@ -29,6 +29,7 @@
 	.globl init_main
 	.type init_main, @function
 init_main:
+	li	s1, 0				# as the other inits (it never counts)
 	.globl init_loop
 init_loop:
 	j	init_loop

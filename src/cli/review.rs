@@ -14,6 +14,7 @@ use crate::scenario::Scenario;
 use crate::session::RunOpts;
 
 mod cache;
+mod groups;
 mod place;
 mod side;
 
@@ -53,7 +54,9 @@ pub struct ReviewArgs {
     /// Remove every cached snapshot, and nothing else.
     #[arg(long, conflicts_with_all = ["before", "after"])]
     pub clear_cache: bool,
-    /// A vector kernel's VLEN: not there yet.
+    /// On a kernel with V: review the cores with V 1.0 at this VLEN alone
+    /// (default: one snapshot per VLEN of the cores asked for, and one
+    /// without V for the cores without it).
     #[arg(long)]
     pub vlen: Option<u32>,
     /// BEFORE and AFTER are bare-metal RV64 ELFs (as `snapshot --elf`)
@@ -93,16 +96,6 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
             root.display()
         );
         return Ok(ExitCode::SUCCESS);
-    }
-    let vector = a
-        .inits
-        .iter()
-        .find(|i| super::snapshot::VECTOR_INITS.contains(&i.as_str()));
-    if a.vlen.is_some() || vector.is_some() {
-        anyhow::bail!(
-            "review of vector kernels (--vlen, or --init {}) is not there yet: it needs one snapshot per VLEN; take them with `trapscope snapshot --core C` and write the scenario by hand (README, \"Vector kernels\")",
-            vector.map_or("vector-v1", |v| v.as_str())
-        );
     }
     let (Some(b), Some(af)) = (&a.before, &a.after) else {
         anyhow::bail!("give BEFORE and AFTER (two kernel build directories)");
@@ -153,6 +146,20 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
         }
         a.cores.clone()
     };
+    let vector_kernel = before.vector || after.vector;
+    let groups = groups::groups(&cores, vector_kernel, a.vlen).map_err(anyhow::Error::msg)?;
+    let is_vector = |i: &Option<InitChoice>| {
+        i.as_ref()
+            .is_some_and(|i| super::snapshot::VECTOR_INITS.contains(&i.name.as_str()))
+    };
+    if let Some(Some(v)) = inits.iter().find(|i| is_vector(i))
+        && !vector_kernel
+    {
+        anyhow::bail!(
+            "--init {}: runs vector instructions, but neither kernel has V (no riscv_v_first_use_handler in its vmlinux): build them with CONFIG_RISCV_ISA_V and CONFIG_FPU",
+            v.name
+        );
+    }
     let root = if a.no_cache {
         None
     } else {
@@ -160,75 +167,43 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
     };
     // Held to the end: --no-cache's snapshots without --scenario-out.
     let scratch = crate::output::scratch_dir("trapscope-review").map_err(anyhow::Error::msg)?;
-    let out_dir = a
-        .scenario_out
-        .as_ref()
-        .map(|f| a.snapshots.clone().unwrap_or_else(|| place::beside(f)));
-    let mut variants = Vec::new();
-    let mut pairs = Vec::new();
+    let ctx = Ctx {
+        a: &a,
+        before: &before,
+        after: &after,
+        sym: &sym,
+        root: root.as_deref(),
+        scratch: scratch.path(),
+        signals: super::snapshot::stop_on_termination(),
+    };
+    let many = groups.len() > 1;
     let mut used = Vec::new();
-    let signals = super::snapshot::stop_on_termination();
-    for init in &inits {
-        let suffix = match (init, inits.len()) {
-            (Some(i), n) if n > 1 => format!("-{}", i.name),
-            _ => String::new(),
-        };
-        for (label, sd) in [("before", &before), ("after", &after)] {
-            let name = format!("{label}{suffix}");
-            let (cfg, key) = side::config(sd, init.as_ref(), &sym).map_err(anyhow::Error::msg)?;
-            let what = format!(
-                "{name} ({}{})",
-                sd.arg.display(),
-                init.as_ref()
-                    .map_or(String::new(), |i| format!(", init {}", i.name))
-            );
-            let dir = match &root {
-                Some(r) => {
-                    let k = key.key();
-                    let d = r.join(&k);
-                    if cache::is_entry(&d) {
-                        tell_progress(&format!("{what}: snapshot from the cache ({k})"));
-                    } else {
-                        tell_progress(&format!("{what}: booting for a snapshot"));
-                        take(&cfg, &d, &signals)?;
-                    }
-                    cache::touch(&d).map_err(anyhow::Error::msg)?;
-                    used.push(k);
-                    d
-                }
-                None => {
-                    let base = out_dir.as_deref().unwrap_or(scratch.path());
-                    let d = base.join(&name);
-                    tell_progress(&format!("{what}: booting for a snapshot"));
-                    take(&cfg, &d, &signals)?;
-                    d
-                }
-            };
-            let shown = match &out_dir {
-                Some(o) => {
-                    let to = o.join(&name);
-                    if to != dir {
-                        place::copy_snapshot(&dir, &to).map_err(anyhow::Error::msg)?;
-                    }
-                    match &a.snapshots {
-                        // Beside the file: named relative to it.
-                        None => PathBuf::from(o.file_name().unwrap_or_default()).join(&name),
-                        Some(_) => std::path::absolute(&to)?,
-                    }
-                }
-                None => std::path::absolute(&dir)?,
-            };
-            variants.push(place::Variant {
-                name,
-                snapshot: shown.to_string_lossy().into_owned(),
-            });
+    let mut parts = Vec::new();
+    let mut code = ExitCode::SUCCESS;
+    for g in &groups {
+        // A vector init runs only where the hart has V.
+        let mine: Vec<Option<InitChoice>> = inits
+            .iter()
+            .filter(|i| g.vlen.is_some() || !is_vector(i))
+            .cloned()
+            .collect();
+        if mine.is_empty() {
+            continue;
         }
-        let init_name = init.as_ref().map_or("the ELF's loop", |i| i.name.as_str());
-        pairs.push((
-            format!("before{suffix}"),
-            format!("after{suffix}"),
-            init_name.to_string(),
-        ));
+        if many {
+            tell_progress(&groups::heading(g));
+        }
+        let (out, c) = ctx.group(g, &mine, many, &mut used)?;
+        if code == ExitCode::SUCCESS {
+            code = c;
+        }
+        parts.push((g, out));
+    }
+    if parts.is_empty() {
+        anyhow::bail!(
+            "the inits asked for run vector instructions, and none of the cores asked for ({}) has V 1.0",
+            cores.join(", ")
+        );
     }
     if let Some(r) = &root {
         for gone in cache::evict(r, &used) {
@@ -237,67 +212,206 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    let title = format!(
-        "trapscope review: {} → {}",
-        before.arg.display(),
-        after.arg.display()
-    );
-    let patch = format!("build {} → {}", short(&before.id), short(&after.id));
-    let toml = place::scenario_toml(
-        &title,
-        &patch,
-        &cores,
-        &variants,
-        &pairs,
-        &a.loop_symbol,
-        a.iterations,
-    );
-    let s = match &a.scenario_out {
-        Some(f) => {
-            crate::output::replace(f, toml.as_bytes()).map_err(anyhow::Error::msg)?;
-            tell_progress(&format!("wrote {}", f.display()));
-            Scenario::load(f)
-        }
-        // Its snapshot paths are absolute; the name is what the reports
-        // show for a scenario that is in no file.
-        None => Scenario::parse(std::path::Path::new(IN_MEMORY), &toml),
-    }
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let opts = RunOpts {
-        history: crate::session::NO_HISTORY,
-        ..RunOpts::default()
-    };
-    let c = super::runs::compared_runs(&s, &cores, &opts, &mut |l| tell_progress(l))?;
-    // The path diff with the cycles of the first core asked for (with
-    // none asked for, instructions only: one core would be an arbitrary
-    // choice among all).
-    let diff_core = match a.cores.first() {
-        Some(c) => Some(std::rc::Rc::new(
-            crate::cost::Profile::find(c).map_err(anyhow::Error::msg)?,
-        )),
-        None => None,
-    };
-    let diff_opts = RunOpts {
-        core: diff_core,
-        ..opts.clone()
-    };
-    let mut diffs = Vec::new();
-    for (b, af, _) in &pairs {
-        tell_progress(&format!("path diff of {b} → {af}"));
-        let d = pathdiff::build_default(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
-        if crate::machine::sigint::requested() {
-            anyhow::bail!("interrupted");
-        }
-        diffs.push(d);
-    }
-    let out = render(&s, &c, &diffs, a.format, a.scenario_out.as_deref())?;
+    let out = join(&parts, many, a.format)?;
     if a.format == Format::Json {
         print!("{}", report::escape_json(&out));
     } else {
         print!("{}", report::escape(&out));
     }
     tell_progress(&format!("done in {:.1} s", started.elapsed().as_secs_f64()));
-    Ok(c.finish(&s))
+    Ok(code)
+}
+
+/// What every group of a review shares.
+struct Ctx<'a> {
+    a: &'a ReviewArgs,
+    before: &'a Side,
+    after: &'a Side,
+    sym: &'a Symbols,
+    root: Option<&'a std::path::Path>,
+    scratch: &'a std::path::Path,
+    signals: Vec<super::snapshot::Caught>,
+}
+
+impl Ctx<'_> {
+    /// One group's review (`groups.rs`): its snapshots at its VLEN, its
+    /// scenario (`--scenario-out`'s file, or `FILE-vlenN.toml` beside it
+    /// when there are several groups), compare and the path diffs,
+    /// rendered; and its exit status. The cache keys it used go to `used`.
+    fn group(
+        &self,
+        g: &groups::Group,
+        inits: &[Option<InitChoice>],
+        many: bool,
+        used: &mut Vec<String>,
+    ) -> anyhow::Result<(String, ExitCode)> {
+        let a = self.a;
+        let (before, after, sym) = (self.before, self.after, self.sym);
+        let vtag = match (g.vlen, many) {
+            (Some(v), true) => format!("-vlen{v}"),
+            _ => String::new(),
+        };
+        let scenario_out = a.scenario_out.as_ref().map(|f| place::for_group(f, &vtag));
+        let out_dir = scenario_out
+            .as_ref()
+            .map(|f| a.snapshots.clone().unwrap_or_else(|| place::beside(f)));
+        let cores = &g.cores;
+        let mut variants = Vec::new();
+        let mut pairs = Vec::new();
+        for init in inits {
+            let suffix = match (init, inits.len()) {
+                (Some(i), n) if n > 1 => format!("-{}", i.name),
+                _ => String::new(),
+            };
+            for (label, sd) in [("before", &before), ("after", &after)] {
+                let name = format!("{label}{suffix}{vtag}");
+                let (cfg, key) =
+                    side::config(sd, init.as_ref(), sym, g.vlen).map_err(anyhow::Error::msg)?;
+                let what = format!(
+                    "{name} ({}{})",
+                    sd.arg.display(),
+                    init.as_ref()
+                        .map_or(String::new(), |i| format!(", init {}", i.name))
+                );
+                let dir = match self.root {
+                    Some(r) => {
+                        let k = key.key();
+                        let d = r.join(&k);
+                        if cache::is_entry(&d) {
+                            tell_progress(&format!("{what}: snapshot from the cache ({k})"));
+                        } else {
+                            tell_progress(&format!("{what}: booting for a snapshot"));
+                            take(&cfg, &d, &self.signals)?;
+                        }
+                        cache::touch(&d).map_err(anyhow::Error::msg)?;
+                        used.push(k);
+                        d
+                    }
+                    None => {
+                        let base = out_dir.as_deref().unwrap_or(self.scratch);
+                        let d = base.join(&name);
+                        tell_progress(&format!("{what}: booting for a snapshot"));
+                        take(&cfg, &d, &self.signals)?;
+                        d
+                    }
+                };
+                let shown = match &out_dir {
+                    Some(o) => {
+                        let to = o.join(&name);
+                        if to != dir {
+                            place::copy_snapshot(&dir, &to).map_err(anyhow::Error::msg)?;
+                        }
+                        match &a.snapshots {
+                            // Beside the file: named relative to it.
+                            None => PathBuf::from(o.file_name().unwrap_or_default()).join(&name),
+                            Some(_) => std::path::absolute(&to)?,
+                        }
+                    }
+                    None => std::path::absolute(&dir)?,
+                };
+                variants.push(place::Variant {
+                    name,
+                    snapshot: shown.to_string_lossy().into_owned(),
+                });
+            }
+            let init_name = init.as_ref().map_or("the ELF's loop", |i| i.name.as_str());
+            pairs.push((
+                format!("before{suffix}{vtag}"),
+                format!("after{suffix}{vtag}"),
+                init_name.to_string(),
+            ));
+        }
+        let title = format!(
+            "trapscope review: {} → {}",
+            before.arg.display(),
+            after.arg.display()
+        );
+        let patch = format!("build {} → {}", short(&before.id), short(&after.id));
+        let toml = place::scenario_toml(
+            &title,
+            &patch,
+            cores,
+            &variants,
+            &pairs,
+            &a.loop_symbol,
+            a.iterations,
+        );
+        let s = match &scenario_out {
+            Some(f) => {
+                crate::output::replace(f, toml.as_bytes()).map_err(anyhow::Error::msg)?;
+                tell_progress(&format!("wrote {}", f.display()));
+                Scenario::load(f)
+            }
+            // Its snapshot paths are absolute; the name is what the reports
+            // show for a scenario that is in no file.
+            None => Scenario::parse(std::path::Path::new(IN_MEMORY), &toml),
+        }
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let opts = RunOpts {
+            history: crate::session::NO_HISTORY,
+            ..RunOpts::default()
+        };
+        let c = super::runs::compared_runs(&s, cores, &opts, &mut |l| tell_progress(l))?;
+        // The path diff with the cycles of the first core asked for (with
+        // none asked for, instructions only: one core would be an arbitrary
+        // choice among all).
+        // (Within the group: its first core asked for.)
+        let diff_core = match a.cores.iter().find(|c| cores.contains(c)) {
+            Some(c) => Some(std::rc::Rc::new(
+                crate::cost::Profile::find(c).map_err(anyhow::Error::msg)?,
+            )),
+            None => None,
+        };
+        let diff_opts = RunOpts {
+            core: diff_core,
+            ..opts.clone()
+        };
+        let mut diffs = Vec::new();
+        for (b, af, _) in &pairs {
+            tell_progress(&format!("path diff of {b} → {af}"));
+            let d = pathdiff::build_default(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
+            if crate::machine::sigint::requested() {
+                anyhow::bail!("interrupted");
+            }
+            diffs.push(d);
+        }
+        let out = render(&s, &c, &diffs, a.format, scenario_out.as_deref())?;
+        Ok((out, c.finish(&s)))
+    }
+}
+
+/// The groups' outputs as one: alone, as it is; several, each under its
+/// heading (text, Markdown), or one JSON object `{"groups": [...]}` whose
+/// entries give `vlen`, `cores` and the group's own object.
+fn join(parts: &[(&groups::Group, String)], many: bool, format: Format) -> anyhow::Result<String> {
+    if !many {
+        return Ok(parts.first().map(|p| p.1.clone()).unwrap_or_default());
+    }
+    let mut o = String::new();
+    match format {
+        Format::Json => {
+            let mut gs = Vec::new();
+            for (g, out) in parts {
+                gs.push(serde_json::json!({
+                    "vlen": g.vlen,
+                    "cores": g.cores,
+                    "review": serde_json::from_str::<serde_json::Value>(out)?,
+                }));
+            }
+            o = serde_json::to_string_pretty(&serde_json::json!({ "groups": gs }))? + "\n";
+        }
+        Format::Md => {
+            for (g, out) in parts {
+                o.push_str(&format!("## {}\n\n{out}\n", groups::heading(g)));
+            }
+        }
+        Format::Text => {
+            for (g, out) in parts {
+                o.push_str(&format!("=== {} ===\n{out}\n", groups::heading(g)));
+            }
+        }
+    }
+    Ok(o)
 }
 
 fn short(id: &str) -> &str {

@@ -121,6 +121,11 @@ pub struct SnapshotArgs {
 }
 
 pub fn snapshot(a: SnapshotArgs) -> anyhow::Result<ExitCode> {
+    if a.init == TICK_INIT && a.elf.is_some() {
+        anyhow::bail!(
+            "--init tick goes with a Linux kernel (--kernel, --vmlinux): it counts the kernel's timer interrupts at its /init's spin, and a bare-metal ELF (--elf) has no /init"
+        );
+    }
     if a.first_use && !VECTOR_INITS.contains(&a.init.as_str()) {
         anyhow::bail!(
             "--first-use: only the vector inits ({}) have a first vector instruction to stop at; --init is {}",

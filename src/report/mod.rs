@@ -171,10 +171,15 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
             let _ = writeln!(o, "  traps/iter    {}", fmt_num(r.traps_per_iteration));
         }
         if let Some(e) = &r.estimate {
-            let parts: Vec<String> = phase_order(s, runs)
+            let mut parts: Vec<String> = phase_order(s, runs)
                 .iter()
+                .filter(|p| p.as_str() != "idle")
                 .filter_map(|p| e.phases.get(p).map(|v| format!("{p} {v:.1}")))
                 .collect();
+            // Waiting, apart: not in the figure before the colon.
+            if let Some(v) = e.phases.get("idle") {
+                parts.push(format!("idle {v:.1} (not counted)"));
+            }
             let _ = writeln!(
                 o,
                 "  cycles/iter   {:.1} on {} ({:.1} ns at {} GHz): {}",

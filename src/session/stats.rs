@@ -235,8 +235,9 @@ impl Stats {
             if self.iteration_marks.len() == 4096 {
                 self.iteration_marks.pop_front();
             }
-            self.iteration_marks
-                .push_back((self.executed, self.now.cycles.iter().sum()));
+            // The cycles of work: idle time is not an iteration's.
+            let work = self.now.cycles.iter().sum::<u64>() - self.now.cycles[IDLE as usize];
+            self.iteration_marks.push_back((self.executed, work));
             if self.window_start.is_some() && self.window_end.is_none() {
                 self.iterations += 1;
                 match &mut self.lines_mark {

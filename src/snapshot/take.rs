@@ -168,7 +168,16 @@ impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
     pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
         let facts = guest_facts(cfg)?;
-        if let Some(line) = facts.sources.summary() {
+        // A snapshot's own stored init (`verify` boots it again) has its
+        // sources in that snapshot's init-src/, not beside it: no news.
+        let stored_copy = match &cfg.guest {
+            Guest::Linux { init, .. } => {
+                init.file_name() == Some(std::ffi::OsStr::new(format::INIT_FILE))
+                    && init.with_file_name(format::MANIFEST).is_file()
+            }
+            Guest::Elf(_) => false,
+        };
+        if let Some(line) = facts.sources.summary().filter(|_| !stored_copy) {
             progress(&line);
         }
         guest::check_tmpdir()?;

@@ -37,6 +37,8 @@ pub struct KeyParts {
     pub append: String,
     pub marker: String,
     pub loop_symbol: String,
+    /// The hart's VLEN (None: no V).
+    pub vlen: Option<u32>,
 }
 
 impl KeyParts {
@@ -60,6 +62,11 @@ impl KeyParts {
             self.marker,
             self.loop_symbol
         );
+        // Absent for a hart without V, so that keys made before V reviews
+        // stay the same.
+        if let Some(v) = self.vlen {
+            let _ = write!(all, "\nvlen {v}");
+        }
         let guest: String = self.guest.chars().take(12).collect();
         format!(
             "{}-{}-{:016x}",
@@ -228,6 +235,7 @@ mod tests {
             append: String::new(),
             marker: "init_ecall".into(),
             loop_symbol: "init_loop".into(),
+            vlen: None,
         }
     }
 

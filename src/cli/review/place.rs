@@ -47,6 +47,19 @@ pub fn beside(file: &Path) -> PathBuf {
     file.with_extension("snapshots")
 }
 
+/// `--scenario-out FILE` for one of several VLEN groups: `FILE` itself for
+/// the group without a tag, else `STEM-vlenN.toml` beside it.
+pub fn for_group(file: &Path, tag: &str) -> PathBuf {
+    if tag.is_empty() {
+        return file.to_path_buf();
+    }
+    let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+    let ext = file
+        .extension()
+        .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+    file.with_file_name(format!("{stem}{tag}{ext}"))
+}
+
 /// A TOML string literal.
 fn lit(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()

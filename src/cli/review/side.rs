@@ -18,6 +18,8 @@ pub struct Side {
     pub kind: Kind,
     /// The vmlinux's GNU build id, or the ELF's `fnv1a64` (hex).
     pub id: String,
+    /// A kernel built with V (`groups::has_v`).
+    pub vector: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -68,17 +70,19 @@ fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
 impl Side {
     pub fn linux(dir: &Path) -> Result<Side, String> {
         let (image, vmlinux) = find_build(dir)?;
-        let id =
-            crate::snapshot::variant::build_id(&read(&vmlinux, "vmlinux")?).ok_or_else(|| {
-                format!(
-                    "{}: has no GNU build id (link with --build-id, as the kernel's Makefile does)",
-                    vmlinux.display()
-                )
-            })?;
+        let bytes = read(&vmlinux, "vmlinux")?;
+        let vector = super::groups::has_v(&bytes);
+        let id = crate::snapshot::variant::build_id(&bytes).ok_or_else(|| {
+            format!(
+                "{}: has no GNU build id (link with --build-id, as the kernel's Makefile does)",
+                vmlinux.display()
+            )
+        })?;
         Ok(Side {
             arg: dir.to_path_buf(),
             kind: Kind::Linux { image, vmlinux },
             id,
+            vector,
         })
     }
 
@@ -88,6 +92,7 @@ impl Side {
             arg: file.to_path_buf(),
             kind: Kind::Elf(file.to_path_buf()),
             id: format!("{:016x}", format::fnv1a64(&bytes)),
+            vector: false,
         })
     }
 }
@@ -147,6 +152,7 @@ pub fn config(
     side: &Side,
     init: Option<&InitChoice>,
     sym: &Symbols,
+    vlen: Option<u32>,
 ) -> Result<(Config, KeyParts), String> {
     let init_name = init.map_or_else(|| "elf".to_string(), |i| i.name.clone());
     let marker = sym
@@ -171,7 +177,7 @@ pub fn config(
         at: sym.at,
         ecall_symbol: marker.clone(),
         loop_symbol: sym.loop_symbol.clone(),
-        vlen: None,
+        vlen,
         mem_mib: take::DEFAULT_MEM_MIB,
         append: String::new(),
         boot_timeout: Duration::from_secs(120),
@@ -188,6 +194,7 @@ pub fn config(
         append: cfg.append.clone(),
         marker,
         loop_symbol: cfg.loop_symbol.clone(),
+        vlen,
     };
     Ok((cfg, key))
 }
@@ -259,6 +266,7 @@ mod tests {
                 vmlinux: "v".into(),
             },
             id: "ab".into(),
+            vector: false,
         };
         let sym = Symbols {
             at: 100,
@@ -266,11 +274,11 @@ mod tests {
             loop_symbol: "init_loop".into(),
         };
         let pf = init_choice("pagefault", "init_touch", "init_loop").unwrap();
-        let (cfg, key) = config(&side, Some(&pf), &sym).unwrap();
+        let (cfg, key) = config(&side, Some(&pf), &sym, None).unwrap();
         assert_eq!(cfg.ecall_symbol, "init_touch");
         assert_eq!(key.marker, "init_touch");
         let g = init_choice("getppid", "init_ecall", "init_loop").unwrap();
-        let (_, k2) = config(&side, Some(&g), &sym).unwrap();
+        let (_, k2) = config(&side, Some(&g), &sym, None).unwrap();
         assert_ne!(key.key(), k2.key());
         assert!(
             init_choice("nope", "m", "l")

@@ -244,7 +244,7 @@ impl Observer for Stats {
 
     /// Idle cycles up to the first milli-cycle at which the timer reads
     /// `target`, charged to the `wfi`'s phase and line.
-    fn idle(&mut self, pc: u64, target: u64) -> bool {
+    fn idle(&mut self, _pc: u64, target: u64) -> bool {
         let Some(m) = self.model.as_mut() else {
             return false;
         };
@@ -252,21 +252,11 @@ impl Observer for Stats {
         let need = clock::idle_milli(&m.profile, sum, target);
         m.vec_pending -= m.vec_pending.min(need);
         m.cost.idle(&mut m.pipe);
-        // Time, not work: its own phase, which the per-iteration figures
-        // leave out (estimate.rs).
+        // Time, not work: its own phase and category, which the
+        // per-iteration figures leave out (estimate.rs), and no function's,
+        // line's or path step's cycles.
         self.now.cycles[IDLE as usize] += need;
         self.now.ledger.add(Cat::Idle, need);
-        if let Some(rec) = self.path.as_mut() {
-            rec.charge_at(pc, Cat::Idle, need, true);
-        }
-        self.charge_pc(pc, need);
-        if let Some(id) = self
-            .program
-            .loc(pc)
-            .and_then(|l| self.line_ids.get(&Some(l)))
-        {
-            self.lines[*id as usize] += need;
-        }
         true
     }
 
