@@ -124,9 +124,10 @@ impl<O: Observer + Rewind> Checkpoint<O> {
 /// error here until someone says whether a checkpoint holds it.
 fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
     let Hart {
-        obs: _,         // the observer's own `Rewind`
-        time_base: _,   // set once, when a saved state is resumed
-        clock_reads: _, // `verify`'s note on one straight run, never rewound
+        obs: _,           // the observer's own `Rewind`
+        time_base: _,     // set once, when a saved state is resumed
+        clock_reads: _,   // `verify`'s note on one straight run, never rewound
+        counted_clock: _, // configuration (`verify`)
         priv_,
         vs,
         executed,

@@ -158,10 +158,14 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
             let hart = uc.get_data_mut();
             hart.clock_reads.0 += 1;
             hart.clock_reads.1.get_or_insert(pc);
-            let value = match csr {
-                INSTRET | MINSTRET => hart.instret_value(),
-                TIME => hart.time_value(),
-                _ => hart.cycle_value(),
+            let value = match (hart.counted_clock, csr) {
+                // QEMU's clock (`verify`): cycle and instret count its
+                // instructions as time does.
+                (Some(c), TIME) => c.time(hart.executed),
+                (Some(c), _) => c.ns(hart.executed),
+                (None, INSTRET | MINSTRET) => hart.instret_value(),
+                (None, TIME) => hart.time_value(),
+                (None, _) => hart.cycle_value(),
             };
             if wr {
                 let new = apply(value);

@@ -12,13 +12,14 @@ use crate::trace::Event;
 
 /// The address, how many executions end the run, how many were seen, and
 /// the instruction count at the last one (a stop there and a resume from
-/// it are one execution, not two).
+/// it are one execution, not two), and the trapped-instruction count then.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct EndAt {
     pub addr: u64,
     pub hits: u64,
     pub seen: u64,
     pub last_pos: Option<u64>,
+    pub trapped: u64,
 }
 
 impl<O: Observer + 'static> Machine<O> {
@@ -30,6 +31,7 @@ impl<O: Observer + 'static> Machine<O> {
             hits,
             seen: 0,
             last_pos: None,
+            trapped: 0,
         });
         self.uc
             .add_code_hook(addr, addr, |uc, pc, _| {
@@ -59,7 +61,21 @@ fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     if e.last_pos == Some(pos) {
         return;
     }
+    // The retry of an exception the instruction itself raised (a store's
+    // page fault, whose handler maps the page and returns to it; priv spec
+    // §4.3.1) is the same execution, as `snapshot` counts it
+    // (snapshot/take/step.rs). An ecall's own trap returns past it.
+    let retry = e.last_pos.is_some()
+        && hart.trapped > e.trapped
+        && hart.last_trap.is_some_and(|(cause, epc)| {
+            epc == pc && cause >> 63 == 0 && !(8..=11).contains(&cause)
+        });
     e.last_pos = Some(pos);
+    e.trapped = hart.trapped;
+    if retry {
+        hart.end_at = Some(e);
+        return;
+    }
     e.seen += 1;
     hart.end_at = Some(e);
     if e.seen < e.hits {

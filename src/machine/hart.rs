@@ -84,6 +84,9 @@ pub struct Hart<O: Observer> {
     /// CLINT's mtime), and the pc of the first: what a run's result may
     /// owe to the model's clock rather than to the guest's state alone.
     pub(super) clock_reads: (u64, Option<u64>),
+    /// QEMU's instruction-counted clock instead of the model's
+    /// (`Machine::count_time_as_qemu`).
+    pub(super) counted_clock: Option<CountedClock>,
     pub(super) last_trap: Option<(u64, u64)>,
     /// Instructions that raised an exception: executed, but not retired
     /// (priv spec: they do not increment minstret).
@@ -172,6 +175,7 @@ impl<O: Observer> Hart<O> {
             time_base: 0,
             instret_offset: 0,
             clock_reads: (0, None),
+            counted_clock: None,
             last_trap: None,
             trapped: 0,
             account: true,
@@ -220,11 +224,69 @@ impl<O: Observer> Hart<O> {
 
     /// mtime (and the `time` CSR): `time_base` plus the model's ticks.
     pub(super) fn time_value(&self) -> u64 {
+        if let Some(c) = &self.counted_clock {
+            return c.time(self.executed);
+        }
         self.time_base
             .wrapping_add(self.obs.time().unwrap_or_else(|| self.cycle_value()))
     }
 
     pub(super) fn instret_value(&self) -> u64 {
         (self.executed as i128 - self.trapped as i128 + self.instret_offset) as u64
+    }
+}
+
+/// QEMU's clock under `-icount shift=0` (docs/decisions.md D14): one
+/// nanosecond per instruction executed, `mtime` the nanoseconds over
+/// `ns_per_tick` (100 at QEMU virt's 10 MHz). QEMU counts a translated
+/// block's instructions as it enters the block, and a block that reads the
+/// clock ends with the reading instruction, so the instruction sees itself
+/// counted; an `ecall` counts too (it raises its exception after it is
+/// counted), as in trapscope's `executed`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CountedClock {
+    /// QEMU's count (ns) at the resume point: its `minstret` there.
+    pub base: u64,
+    /// `executed` at the resume point.
+    pub from: u64,
+    pub ns_per_tick: u64,
+}
+
+impl CountedClock {
+    /// QEMU's count (ns) as the next instruction, if it reads the clock,
+    /// sees it: what QEMU's `cycle` and `instret` read, too.
+    pub fn ns(&self, executed: u64) -> u64 {
+        self.base
+            .wrapping_add(executed.wrapping_sub(self.from))
+            .wrapping_add(1)
+    }
+
+    /// `mtime` as the next instruction, if it reads the clock, sees it.
+    pub fn time(&self, executed: u64) -> u64 {
+        self.ns(executed) / self.ns_per_tick.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CountedClock;
+
+    /// Figures from QEMU 7.2 under `-icount shift=0` (Linux 6.12's `pipe`
+    /// snapshot, stopped before its 100th marker): minstret 455166030 and
+    /// the CLINT's mtime 4551660 = 455166030 / 100 at the same stop.
+    #[test]
+    fn the_counted_clock_starts_where_qemu_stopped() {
+        let c = CountedClock {
+            base: 455_166_030,
+            from: 1000,
+            ns_per_tick: 100,
+        };
+        // The first instruction after the stop, reading the clock, counts
+        // itself: 455166031 ns, still tick 4551660.
+        assert_eq!(c.ns(1000), 455_166_031);
+        assert_eq!(c.time(1000), 4_551_660);
+        // 69 instructions later the count reaches 455166100: the next tick.
+        assert_eq!(c.time(1068), 4_551_660);
+        assert_eq!(c.time(1069), 4_551_661);
     }
 }

@@ -372,6 +372,18 @@ impl<O: Observer + 'static> Machine<O> {
         self.uc.get_data().smc.pages.live()
     }
 
+    /// Runs on QEMU's instruction-counted clock from here (`verify`): the
+    /// clock read `base` nanoseconds in QEMU at this point (its `minstret`
+    /// under `-icount shift=0`), and `mtime` ticks every `ns_per_tick`.
+    pub fn count_time_as_qemu(&mut self, base: u64, ns_per_tick: u64) {
+        let hart = self.uc.get_data_mut();
+        hart.counted_clock = Some(hart::CountedClock {
+            base,
+            from: hart.executed,
+            ns_per_tick,
+        });
+    }
+
     /// How many times the guest read the clock (cycle, time, instret, the
     /// CLINT's mtime) so far, and where it first did.
     pub fn clock_reads(&self) -> (u64, Option<u64>) {
