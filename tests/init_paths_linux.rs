@@ -1,4 +1,5 @@
-//! The trap-path inits (pagefault, signal, pipe: guest-asm/init/) on a real
+//! The trap-path inits (pagefault, pagefault-file, signal, pipe:
+//! guest-asm/init/) on a real
 //! Linux kernel: `trapscope snapshot --init NAME` stops each before its
 //! 100th marker, `trapscope run --format json` runs the three snapshots, and
 //! the kernel's path per iteration must be the one the init was written to
@@ -25,8 +26,9 @@ mod snapshot_util;
 /// rt_sigreturn; pipe: write and read in each process) and user
 /// instructions (tests/init_paths.rs: pagefault 4 retired + the store's
 /// faulting run; signal 9 + the handler's 6 + the vDSO's 2; pipe 18 + 17).
-const INITS: [(&str, &str, f64, f64); 3] = [
+const INITS: [(&str, &str, f64, f64); 4] = [
     ("pagefault", "init_touch", 1.0, 5.0),
+    ("pagefault-file", "init_touch", 1.0, 5.0),
     ("signal", "init_ecall", 2.0, 17.0),
     ("pipe", "init_ecall", 4.0, 35.0),
 ];
@@ -157,7 +159,16 @@ fn trap_path_inits_take_their_paths_on_linux() {
         );
         // One iteration of the window, recorded instruction by instruction.
         let variant = scenario.variant(name).unwrap();
-        let run = path::record(&scenario, variant, &RunOpts::default(), Which::Nth(50)).unwrap();
+        // On the U74, as the figures above: a pipe iteration's path
+        // depends on the clock, and without a core model time counts
+        // instructions, a hundred times faster than the kernel was told.
+        let u74 = RunOpts {
+            core: Some(std::rc::Rc::new(
+                trapscope::cost::Profile::find("u74").unwrap(),
+            )),
+            ..RunOpts::default()
+        };
+        let run = path::record(&scenario, variant, &u74, Which::Nth(50)).unwrap();
         let steps = &run.path.steps;
         let users: Vec<u64> = steps
             .iter()
@@ -185,6 +196,22 @@ fn trap_path_inits_take_their_paths_on_linux() {
                 // and trapscope counts both runs of the store as executed
                 // (machine/hooks.rs on_exception: the trapping instruction
                 // ends the retired range, as an ecall does): 4 + 1.
+                let touch = sym(&elf, "init_touch");
+                assert_eq!(users.iter().filter(|&&pc| pc == touch).count(), 2);
+                assert_eq!(of("init_main"), Some(5.0));
+                assert!(outside.is_empty());
+            }
+            "pagefault-file" => {
+                // The fault-around maps the window's cached file pages.
+                for n in [
+                    "handle_exception",
+                    "do_page_fault",
+                    "handle_mm_fault",
+                    "filemap_map_pages",
+                ] {
+                    assert!(of(n).is_some_and(|x| x > 0.0), "{name}: {n}");
+                    assert_eq!(entries(&run, n), 1, "{name}: {n} entered once");
+                }
                 let touch = sym(&elf, "init_touch");
                 assert_eq!(users.iter().filter(|&&pc| pc == touch).count(), 2);
                 assert_eq!(of("init_main"), Some(5.0));

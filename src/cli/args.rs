@@ -161,7 +161,9 @@ pub(super) enum Cmd {
         /// Charge cycles on this core (without it: instructions only).
         #[arg(long)]
         core: Option<String>,
-        /// The iteration of the measured loop (1-based; default: the last complete one).
+        /// The iteration of the measured loop (1-based; default: the one
+        /// nearest the middle whose cycles are each variant's most common
+        /// per-iteration figure, else the last complete one).
         #[arg(long, allow_negative_numbers = true)]
         iteration: Option<u64>,
         #[arg(long, value_enum, default_value = "text")]

@@ -188,6 +188,10 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
             .cloned()
             .collect();
         if mine.is_empty() {
+            tell_progress(&format!(
+                "{}: no V, so none of the inits asked for (all vector ones) runs there: left out",
+                g.cores.join(", ")
+            ));
             continue;
         }
         if many {

@@ -11,7 +11,7 @@ use crate::snapshot::take::{self, Config, Guest};
 pub const VECTOR_INITS: [&str; 2] = ["vector-v1", "vsetvli"];
 
 /// The init programs trapscope ships (assets/init/NAME.elf).
-pub const INITS: [&str; 14] = [
+pub const INITS: [&str; 15] = [
     "getppid",
     "vector-v1",
     "vsetvli",
@@ -25,6 +25,7 @@ pub const INITS: [&str; 14] = [
     "rseq",
     // The other ways into the kernel (include/init-path.inc).
     "pagefault",
+    "pagefault-file",
     "signal",
     "pipe",
     TICK_INIT,
@@ -44,7 +45,7 @@ pub const FIRST_USE_MARKER: &str = "init_first_v";
 /// the store that faults, `init_touch`, and tick's its spin, `init_loop`.
 pub fn default_marker(init: &str) -> &'static str {
     match init {
-        "pagefault" => "init_touch",
+        "pagefault" | "pagefault-file" => "init_touch",
         TICK_INIT => "init_loop",
         _ => "init_ecall",
     }
@@ -73,6 +74,8 @@ pub struct SnapshotArgs {
     /// (answered by the action cache), seccomp-errno, sud (dispatch on,
     /// selector ALLOW), rseq (an area registered); or another way into the
     /// kernel: pagefault (a fresh anonymous page stored to per iteration),
+    /// pagefault-file (a load from a page of a file in the page cache,
+    /// mapped shared, per iteration),
     /// signal (SIGUSR1 to itself, caught), pipe (a byte to a child and
     /// back: two context switches), tick (a user spin the timer interrupts:
     /// --at counts the timer interrupts taken there, the stop is the

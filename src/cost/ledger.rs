@@ -119,7 +119,7 @@ impl Cat {
             Cat::TrapEntries => "trap entries",
             Cat::TrapReturns => "trap returns",
             Cat::VectorUnit => "vector unit",
-            Cat::Idle => "idle (wfi, or a spin skipped to the timer)",
+            Cat::Idle => "idle (wfi, or a spin skipped to the timer; not counted)",
             Cat::CsrReads => "CSR reads",
             Cat::CsrWrites => "CSR writes",
             Cat::StatusWrites => "sstatus/mstatus/satp writes",

@@ -328,11 +328,19 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
             "| core | pair | instructions | cycles | ns | measured on hardware | what it asks |"
         );
         let _ = writeln!(o, "|---|---|---:|---:|---:|---|---|");
-    } else {
+    }
+    // The pair column as wide as its longest name (22 at the least).
+    let w = ds
+        .iter()
+        .map(|d| pairs::name(d).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(22);
+    if !md {
         let _ = writeln!(o, "\npairs, after − before per iteration");
         let _ = writeln!(
             o,
-            "{:<7} {:<22} {:>7} {:>9} {:>9}  {:<20} what it asks",
+            "{:<7} {:<w$} {:>7} {:>9} {:>9}  {:<20} what it asks",
             "core", "pair", "instr", "cycles", "ns", "measured"
         );
     }
@@ -351,7 +359,7 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
             );
         } else {
             let line = format!(
-                "{:<7} {pair:<22} {:>+7.1} {:>9} {:>9}  {:<20} {}",
+                "{:<7} {pair:<w$} {:>+7.1} {:>9} {:>9}  {:<20} {}",
                 d.core,
                 d.instructions,
                 num(d.cycles),

@@ -6,6 +6,9 @@
 //! that a system call's number and arguments can be read at its ecall.
 //! Shared by tests/init_paths.rs.
 
+// Each test file that uses it uses part of it.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 
 use trapscope::isa::{self, AluOp, Insn, Op};

@@ -41,6 +41,11 @@ pub fn groups(
     for c in cores {
         let vlen = vlen_of(&Profile::find(c)?);
         if only.is_some() && vlen != only {
+            tell!(
+                "trapscope: review: {c}: {}, not VLEN {}: left out (--vlen)",
+                vlen.map_or("no V 1.0".to_string(), |v| format!("VLEN {v}")),
+                only.unwrap_or(0)
+            );
             continue;
         }
         match out.iter_mut().find(|g| g.vlen == vlen) {
