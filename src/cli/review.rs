@@ -16,6 +16,7 @@ use crate::session::RunOpts;
 mod cache;
 mod groups;
 mod place;
+mod render;
 mod side;
 
 use side::{InitChoice, Side, Symbols};
@@ -216,7 +217,7 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    let out = join(&parts, many, a.format)?;
+    let out = render::join(&parts, many, a.format)?;
     if a.format == Format::Json {
         print!("{}", report::escape_json(&out));
     } else {
@@ -379,43 +380,9 @@ impl Ctx<'_> {
             }
             diffs.push(d);
         }
-        let out = render(&s, &c, &diffs, a.format, scenario_out.as_deref())?;
+        let out = render::render(&s, &c, &diffs, a.format, scenario_out.as_deref())?;
         Ok((out, c.finish(&s)))
     }
-}
-
-/// The groups' outputs as one: alone, as it is; several, each under its
-/// heading (text, Markdown), or one JSON object `{"groups": [...]}` whose
-/// entries give `vlen`, `cores` and the group's own object.
-fn join(parts: &[(&groups::Group, String)], many: bool, format: Format) -> anyhow::Result<String> {
-    if !many {
-        return Ok(parts.first().map(|p| p.1.clone()).unwrap_or_default());
-    }
-    let mut o = String::new();
-    match format {
-        Format::Json => {
-            let mut gs = Vec::new();
-            for (g, out) in parts {
-                gs.push(serde_json::json!({
-                    "vlen": g.vlen,
-                    "cores": g.cores,
-                    "review": serde_json::from_str::<serde_json::Value>(out)?,
-                }));
-            }
-            o = serde_json::to_string_pretty(&serde_json::json!({ "groups": gs }))? + "\n";
-        }
-        Format::Md => {
-            for (g, out) in parts {
-                o.push_str(&format!("## {}\n\n{out}\n", groups::heading(g)));
-            }
-        }
-        Format::Text => {
-            for (g, out) in parts {
-                o.push_str(&format!("=== {} ===\n{out}\n", groups::heading(g)));
-            }
-        }
-    }
-    Ok(o)
 }
 
 fn short(id: &str) -> &str {
@@ -433,46 +400,4 @@ fn take(
     let r = crate::snapshot::take::take(cfg, out, &mut progress);
     super::snapshot::exit_if_terminated(signals);
     r.map_err(anyhow::Error::msg)
-}
-
-/// The compare report, then each pair's path diff: text, one Markdown
-/// document, or one JSON object holding `compare`'s and `diff`'s.
-fn render(
-    s: &Scenario,
-    c: &super::runs::Compared,
-    diffs: &[pathdiff::PathDiff],
-    format: Format,
-    scenario_out: Option<&std::path::Path>,
-) -> anyhow::Result<String> {
-    let mut o = c.render(s, format);
-    match format {
-        Format::Json => {
-            let compare: serde_json::Value = serde_json::from_str(&o)?;
-            let mut ds = Vec::new();
-            for d in diffs {
-                ds.push(serde_json::from_str::<serde_json::Value>(&pathdiff::json(
-                    d,
-                ))?);
-            }
-            let v = serde_json::json!({
-                "scenario": scenario_out.map(|p| p.display().to_string()),
-                "compare": compare,
-                "diffs": ds,
-            });
-            o = serde_json::to_string_pretty(&v)? + "\n";
-        }
-        Format::Md => {
-            for d in diffs {
-                o.push('\n');
-                o.push_str(&pathdiff::markdown(d, false));
-            }
-        }
-        Format::Text => {
-            for d in diffs {
-                o.push('\n');
-                o.push_str(&pathdiff::text(d, false));
-            }
-        }
-    }
-    Ok(o)
 }
