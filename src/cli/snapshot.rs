@@ -60,8 +60,9 @@ pub struct SnapshotArgs {
     #[arg(long, required_unless_present = "elf")]
     pub vmlinux: Option<PathBuf>,
     /// Instead of a Linux kernel: a bare-metal RV64 ELF booted with -bios
-    /// none (trapscope's minikernel), whose loop has the symbols
-    /// --ecall-symbol and --loop-symbol.
+    /// none (trapscope's minikernel), its entry at 0x80000000 (where QEMU
+    /// starts the hart), whose loop has the symbols --ecall-symbol and
+    /// --loop-symbol.
     #[arg(long)]
     pub elf: Option<PathBuf>,
     /// The directory to write (created).

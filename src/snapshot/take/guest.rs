@@ -85,6 +85,17 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
     };
     let bytes = read(&init_path, what)?;
     let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
+    // QEMU virt with -bios none starts the hart at RAM's base, whatever
+    // the ELF's entry says: a guest that starts elsewhere would run from
+    // the wrong instruction.
+    if matches!(cfg.guest, Guest::Elf(_)) && prog.entry != super::RAM_BASE {
+        return Err(format!(
+            "{}: its entry is {:#x}, but QEMU's -bios none starts a bare-metal guest at RAM's base, {:#x}: link its _start there",
+            init_path.display(),
+            prog.entry,
+            super::RAM_BASE
+        ));
+    }
     let ecall = symbol_addr(&prog, &cfg.ecall_symbol)?;
     let loop_top = symbol_addr(&prog, &cfg.loop_symbol)?;
     let name = init_path
