@@ -9,6 +9,7 @@
 pub mod atomics;
 pub mod cli;
 pub mod cost;
+pub mod escape;
 pub mod input;
 pub mod isa;
 pub mod machine;

@@ -3,7 +3,6 @@
 
 pub mod compare;
 pub mod console;
-mod escape;
 pub mod event_export;
 mod events;
 pub mod fidelity;
@@ -15,7 +14,7 @@ pub mod perfetto;
 mod run_md;
 pub mod seed_table;
 
-pub use escape::{escape, escape_control, escape_json, escape_line};
+pub use crate::escape::{escape, escape_control, escape_json, escape_line};
 
 pub use events::{EventFilter, event_line, event_text, kind_name, sc_text, vs_name};
 

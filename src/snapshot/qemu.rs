@@ -94,7 +94,7 @@ pub fn parse_version(text: &str) -> Result<Version, String> {
     let bad = || {
         format!(
             "cannot read a QEMU version from {:?}",
-            crate::report::escape_line(first)
+            crate::escape::escape_line(first)
         )
     };
     let rest = first.split_once("version ").ok_or_else(bad)?.1;
@@ -333,7 +333,7 @@ pub(crate) fn first_line(bytes: &[u8]) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("(no message)");
-    crate::report::escape_line(line).into_owned()
+    crate::escape::escape_line(line).into_owned()
 }
 
 /// Runs `cmd` (stdin null) to completion, killing it after `limit`. It

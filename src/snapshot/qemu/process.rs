@@ -216,7 +216,7 @@ impl Qemu {
     }
 
     /// The last `lines` lines of the console, control characters escaped
-    /// (`crate::report::escape`; CR LF read as a line end). Empty before
+    /// (`crate::escape::escape`; CR LF read as a line end). Empty before
     /// QEMU has written anything.
     pub fn console_tail(&self, lines: usize) -> String {
         tail(&self.console, lines)
@@ -259,7 +259,7 @@ impl Qemu {
     /// Everything QEMU wrote to stderr so far, control characters escaped.
     pub fn stderr_text(&self) -> String {
         let text = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
-        crate::report::escape(&String::from_utf8_lossy(&text)).into_owned()
+        crate::escape::escape(&String::from_utf8_lossy(&text)).into_owned()
     }
 
     /// Kills QEMU (if it still runs) and reaps it: closing the watchdog's
@@ -308,7 +308,7 @@ fn tail(path: &Path, lines: usize) -> String {
         &all[..]
     };
     let tail = all[all.len().saturating_sub(lines)..].join("\n");
-    crate::report::escape(&tail).into_owned()
+    crate::escape::escape(&tail).into_owned()
 }
 
 fn describe(status: ExitStatus) -> String {

@@ -204,7 +204,7 @@ fn title(s: &AppState, area: Rect, heat: &Heat) -> (String, Vec<Line<'static>>) 
     let refused = p
         .loc(anchor(s))
         .and_then(|l| s.sources.refusal(l.file))
-        .map(|w| crate::report::escape_line(&w).into_owned())
+        .map(|w| crate::escape::escape_line(&w).into_owned())
         .unwrap_or_default();
     let parts = [
         "Disassembly".to_string(),
