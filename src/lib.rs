@@ -12,6 +12,7 @@ pub mod cost;
 pub mod escape;
 pub mod input;
 pub mod isa;
+pub mod located;
 pub mod machine;
 pub mod output;
 pub mod platform;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::scenario::{Locator, ScenarioError};
+use crate::located::{Locator, ScenarioError};
 
 /// Where a parameter's value comes from.
 #[derive(Clone, Debug, PartialEq)]
