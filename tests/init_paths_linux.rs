@@ -86,16 +86,9 @@ fn entries(run: &PathRun, name: &str) -> usize {
 #[test]
 #[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test init_paths_linux -- --ignored"]
 fn trap_path_inits_take_their_paths_on_linux() {
-    let k = std::env::var_os("TRAPSCOPE_LINUX")
-        .map(PathBuf::from)
-        .expect("set TRAPSCOPE_LINUX=DIR (DIR/Image, DIR/vmlinux) to check a real kernel");
-    if !snapshot_util::qemu_or_skip() {
+    let Some((dir, image, vmlinux)) = snapshot_util::linux_kernel("initpaths") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("trapscope-initpaths-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (image, vmlinux) = (k.join("Image"), k.join("vmlinux"));
+    };
     let mut toml = "title = \"trap paths\"\npatch = \"none\"\ncores = [\"u74\"]\n".to_string();
     for (name, marker, _, _) in INITS {
         let t = Instant::now();
@@ -182,36 +175,22 @@ fn trap_path_inits_take_their_paths_on_linux() {
             .filter(|s| is_user(s.pc) && !elf.is_mapped_exec(s.pc))
             .collect();
         match name {
-            "pagefault" => {
-                for n in [
-                    "handle_exception",
-                    "do_page_fault",
-                    "handle_page_fault",
-                    "handle_mm_fault",
-                ] {
+            "pagefault" | "pagefault-file" => {
+                // The anonymous page's path, or the file's fault-around of
+                // the window's cached pages.
+                let last = if name == "pagefault" {
+                    "handle_page_fault"
+                } else {
+                    "filemap_map_pages"
+                };
+                for n in ["handle_exception", "do_page_fault", "handle_mm_fault", last] {
                     assert!(of(n).is_some_and(|x| x > 0.0), "{name}: {n}");
                     assert_eq!(entries(&run, n), 1, "{name}: {n} entered once");
                 }
-                // The store runs twice (its fault, its retry), the top once,
-                // and trapscope counts both runs of the store as executed
-                // (machine/hooks.rs on_exception: the trapping instruction
-                // ends the retired range, as an ecall does): 4 + 1.
-                let touch = sym(&elf, "init_touch");
-                assert_eq!(users.iter().filter(|&&pc| pc == touch).count(), 2);
-                assert_eq!(of("init_main"), Some(5.0));
-                assert!(outside.is_empty());
-            }
-            "pagefault-file" => {
-                // The fault-around maps the window's cached file pages.
-                for n in [
-                    "handle_exception",
-                    "do_page_fault",
-                    "handle_mm_fault",
-                    "filemap_map_pages",
-                ] {
-                    assert!(of(n).is_some_and(|x| x > 0.0), "{name}: {n}");
-                    assert_eq!(entries(&run, n), 1, "{name}: {n} entered once");
-                }
+                // The marker runs twice (its fault, its retry), the top once,
+                // and trapscope counts both runs as executed (machine/hooks.rs
+                // on_exception: the trapping instruction ends the retired
+                // range, as an ecall does): 4 + 1.
                 let touch = sym(&elf, "init_touch");
                 assert_eq!(users.iter().filter(|&&pc| pc == touch).count(), 2);
                 assert_eq!(of("init_main"), Some(5.0));

@@ -38,16 +38,9 @@ fn hex(v: &Value) -> u64 {
 #[test]
 #[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test tick_linux -- --ignored"]
 fn the_tick_init_measures_the_timer_interrupt_path_on_linux() {
-    let k = std::env::var_os("TRAPSCOPE_LINUX")
-        .map(PathBuf::from)
-        .expect("set TRAPSCOPE_LINUX=DIR (DIR/Image, DIR/vmlinux) to check a real kernel");
-    if !snapshot_util::qemu_or_skip() {
+    let Some((dir, image, vmlinux)) = snapshot_util::linux_kernel("tick") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("trapscope-tick-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (image, vmlinux) = (k.join("Image"), k.join("vmlinux"));
+    };
     let out = dir.join("tick");
     let t = Instant::now();
     trapscope(&[

@@ -259,3 +259,19 @@ pub fn finish(
     }
     child.wait_with_output().unwrap()
 }
+
+/// For the tests that need a real kernel (`TRAPSCOPE_LINUX=DIR`, DIR
+/// holding `Image` and `vmlinux`): a fresh scratch directory named after
+/// `what`, and the two files; None (the test skips) without QEMU.
+pub fn linux_kernel(what: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let k = std::env::var_os("TRAPSCOPE_LINUX")
+        .map(PathBuf::from)
+        .expect("set TRAPSCOPE_LINUX=DIR (DIR/Image, DIR/vmlinux) to check a real kernel");
+    if !qemu_or_skip() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("trapscope-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((dir, k.join("Image"), k.join("vmlinux")))
+}
