@@ -17,6 +17,7 @@ pub mod machine;
 pub mod output;
 pub mod platform;
 pub mod predict;
+pub mod program;
 pub mod report;
 pub mod scenario;
 pub mod session;

@@ -8,7 +8,8 @@
 //! (seed 004, patch 1).
 
 use crate::isa::{Op, RasHint};
-use crate::machine::{DecodedInsn, Program, decode_range};
+use crate::isa::{DecodedInsn, decode_range};
+use crate::program::Program;
 
 /// The LR/SC sequence around an address.
 #[derive(Clone, Debug, PartialEq, Eq)]

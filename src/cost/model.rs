@@ -11,7 +11,7 @@ use super::class::{self, Bypass, Kind, Static};
 use super::inorder::InOrder;
 use super::profile::Profile;
 use super::window::{Effects, Window};
-use crate::machine::DecodedInsn;
+use crate::isa::DecodedInsn;
 use crate::trace::PredKind;
 
 pub use super::ledger::{Cat, Ledger, MILLI, N_CATS};

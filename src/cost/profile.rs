@@ -399,6 +399,23 @@ impl Profile {
             .collect()
     }
 
+    /// What to run a snapshot with vector state at `vlen` on instead of a
+    /// core without V: the shipped profiles that have it, or a profile of
+    /// the user's own.
+    pub fn advice_for_vlen(vlen: u32) -> String {
+        let cores = Profile::with_v(vlen);
+        if cores.is_empty() {
+            format!(
+                "no shipped profile runs V 1.0 at VLEN {vlen}: give --core a profile of your own that does"
+            )
+        } else {
+            format!(
+                "run it with --core {} (or a variant's `core`)",
+                cores.join(" or --core ")
+            )
+        }
+    }
+
     pub fn names() -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(Profile::dir())
             .map(|d| {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::model::{At, Cat, CostModel, MILLI, PipeState};
 use super::profile::{Basis, Profile};
-use crate::machine::decode_range;
+use crate::isa::decode_range;
 use crate::trace::PredKind;
 
 /// A SiFive7-shaped in-order test core: two pipes (A: memory; B: control,

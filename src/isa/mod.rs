@@ -11,6 +11,7 @@
 
 mod compressed;
 mod decode;
+mod decoded;
 mod disasm;
 pub mod fp;
 mod insn;
@@ -19,6 +20,7 @@ mod names;
 #[cfg(test)]
 mod tests;
 
+pub use decoded::{DecodedInsn, decode_range};
 pub use disasm::{disasm, disasm_named, jump_target, pair_target};
 pub use insn::{AluOp, AmoOp, BranchCond, Class, CsrOp, DivOp, Insn, MulOp, Op, RasHint, Reg};
 pub use names::{ABI, FABI, csr_name};

@@ -7,7 +7,7 @@
 use unicorn_engine::unicorn_const::MemType;
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::DecodedInsn;
+use crate::isa::DecodedInsn;
 use super::hart::{Hart, Pending};
 use super::hooks;
 use super::observe::Observer;

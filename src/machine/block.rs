@@ -6,17 +6,7 @@
 use super::pchash::PcMap;
 use std::rc::Rc;
 
-use crate::isa::{self, Insn};
-
-/// One instruction as observers see it.
-#[derive(Clone, Copy, Debug)]
-pub struct DecodedInsn {
-    pub pc: u64,
-    pub raw: u32,
-    pub len: u8,
-    /// `None` when our decoder does not know the encoding (the emulator may).
-    pub insn: Option<Insn>,
-}
+use crate::isa::{self, DecodedInsn};
 
 pub struct Block<D> {
     pub start: u64,
@@ -77,32 +67,6 @@ impl<D> Block<D> {
         }
         self.insns.binary_search_by_key(&pc, |i| i.pc).ok()
     }
-}
-
-/// Decodes `bytes` (guest memory at `start`) into instructions.
-pub fn decode_range(start: u64, bytes: &[u8]) -> Vec<DecodedInsn> {
-    let mut out = Vec::new();
-    let mut off = 0usize;
-    while off + 2 <= bytes.len() {
-        let lo = u16::from_le_bytes([bytes[off], bytes[off + 1]]);
-        let len = isa::insn_len(lo).unwrap_or(4) as usize;
-        if off + len > bytes.len() {
-            break;
-        }
-        let raw = if len == 2 {
-            u32::from(lo)
-        } else {
-            u32::from_le_bytes([bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]])
-        };
-        out.push(DecodedInsn {
-            pc: start + off as u64,
-            raw,
-            len: len as u8,
-            insn: isa::decode_word(raw),
-        });
-        off += len;
-    }
-    out
 }
 
 /// Blocks by (start, size in bytes), and their keys by 64-byte line of

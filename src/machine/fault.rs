@@ -7,10 +7,10 @@ use std::rc::Rc;
 
 use unicorn_engine::Unicorn;
 
-use super::block::DecodedInsn;
+use crate::isa::DecodedInsn;
 use super::hart::{Hart, Outcome};
 use super::observe::Observer;
-use super::program::Program;
+use crate::program::Program;
 use crate::isa::Op;
 use crate::trace::{Event, GuestFault};
 

@@ -31,7 +31,7 @@ use std::cell::Cell;
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::DecodedInsn;
+use crate::isa::DecodedInsn;
 use super::hart::Hart;
 use super::observe::Observer;
 use crate::isa::fp::reads;

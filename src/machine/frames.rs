@@ -99,7 +99,7 @@ fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
         Some(f) => f,
         None => {
             let bytes = super::smc::read_code(uc, pc, 4);
-            match super::block::decode_range(pc, &bytes)
+            match crate::isa::decode_range(pc, &bytes)
                 .first()
                 .and_then(|d| d.insn)
             {

@@ -4,7 +4,8 @@
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::{Block, decode_range};
+use super::block::Block;
+use crate::isa::decode_range;
 use super::csr;
 use super::hart::{Hart, Outcome, Pending};
 use super::observe::{Observer, Retire};

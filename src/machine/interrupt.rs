@@ -20,7 +20,8 @@
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::{Block, DecodedInsn};
+use super::block::Block;
+use crate::isa::DecodedInsn;
 use super::hart::{Hart, Outcome};
 use super::hooks;
 use super::irq::{self, Enables};

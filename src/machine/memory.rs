@@ -5,12 +5,13 @@
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 
-use super::{LoadError, MachineConfig, Program, elfhdr, emu, program, uc_text};
+use super::{LoadError, MachineConfig, Program, emu, uc_text};
+use crate::program::elfhdr;
 
 /// The permissions a segment's memory gets (the one place that decides).
 /// RAM is what the platform says (RWX, PMP
 /// permitting); the ELF's flags only under --strict-segments.
-fn region_perm(seg: &program::Segment, cfg: &MachineConfig) -> Permission {
+fn region_perm(seg: &crate::program::Segment, cfg: &MachineConfig) -> Permission {
     let strict = cfg.strict_segments;
     let mut perm = Permission::READ;
     if seg.exec || !strict {

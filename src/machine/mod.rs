@@ -7,8 +7,6 @@ mod block;
 pub mod checkpoint;
 mod csr;
 mod dirty;
-mod dwarf;
-pub mod elfhdr;
 mod end;
 mod fault;
 mod fp;
@@ -30,7 +28,6 @@ mod mmu;
 mod observe;
 mod pchash;
 mod peek;
-pub mod program;
 pub mod regs;
 mod resume;
 mod run;
@@ -43,7 +40,7 @@ mod vec;
 mod watch;
 mod wfi;
 
-pub use vec::describe as disasm;
+pub use crate::vector::disasm;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -52,12 +49,13 @@ use std::rc::Rc;
 use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-pub use block::{Block, DecodedInsn, decode_range};
-pub use dwarf::{Member, SourceName, source_names};
+pub use block::Block;
+pub use crate::isa::{DecodedInsn, decode_range};
+pub use crate::program::{Member, SourceName, source_names};
 pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
-pub use program::{Program, Segment, SrcLoc, Symbol};
+pub use crate::program::{Program, Segment, SrcLoc, Symbol};
 pub use resume::{ResumeState, VectorState, restorable};
 pub use watch::{Watch, WatchAccess, WatchHit};
 
@@ -75,6 +73,13 @@ pub enum LoadError {
     /// A saved state the machine cannot take (`resume.rs`).
     #[error("{0}")]
     Resume(String),
+    /// The guest ELF could not be read.
+    #[error(transparent)]
+    Elf(#[from] crate::program::ElfError),
+    /// A saved state with vector registers, on a machine built without a
+    /// V unit; which cores have one is the caller's to say.
+    #[error("the snapshot has vector state (VLEN {vlen}) but the core has no V unit")]
+    NoVectorUnit { vlen: u32 },
 }
 
 /// Where unicorn would stop on its own; the guest never gets there.
@@ -299,7 +304,7 @@ impl<O: Observer + 'static> Machine<O> {
         // rules (RAM is RWX) also those that claim neither X nor W (some
         // linker scripts emit flagless PT_LOADs holding text).
         let strict = uc.get_data().strict_segments;
-        let is_code = |s: &&program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
+        let is_code = |s: &&crate::program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
         // Code the guest writes (docs/decisions.md D11).
         for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;

@@ -4,7 +4,7 @@
 //! block once and asks the observer to build its per-block table once; after
 //! that each execution of the block costs the observer one call.
 
-use super::block::DecodedInsn;
+use crate::isa::DecodedInsn;
 use crate::trace::{Event, Priv};
 
 /// A prefix of a block that retired.

@@ -126,18 +126,12 @@ impl<O: Observer + 'static> Machine<O> {
             regs::write_gpr(&mut self.uc, i, st.x[i as usize]);
         }
         if let Some(v) = &st.vector {
-            let unit = self.uc.get_data_mut().vunit.as_mut().ok_or_else(|| {
-                let cores = crate::cost::Profile::with_v(v.vlen);
-                let which = if cores.is_empty() {
-                    format!("no shipped profile runs V 1.0 at VLEN {}: give --core a profile of your own that does", v.vlen)
-                } else {
-                    format!("run it with --core {} (or a variant's `core`)", cores.join(" or --core "))
-                };
-                bad(format!(
-                    "the snapshot has vector state (VLEN {}) but the core has no V unit: {which}",
-                    v.vlen
-                ))
-            })?;
+            let unit = self
+                .uc
+                .get_data_mut()
+                .vunit
+                .as_mut()
+                .ok_or(LoadError::NoVectorUnit { vlen: v.vlen })?;
             if unit.vlen != v.vlen {
                 return Err(bad(format!(
                     "the snapshot was taken at VLEN {} but the core's VLEN is {}: take it again with `trapscope snapshot --vlen {}` (or --core)",

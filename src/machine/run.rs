@@ -3,7 +3,7 @@
 
 use unicorn_engine::unicorn_const::uc_error;
 
-use super::block::decode_range;
+use crate::isa::decode_range;
 use super::hart::{Outcome, Pending};
 use super::observe::Observer;
 use super::{Machine, NEVER, Until, access, hooks, smc, trap};

@@ -10,7 +10,7 @@
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
 
-use super::block::{DecodedInsn, decode_range};
+use crate::isa::{DecodedInsn, decode_range};
 use super::hart::Hart;
 use super::observe::Observer;
 use super::{csr, vec};

@@ -300,7 +300,7 @@ pub(super) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> boo
             .and_then(|p| p.block.insns[i].insn),
         None => {
             let bytes = uc.mem_read_as_vec(pc, 4).unwrap_or_default();
-            super::block::decode_range(pc, &bytes)
+            crate::isa::decode_range(pc, &bytes)
                 .first()
                 .and_then(|d| d.insn)
         }

@@ -173,19 +173,8 @@ pub fn set_vs<O: Observer>(
 pub(super) fn described<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
     hart.described
         .entry((pc, insn.raw))
-        .or_insert_with(|| describe(insn, pc))
+        .or_insert_with(|| vector::disasm(insn, pc))
         .clone()
-}
-
-/// Disassembly, vector instructions included.
-pub fn describe(insn: &Insn, pc: u64) -> String {
-    match insn.op {
-        Op::Vector => vector::decode(insn.raw).map_or_else(
-            |_| format!(".insn 4, {:#010x}", insn.raw),
-            |v| v.to_string(),
-        ),
-        _ => crate::isa::disasm(insn, pc),
-    }
 }
 
 /// Runs a vector instruction.

@@ -10,7 +10,7 @@ pub use ras::Ras;
 pub use tables::{Bimodal, Btb};
 
 use crate::isa::{Op, RasHint};
-use crate::machine::DecodedInsn;
+use crate::isa::DecodedInsn;
 pub use crate::trace::PredKind;
 
 /// What the RAS did last, for the TUI.

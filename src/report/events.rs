@@ -2,7 +2,7 @@
 
 use crate::isa;
 use crate::machine::Program;
-use crate::trace::{Event, EventKind, Stamped, cause_code, cause_name};
+use crate::trace::{Event, EventKind, ScOutcome, Stamped, cause_code, cause_name};
 use crate::vector::VClass;
 
 fn lmul_name(x8: u32) -> &'static str {
@@ -39,20 +39,9 @@ fn vregs(mask: u32) -> String {
     out.join(",")
 }
 
-/// Why an SC succeeded or failed, in words.
-pub fn sc_text(p: &Program, o: &crate::atomics::ScOutcome) -> String {
-    use crate::atomics::ScOutcome::*;
-    match o {
-        Success => "succeeds".into(),
-        NoReservation => "fails: no reservation was ever taken (no LR has run)".into(),
-        OtherAddress { reserved } => format!("fails: the reservation is for {reserved:#x}"),
-        ClearedByTrap { pc } => format!(
-            "fails: a trap or xRET at {} dropped the reservation",
-            place(p, *pc)
-        ),
-        ClearedBySc { pc } => format!("fails: the sc at {} used up the reservation", place(p, *pc)),
-        RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
-    }
+/// Why an SC succeeded or failed, in words, with symbols.
+pub fn sc_text(p: &Program, o: &ScOutcome) -> String {
+    o.in_words(&|a| p.offset_place(a))
 }
 
 /// The VS/FS field values (priv spec §3.1.6.6).
@@ -71,18 +60,8 @@ pub fn event_text(p: &Program, e: &Event) -> String {
     super::escape_line(&event_text_raw(p, e)).into_owned()
 }
 
-/// `function+0xOFF` of `a`, the offset given when it is 0 too, so that
-/// every place an event line names reads alike (a trap's handler is most
-/// often at its function's first instruction).
-fn place(p: &Program, a: u64) -> String {
-    match p.symbol_at(a) {
-        Some((s, off)) => format!("{}+{off:#x}", s.name),
-        None => format!("{a:#x}"),
-    }
-}
-
 fn event_text_raw(p: &Program, e: &Event) -> String {
-    let sym = |a: u64| place(p, a);
+    let sym = |a: u64| p.offset_place(a);
     match e {
         Event::Retired { pc, count, priv_ } => {
             format!("retired   {count} from {} [{}]", sym(*pc), priv_.letter())

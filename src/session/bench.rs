@@ -214,7 +214,7 @@ fn bench_runs(
         .map_err(|e| e.to_string())?;
         // A snapshot resumes where it was taken, and its loop ends by count.
         if let Some(r) = &v.resume {
-            m.resume(r).map_err(|e| e.to_string())?;
+            m.resume(r).map_err(super::load_error_text)?;
         }
         if let Some(mm) = &s.measure
             && let (Some((w, n)), Some(sym)) = (mm.count, v.program.symbol(&mm.iteration))

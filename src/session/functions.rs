@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::machine::{DecodedInsn, Program};
+use crate::isa::DecodedInsn;
+use crate::program::Program;
 
 /// One function's figures per iteration of the measured window.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::machine::Program;
-use crate::machine::program::Segment;
+use crate::program::Segment;
 
 /// Where a generated guest's RAM starts and runs from (QEMU virt's RAM).
 pub const BASE: u64 = 0x8000_0000;

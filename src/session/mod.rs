@@ -186,10 +186,7 @@ pub fn build_machine(
     }
     if let Some(r) = &variant.resume {
         m.resume(r).map_err(|e| {
-            let why = match e {
-                crate::machine::LoadError::Emulator(m) => m,
-                e => e.to_string(),
-            };
+            let why = load_error_text(e);
             let core = core.as_ref().map_or("none", |p| p.name.as_str());
             format!(
                 "variant '{}' (snapshot {}, core {core}): {why}",
@@ -418,4 +415,18 @@ pub fn rewind(
     let mut m = build_machine(scenario, variant, opts)?;
     let o = run_to(&mut m, target);
     Ok((m, o))
+}
+
+/// A machine's load error as one line: the emulator's own words bare, and
+/// a snapshot with vector state on a core without V with the cores to run
+/// it on instead.
+pub fn load_error_text(e: crate::machine::LoadError) -> String {
+    use crate::machine::LoadError;
+    match e {
+        LoadError::Emulator(m) => m,
+        LoadError::NoVectorUnit { vlen } => {
+            format!("{e}: {}", crate::cost::Profile::advice_for_vlen(vlen))
+        }
+        e => e.to_string(),
+    }
 }

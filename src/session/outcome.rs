@@ -25,7 +25,7 @@ pub fn describe_outcome<O: crate::machine::Observer>(
             if let GuestFault::Livelock { pc, failures, why } = f {
                 // With symbols: the SC that fails, and the place that
                 // took its reservation (a trap return's sc, most often).
-                let last = crate::report::sc_text(&m.program, why);
+                let last = why.in_words(&|a| m.program.offset_place(a));
                 msg = format!(
                     "livelock at pc {}: the SC failed {failures} times in a row (last: {})",
                     m.program.place(*pc),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::machine::{Program, elfhdr};
+use crate::program::{Program, elfhdr};
 
 /// `e_type` of an executable linked at fixed addresses.
 const ET_EXEC: u16 = 2;

@@ -37,7 +37,7 @@ pub enum GuestFault {
     Livelock {
         pc: u64,
         failures: u32,
-        why: crate::atomics::ScOutcome,
+        why: super::ScOutcome,
     },
     /// The emulator stopped for a reason we could not attribute.
     Emulator { pc: u64, error: String },

@@ -6,9 +6,11 @@
 
 mod fault;
 mod log;
+mod sc;
 
 pub use fault::{Access, GuestFault};
 pub use log::EventLog;
+pub use sc::ScOutcome;
 
 use serde::Serialize;
 
@@ -130,7 +132,7 @@ pub enum Event {
     Sc {
         pc: u64,
         addr: u64,
-        outcome: crate::atomics::ScOutcome,
+        outcome: ScOutcome,
         retries: u32,
         /// Its result goes to x0: an sc there for its side effect, clearing
         /// any reservation (a kernel's trap return does this).

@@ -15,6 +15,18 @@ mod tests;
 
 pub use decode::{AluOp, Operand, VInsn, VOp, decode};
 
+/// Disassembly, vector instructions included: what every pane and report
+/// prints for an instruction.
+pub fn disasm(insn: &crate::isa::Insn, pc: u64) -> String {
+    match insn.op {
+        crate::isa::Op::Vector => decode(insn.raw).map_or_else(
+            |_| format!(".insn 4, {:#010x}", insn.raw),
+            |v| v.to_string(),
+        ),
+        _ => crate::isa::disasm(insn, pc),
+    }
+}
+
 /// What the V unit needs from the hart.
 pub trait VHost {
     fn x(&self, r: u8) -> u64;

@@ -99,7 +99,7 @@ fn symbolised(program: &Program, i: &crate::isa::Insn, pc: u64) -> String {
     use crate::isa::Op;
     // Vector instructions through the V unit's decoder, as the TUI's
     // disassembly shows them (the base one knows none).
-    let t = crate::machine::disasm(i, pc);
+    let t = crate::vector::disasm(i, pc);
     if !matches!(i.op, Op::Jal | Op::Branch(_)) {
         return t;
     }

@@ -3,7 +3,8 @@
 
 use crate::cost::{At, Cat};
 use crate::isa::Op;
-use crate::machine::{DecodedInsn, Observer, Retire};
+use crate::isa::DecodedInsn;
+use crate::machine::{Observer, Retire};
 use crate::session::clock;
 use crate::trace::{Event, EventKind, PredKind};
 
@@ -47,7 +48,7 @@ impl Observer for Stats {
                     self.line_pcs.push(loc.is_none().then(|| {
                         let text = d.insn.map_or_else(
                             || format!(".insn {:#x}", d.raw),
-                            |i| crate::machine::disasm(&i, d.pc),
+                            |i| crate::vector::disasm(&i, d.pc),
                         );
                         (d.pc, text)
                     }));

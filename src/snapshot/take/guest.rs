@@ -59,7 +59,7 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
             let img = read(image, "kernel Image")?;
             check_image(image, &img)?;
             let vm = read(vmlinux, "vmlinux")?;
-            crate::machine::elfhdr::check_ident(&vm)
+            crate::program::elfhdr::check_ident(&vm)
                 .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
             let raw = crate::snapshot::variant::build_id_bytes(&vm).ok_or_else(|| {
                 format!(

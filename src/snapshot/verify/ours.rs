@@ -28,10 +28,9 @@ impl Ours {
         if let Some(v) = &loaded.resume.vector {
             machine.enable_vector(v.vlen);
         }
-        machine.resume(&loaded.resume).map_err(|e| match e {
-            crate::machine::LoadError::Emulator(m) => m,
-            e => e.to_string(),
-        })?;
+        machine
+            .resume(&loaded.resume)
+            .map_err(crate::session::load_error_text)?;
         Ok(Ours { machine })
     }
 

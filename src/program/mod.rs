@@ -8,7 +8,19 @@ use std::path::{Path, PathBuf};
 
 use object::{Object, ObjectSymbol, SymbolKind};
 
-use super::LoadError;
+pub mod dwarf;
+pub mod elfhdr;
+
+pub use dwarf::{Member, SourceName, source_names};
+
+/// Why a guest ELF cannot be read, with its path.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfError {
+    #[error("{}: {msg}", path.display())]
+    Io { path: PathBuf, msg: String },
+    #[error("{}: {msg}", path.display())]
+    BadElf { path: PathBuf, msg: String },
+}
 
 /// One PT_LOAD segment.
 #[derive(Clone, Debug)]
@@ -71,13 +83,13 @@ pub struct Program {
     /// (`snapshot::init_src`), read before any other place.
     pub copies: Vec<Option<PathBuf>>,
     /// `struct pt_regs` from a vmlinux's DWARF (empty without one).
-    pub pt_regs: Vec<super::dwarf::Member>,
+    pub pt_regs: Vec<dwarf::Member>,
 }
 
 impl Program {
-    pub fn load(path: &Path) -> Result<Program, LoadError> {
+    pub fn load(path: &Path) -> Result<Program, ElfError> {
         let bytes = crate::input::read_regular(path, "guest ELF", crate::input::ELF_MAX).map_err(
-            |msg| LoadError::Io {
+            |msg| ElfError::Io {
                 path: path.to_path_buf(),
                 msg,
             },
@@ -85,14 +97,14 @@ impl Program {
         Program::parse(path, &bytes)
     }
 
-    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Program, LoadError> {
-        let bad = |msg: String| LoadError::BadElf {
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Program, ElfError> {
+        let bad = |msg: String| ElfError::BadElf {
             path: path.to_path_buf(),
             msg,
         };
         // The header first, in ELF's terms: `object` reports a big-endian
         // file as a bad program header size, and does not look at the entry.
-        let header = super::elfhdr::parse(bytes).map_err(bad)?;
+        let header = elfhdr::parse(bytes).map_err(bad)?;
         let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
         if file.architecture() != object::Architecture::Riscv64 {
             return Err(bad(format!(
@@ -126,22 +138,22 @@ impl Program {
             built: Vec::new(),
             copies: Vec::new(),
             // A bare-metal kernel in C may have one (the pt_regs pane).
-            pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
+            pt_regs: dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
     }
 
     /// The symbols and line table of an ELF whose segments are not loaded:
     /// a vmlinux, whose code a snapshot's RAM holds. Only the identification
     /// is checked (a kernel links above 2^56, which `parse` refuses to load).
-    pub fn parse_symbols(path: &Path, bytes: &[u8]) -> Result<Program, LoadError> {
-        let bad = |msg: String| LoadError::BadElf {
+    pub fn parse_symbols(path: &Path, bytes: &[u8]) -> Result<Program, ElfError> {
+        let bad = |msg: String| ElfError::BadElf {
             path: path.to_path_buf(),
             msg,
         };
-        super::elfhdr::check_ident(bytes).map_err(bad)?;
+        elfhdr::check_ident(bytes).map_err(bad)?;
         let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
         let (symbols, files, lines) = symbols_and_lines(&file);
-        let src_roots = super::dwarf::comp_dirs(&file);
+        let src_roots = dwarf::comp_dirs(&file);
         let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let built = vec![mtime; files.len()];
         Ok(Program {
@@ -155,7 +167,7 @@ impl Program {
             dynamic_code: false,
             built,
             copies: Vec::new(),
-            pt_regs: super::dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
+            pt_regs: dwarf::struct_members(&file, "pt_regs").unwrap_or_default(),
         })
     }
 
@@ -237,7 +249,7 @@ fn symbols_and_lines(file: &object::File<'_>) -> (Vec<Symbol>, Vec<String>, Vec<
         })
         .collect();
     sort_symbols(&mut symbols);
-    let (files, lines) = super::dwarf::line_table(file).unwrap_or_default();
+    let (files, lines) = dwarf::line_table(file).unwrap_or_default();
     (symbols, files, lines)
 }
 
@@ -297,6 +309,17 @@ impl Program {
             Some((s, 0)) => s.name.clone(),
             Some((s, off)) => format!("{}+{off:#x}", s.name),
             None => format!("{pc:#x}"),
+        }
+    }
+
+    /// `function+0xOFF` of `a`, the offset given when it is 0 too, so that
+    /// every place an event line names reads alike (a trap's handler is
+    /// most often at its function's first instruction); the bare address
+    /// where no symbol names it.
+    pub fn offset_place(&self, a: u64) -> String {
+        match self.symbol_at(a) {
+            Some((s, off)) => format!("{}+{off:#x}", s.name),
+            None => format!("{a:#x}"),
         }
     }
 

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use object::{Object, ObjectSection};
 
-use super::program::LineRow;
+use super::LineRow;
 
 type Reader<'a> = gimli::EndianSlice<'a, gimli::RunTimeEndian>;
 
