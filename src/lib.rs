@@ -18,6 +18,7 @@ pub mod output;
 pub mod platform;
 pub mod predict;
 pub mod program;
+pub mod qemu;
 pub mod report;
 pub mod scenario;
 pub mod session;

@@ -9,7 +9,7 @@ use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::checkpoint::Checkpoints;
 use trapscope::session::{self, RunOpts};
-use trapscope::snapshot::take::Booted;
+use trapscope::qemu::take::Booted;
 use trapscope::trace::Priv;
 
 mod common;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use trapscope::snapshot::gdb::{Gdb, RiscvRegs};
+use trapscope::qemu::gdb::{Gdb, RiscvRegs};
 
 const QEMU: &str = "qemu-system-riscv64";
 
@@ -128,7 +128,7 @@ fn breakpoint_registers_memory_and_monitor_on_live_qemu() {
         .cont_until_stop(t + Duration::from_millis(500), &mut || true)
         .unwrap_err();
     assert!(
-        matches!(e, trapscope::snapshot::gdb::GdbError::TimedOut { .. }),
+        matches!(e, trapscope::qemu::gdb::GdbError::TimedOut { .. }),
         "{e}"
     );
     assert!(t.elapsed() < Duration::from_secs(5));

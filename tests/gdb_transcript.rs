@@ -9,7 +9,7 @@
 
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
-use trapscope::snapshot::gdb::{Gdb, GdbError, RiscvRegs};
+use trapscope::qemu::gdb::{Gdb, GdbError, RiscvRegs};
 
 #[derive(Default)]
 struct Replay {
@@ -775,7 +775,7 @@ fn random_replies_never_panic() {
         }
         let mut g = Gdb::new(Garbage { data, pos: 0 });
         g.set_timeout(Duration::from_millis(20));
-        let map = trapscope::snapshot::gdb::RegMap::default();
+        let map = trapscope::qemu::gdb::RegMap::default();
         let _ = match round % 8 {
             0 => g.handshake().map(|_| ()),
             1 => g.read_reg(1).map(|_| ()),

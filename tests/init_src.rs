@@ -14,7 +14,7 @@ use trapscope::machine::Program;
 use trapscope::scenario::Scenario;
 use trapscope::session::source::Sources;
 use trapscope::snapshot::format::{self, InitSource, Snapshot};
-use trapscope::snapshot::init_src;
+use trapscope::qemu::init_src;
 
 use snapshot_util::{manifest, poweroff_ram, scenario, scratch, write_snapshot};
 

@@ -272,7 +272,7 @@ fn the_uart_output_is_printed_and_the_test_device_ends_the_run() {
 #[test]
 fn a_segment_over_a_device_is_refused_at_load() {
     let mut p = Program::load(&root().join("assets/guest/tests/platform.elf")).unwrap();
-    p.segments.push(trapscope::machine::program::Segment {
+    p.segments.push(trapscope::program::Segment {
         vaddr: 0x1000_0000,
         memsz: 0x10,
         data: vec![0; 0x10],

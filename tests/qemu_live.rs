@@ -9,7 +9,7 @@ use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use trapscope::snapshot::qemu::{self, Launch, Qemu, Version};
+use trapscope::qemu::{self, Launch, Qemu, Version};
 
 mod snapshot_util;
 

@@ -24,7 +24,7 @@ use trapscope::machine::{Outcome, Until};
 use trapscope::scenario::Scenario;
 use trapscope::session::{RunOpts, build_machine};
 use trapscope::snapshot::format::{HartDump, Snapshot};
-use trapscope::snapshot::take::{Booted, Config, Guest};
+use trapscope::qemu::take::{Booted, Config, Guest};
 
 const GUEST: &str = r#"
 	.option arch, +v

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use trapscope::machine::Program;
 use trapscope::snapshot::format::Snapshot;
-use trapscope::snapshot::take::{self, Booted, Config, Guest};
+use trapscope::qemu::take::{self, Booted, Config, Guest};
 
 fn elf() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel.elf")

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use snapshot_util::{minikernel_sv39, qemu_or_skip, scratch};
 use trapscope::snapshot::format::{self, Snapshot};
-use trapscope::snapshot::take::Booted;
+use trapscope::qemu::take::Booted;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const KEEP: &str = "the victim's own bytes\n";

@@ -23,8 +23,8 @@ use std::time::Duration;
 use trapscope::scenario::Scenario;
 use trapscope::session::{RunOpts, run_variant};
 use trapscope::snapshot::format::Snapshot;
-use trapscope::snapshot::take::{self, Config, Guest};
-use trapscope::snapshot::verify::{self, Target};
+use trapscope::qemu::take::{self, Config, Guest};
+use trapscope::qemu::verify::{self, Target};
 
 mod snapshot_util;
 

@@ -136,7 +136,7 @@ fn what_cannot_be_verified_is_one_line() {
     let gone = hand_made(&dir.join("gone"), |m| {
         m.kernel.image = "/nonexistent/Image".into();
         m.kernel.vmlinux = Some("/nonexistent/vmlinux".into());
-        m.kernel.append = trapscope::snapshot::take::LINUX_APPEND.into();
+        m.kernel.append = trapscope::qemu::take::LINUX_APPEND.into();
     });
     let o = trapscope(&["verify", &s(&gone)], &NO_QEMU);
     error_line(
@@ -207,7 +207,7 @@ fn a_minikernel_snapshot_verifies_and_a_changed_one_does_not() {
     let dir = scratch("verify-qemu");
     let snap = dir.join("snap");
     let cfg = snapshot_util::minikernel_sv39(20);
-    trapscope::snapshot::take::take(&cfg, &snap, &mut |l| eprintln!("{l}")).unwrap();
+    trapscope::qemu::take::take(&cfg, &snap, &mut |l| eprintln!("{l}")).unwrap();
 
     let o = trapscope(&["verify", &s(&snap), "--iterations", "10"], &[]);
     let out = stdout(&o);
@@ -286,11 +286,11 @@ fn a_snapshot_with_v_verifies_on_a_core_of_its_vlen() {
     }
     let dir = scratch("verify-v");
     let snap = dir.join("snap");
-    let cfg = trapscope::snapshot::take::Config {
+    let cfg = trapscope::qemu::take::Config {
         vlen: Some(256),
         ..snapshot_util::minikernel_sv39(20)
     };
-    trapscope::snapshot::take::take(&cfg, &snap, &mut |l| eprintln!("{l}")).unwrap();
+    trapscope::qemu::take::take(&cfg, &snap, &mut |l| eprintln!("{l}")).unwrap();
     let o = trapscope(
         &["verify", &s(&snap), "--iterations", "5", "--core", "x60"],
         &[],

@@ -392,12 +392,12 @@ fn short(id: &str) -> &str {
 /// Takes one snapshot (`trapscope snapshot`'s library call), ending as it
 /// does on SIGTERM, SIGHUP or SIGQUIT.
 fn take(
-    cfg: &crate::snapshot::take::Config,
+    cfg: &crate::qemu::take::Config,
     out: &std::path::Path,
     signals: &[super::snapshot::Caught],
 ) -> anyhow::Result<()> {
     let mut progress = |line: &str| tell_progress(&format!("snapshot: {line}"));
-    let r = crate::snapshot::take::take(cfg, out, &mut progress);
+    let r = crate::qemu::take::take(cfg, out, &mut progress);
     super::snapshot::exit_if_terminated(signals);
     r.map_err(anyhow::Error::msg)
 }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::snapshot::own_init;
-use crate::snapshot::take::{self, Config, Guest};
+use crate::qemu::own_init;
+use crate::qemu::take::{self, Config, Guest};
 
 /// The inits that run a vector instruction before their loop.
 pub const VECTOR_INITS: [&str; 2] = ["vector-v1", "vsetvli"];

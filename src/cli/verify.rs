@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::cost::Profile;
-use crate::snapshot::verify::{self, DEFAULT_ITERATIONS, Target};
+use crate::qemu::verify::{self, DEFAULT_ITERATIONS, Target};
 
 /// The exit statuses, for `--help`.
 pub const EXIT_HELP: &str = "Exit status: 0 the snapshot's state and the state after the iterations \

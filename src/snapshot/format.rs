@@ -16,12 +16,28 @@
 //! and an FNV-1a digest, so a truncated or altered dump is refused too.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::machine::{ResumeState, VectorState};
 use crate::trace::Priv;
+
+/// The timebase of QEMU virt's ACLINT, which its device tree gives the
+/// guest as /cpus `timebase-frequency` (10000000, read back with fdtget
+/// from `-M virt,dumpdtb` of QEMU 7.2): every snapshot's kernel was told it.
+pub const QEMU_VIRT_TIMEBASE_HZ: u64 = 10_000_000;
+
+/// `s` as a path under `init-src/`: relative, every component a plain name
+/// that is not hidden (None: not such a path).
+pub fn stored_path(s: &str) -> Option<PathBuf> {
+    let p = Path::new(s);
+    let plain = p.components().all(|c| match c {
+        Component::Normal(n) => n.as_encoded_bytes().first() != Some(&b'.'),
+        _ => false,
+    });
+    (plain && p.components().next().is_some()).then(|| p.to_path_buf())
+}
 
 mod check;
 mod ram;
@@ -362,7 +378,7 @@ impl Snapshot {
             mtimecmp: Some(self.manifest.platform.mtimecmp.0),
             mtime: Some(self.manifest.platform.mtime.0),
             msip: self.manifest.platform.msip.0 as u32,
-            timebase_hz: Some(super::take::QEMU_VIRT_TIMEBASE_HZ),
+            timebase_hz: Some(QEMU_VIRT_TIMEBASE_HZ),
         })
     }
 

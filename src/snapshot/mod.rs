@@ -1,19 +1,12 @@
-//! Real kernels by snapshot: `trapscope snapshot` boots a kernel in
-//! qemu-system-riscv64 (`qemu.rs`, with the initramfs of `cpio.rs` and the
-//! device tree read by `fdt.rs`), stops it at a syscall of trapscope's own
-//! init through the gdbstub (`gdb.rs`), and writes RAM and registers
-//! (`take.rs`, in the format of `format.rs`, with the init's sources of
-//! `init_src.rs`); a scenario variant resumes from it (`variant.rs`);
-//! `verify.rs` checks one against QEMU.
+//! Real kernels by snapshot, the half that reads them: the snapshot
+//! directory (`format.rs`: manifest, RAM, the init's stored sources), the
+//! device tree's CPU facts (`fdt.rs`), which ISA extensions trapscope runs
+//! (`isa.rs`), the manifest's vector state (`vstate.rs`), and a snapshot as a
+//! scenario variant (`variant.rs`). Taking one, and checking one against
+//! QEMU, is the other half, in `qemu/`, which boots QEMU.
 
-pub mod cpio;
 pub mod fdt;
 pub mod format;
-pub mod gdb;
-pub mod init_src;
-pub mod own_init;
-pub mod qemu;
-pub mod take;
+pub mod isa;
 pub mod variant;
-pub mod verify;
 mod vstate;

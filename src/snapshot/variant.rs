@@ -61,7 +61,7 @@ fn check_isa(snap: &Snapshot) -> Result<(), String> {
         extensions: None,
         mmu_type: None,
     };
-    let lacking = super::qemu::unsupported_extensions(&isa, m.hart.vector.is_some());
+    let lacking = super::isa::unsupported_extensions(&isa, m.hart.vector.is_some());
     if lacking.is_empty() {
         return Ok(());
     }

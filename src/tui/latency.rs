@@ -283,8 +283,8 @@ pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, String> {
 /// snapshot directory and scenario live in a temporary directory. `Ok(None)`
 /// with the reason when QEMU is missing.
 pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, String> {
-    use crate::snapshot::take::{Booted, Config, Guest};
-    if let Err(e) = crate::snapshot::qemu::find() {
+    use crate::qemu::take::{Booted, Config, Guest};
+    if let Err(e) = crate::qemu::find() {
         return Ok(Err(e));
     }
     let dir = crate::output::scratch_dir("trapscope-bench-snap")?;

@@ -131,8 +131,8 @@ pub fn scenario(dir: &Path, snapshot: &str, extra: &str) -> PathBuf {
 /// fails under TRAPSCOPE_REQUIRE_QEMU=1 (CI). Shared by every QEMU test.
 /// `trapscope snapshot --elf` of the Sv39 minikernel, stopped before the
 /// `at`-th user ecall (QEMU's defaults of the snapshot tests).
-pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
-    use trapscope::snapshot::take::{Config, Guest};
+pub fn minikernel_sv39(at: u64) -> trapscope::qemu::take::Config {
+    use trapscope::qemu::take::{Config, Guest};
     Config {
         guest: Guest::Elf(
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel-sv39.elf"),
@@ -150,7 +150,7 @@ pub fn minikernel_sv39(at: u64) -> trapscope::snapshot::take::Config {
 }
 
 pub fn qemu_path_or_skip() -> Option<PathBuf> {
-    match trapscope::snapshot::qemu::find() {
+    match trapscope::qemu::find() {
         Ok(p) => Some(p),
         Err(e) => {
             assert!(

@@ -41,7 +41,7 @@ pub(super) fn fields(m: &Manifest) -> Result<(), String> {
         }
     }
     for (i, s) in m.init.sources.iter().enumerate() {
-        if crate::snapshot::init_src::stored_path(&s.stored).is_none() {
+        if super::stored_path(&s.stored).is_none() {
             return Err(format!(
                 "init.sources[{i}].stored '{}' is not a path inside {}/ (relative, no '..', no hidden component)",
                 s.stored,

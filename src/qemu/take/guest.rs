@@ -16,7 +16,7 @@ pub(super) struct GuestFacts {
     pub init_name: String,
     pub build_id: Option<String>,
     /// The init's sources, found beside it (`init_src`).
-    pub sources: crate::snapshot::init_src::Collected,
+    pub sources: crate::qemu::init_src::Collected,
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
@@ -102,7 +102,7 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let sources = crate::snapshot::init_src::collect(&init_path, &bytes, short);
+    let sources = crate::qemu::init_src::collect(&init_path, &bytes, short);
     Ok(GuestFacts {
         init_elf: bytes,
         ecall,

@@ -4,7 +4,7 @@
 //! separated by underscores, each with an optional version `2p1`) and its
 //! `riscv,isa-extensions` list.
 
-use super::CpuIsa;
+use super::fdt::CpuIsa;
 
 /// Extensions trapscope runs, lowercase. Besides i m a f d c and the S and
 /// U modes: Zicsr and Zifencei (unicorn runs them natively); Zicntr, because

@@ -23,7 +23,7 @@
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use super::format::{INIT_SRC_DIR, InitSource};
+use crate::snapshot::format::{INIT_SRC_DIR, InitSource};
 use crate::input::source_policy::{self, Origin, Policy, Refusal};
 use crate::machine::SourceName;
 
@@ -57,17 +57,6 @@ pub fn source_root(elf: &Path) -> PathBuf {
         (Some(r), Some(a), Some(g)) if r.starts_with(&a) => g,
         _ => crate::output::dir_of(elf).to_path_buf(),
     }
-}
-
-/// `s` as a path under `init-src/`: relative, every component a plain name
-/// that is not hidden (None: not such a path).
-pub fn stored_path(s: &str) -> Option<PathBuf> {
-    let p = Path::new(s);
-    let plain = p.components().all(|c| match c {
-        Component::Normal(n) => n.as_encoded_bytes().first() != Some(&b'.'),
-        _ => false,
-    });
-    (plain && p.components().next().is_some()).then(|| p.to_path_buf())
 }
 
 /// The relative paths under the root to try for one DWARF name, in the
@@ -318,6 +307,7 @@ fn make_dir(d: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::snapshot::format::stored_path;
 
     fn name(n: &str, comp: Option<&str>) -> SourceName {
         SourceName {

@@ -3,13 +3,18 @@
 //! (docs/decisions.md D12), the guest's ISA read back from the device tree
 //! QEMU builds, and the QEMU child process itself (`process.rs`).
 
-mod isa;
+pub mod cpio;
+pub mod gdb;
+pub mod init_src;
+pub mod own_init;
 mod process;
+pub mod take;
+pub mod verify;
 
-pub use isa::{has_extension, unsupported_extensions};
+pub use crate::snapshot::isa::{has_extension, unsupported_extensions};
 pub use process::{Launch, Qemu};
 
-use super::fdt::{self, CpuIsa};
+use crate::snapshot::fdt::{self, CpuIsa};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::super::format::{
+use crate::snapshot::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
 use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};

@@ -12,9 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::format;
+use crate::snapshot::format;
 use super::gdb::{Gdb, RegMap, RiscvRegs};
-use super::qemu::{self, Launch, Qemu};
+use crate::qemu::{self, Launch, Qemu};
 
 mod dump;
 mod guest;
@@ -46,10 +46,7 @@ pub const REPRODUCIBLE: [&str; 6] = [
     "-rtc",
     "base=2000-01-01T00:00:00,clock=vm",
 ];
-/// The timebase of QEMU virt's ACLINT, which its device tree gives the
-/// guest as /cpus `timebase-frequency` (10000000, read back with fdtget
-/// from `-M virt,dumpdtb` of QEMU 7.2): every snapshot's kernel was told it.
-pub const QEMU_VIRT_TIMEBASE_HZ: u64 = 10_000_000;
+pub use crate::snapshot::format::QEMU_VIRT_TIMEBASE_HZ;
 /// CLINT registers (QEMU virt): mtimecmp of hart 0, mtime.
 const MTIMECMP: u64 = 0x0200_4000;
 const MTIME: u64 = 0x0200_bff8;

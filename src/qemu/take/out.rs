@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use super::super::format;
+use crate::snapshot::format;
 use crate::output::ScratchDir;
 
 /// The prefix of the directory a new `-o DIR` is written in first.

@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use super::super::format::{self, Csr, HartDump, Hex, Snapshot, VectorDump};
+use crate::snapshot::format::{self, Csr, HartDump, Hex, Snapshot, VectorDump};
 use crate::machine::{Machine, MachineConfig, NoObserver, Outcome, Until};
 use crate::trace::Priv;
 
@@ -21,7 +21,7 @@ impl Ours {
     /// snapshot recorded (its build id must be the snapshot's).
     pub fn new(snap: Snapshot, vmlinux: Option<&std::path::Path>) -> Result<Ours, String> {
         let loaded =
-            super::super::variant::from_snapshot(snap, vmlinux, None).map_err(|e| e.msg)?;
+            crate::snapshot::variant::from_snapshot(snap, vmlinux, None).map_err(|e| e.msg)?;
         let program = Rc::new(loaded.program);
         let mut machine = Machine::with_config(program, NoObserver, MachineConfig::default())
             .map_err(|e| e.to_string())?;

@@ -3,7 +3,7 @@
 //! vector state, the CLINT, RAM), each difference kept with its two values
 //! and, for a pc, an address-holding CSR or a RAM address, its symbol.
 
-use super::super::format::{Csr, HartDump, PlatformDump};
+use crate::snapshot::format::{Csr, HartDump, PlatformDump};
 use super::names::Names;
 
 /// One register that differs, with its two values as text.
@@ -104,7 +104,7 @@ pub fn harts(
     for i in 1..32 {
         let (a, b) = (l.x.get(i), r.x.get(i));
         if a != b {
-            let v = |x: Option<&super::super::format::Hex>| {
+            let v = |x: Option<&crate::snapshot::format::Hex>| {
                 x.map_or("(none)".into(), |v| names.value(v.0))
             };
             c.differ(format!("x{i} ({})", crate::isa::ABI[i]), v(a), v(b));
@@ -134,7 +134,7 @@ fn fp(c: &mut Comparison, l: &HartDump, r: &HartDump) {
         }
     }
     if l.fcsr != r.fcsr {
-        let v = |x: Option<super::super::format::Hex>| x.map_or("(none)".into(), |v| hex(v.0));
+        let v = |x: Option<crate::snapshot::format::Hex>| x.map_or("(none)".into(), |v| hex(v.0));
         c.differ("fcsr", v(l.fcsr), v(r.fcsr));
     }
 }

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::format::Snapshot;
+use crate::snapshot::format::Snapshot;
 use super::take::{self, Booted, Config, Guest};
 use crate::cost::Profile;
 use crate::machine::Program;
@@ -185,7 +185,7 @@ pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Stri
 
 /// "QEMU 7.2.22", and how it differs from the QEMU that took the
 /// snapshot, if it does (a difference found is then likely its doing).
-fn qemu_note(b: &Booted, was: &super::format::QemuInfo) -> String {
+fn qemu_note(b: &Booted, was: &crate::snapshot::format::QemuInfo) -> String {
     let mut s = format!("QEMU {}", b.version);
     if b.version.to_string() != was.version {
         s.push_str(&format!(" (the snapshot's was {})", was.version));
@@ -208,8 +208,8 @@ fn slice(v: &[u8], off: u64, len: usize) -> Vec<u8> {
 /// stops (minstret, which QEMU counts exactly on its instruction-counted
 /// clock), and a million more; a million an iteration without minstret.
 fn budget(
-    before: &super::format::HartDump,
-    after: &super::format::HartDump,
+    before: &crate::snapshot::format::HartDump,
+    after: &crate::snapshot::format::HartDump,
     iterations: u64,
 ) -> u64 {
     match (minstret(before), minstret(after)) {
@@ -219,7 +219,7 @@ fn budget(
 }
 
 /// A hart's minstret (QEMU's instruction count, under `-icount`).
-fn minstret(h: &super::format::HartDump) -> Option<u64> {
+fn minstret(h: &crate::snapshot::format::HartDump) -> Option<u64> {
     h.csrs.iter().find(|c| c.csr.0 == 0xb02).map(|c| c.value.0)
 }
 
@@ -383,7 +383,7 @@ fn check_build_id(vmlinux: &Path, want: Option<&str>) -> Result<(), String> {
     let Some(want) = want else { return Ok(()) };
     let bytes = crate::input::read_regular(vmlinux, "vmlinux", crate::input::KERNEL_IMAGE_MAX)
         .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
-    let have = super::variant::build_id(&bytes);
+    let have = crate::snapshot::variant::build_id(&bytes);
     if have.as_deref() == Some(want) {
         return Ok(());
     }

@@ -148,7 +148,7 @@ impl RiscvRegs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::gdb::RegInfo;
+    use crate::qemu::gdb::RegInfo;
 
     fn map(extra: &[(&str, u32, u32, &str)]) -> RegMap {
         let mut m = RegMap::default();
