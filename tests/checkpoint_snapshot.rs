@@ -6,10 +6,10 @@
 //! cycles. Skips with a reason when QEMU is absent; CI requires it.
 
 use trapscope::machine::{Outcome, Until};
+use trapscope::qemu::take::Booted;
 use trapscope::scenario::Scenario;
 use trapscope::session::checkpoint::Checkpoints;
 use trapscope::session::{self, RunOpts};
-use trapscope::qemu::take::Booted;
 use trapscope::trace::Priv;
 
 mod common;

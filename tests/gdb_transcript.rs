@@ -1,4 +1,4 @@
-//! trapscope's GDB remote protocol client (src/snapshot/gdb.rs) against
+//! trapscope's GDB remote protocol client (src/qemu/gdb.rs) against
 //! recorded QEMU 7.2 sessions (tests/data/gdb/, see their headers) and small
 //! scripted stubs for what QEMU never sends (no-ack mode, bad checksums,
 //! console output, silence, garbage).

@@ -11,10 +11,10 @@ mod snapshot_util;
 use std::path::{Path, PathBuf};
 
 use trapscope::machine::Program;
+use trapscope::qemu::init_src;
 use trapscope::scenario::Scenario;
 use trapscope::session::source::Sources;
 use trapscope::snapshot::format::{self, InitSource, Snapshot};
-use trapscope::qemu::init_src;
 
 use snapshot_util::{manifest, poweroff_ram, scenario, scratch, write_snapshot};
 

@@ -560,7 +560,7 @@ fn a_snapshot_ends_at_the_kernels_panic_with_the_inits_message() {
 fn code_far_from_every_symbol_is_named_by_none() {
     // A JIT's code (the riscv64 BPF JIT's region, below a vmlinux's text)
     // lies far from every symbol: Program::symbol_at names an unsized
-    // symbol only within 64 KiB of it (src/machine/program.rs).
+    // symbol only within 64 KiB of it (src/program/).
     let p = load("seccomp");
     let last = p.symbols().iter().map(|s| s.addr).max().unwrap();
     assert!(p.symbol_at(last + 0x10_0000).is_none());

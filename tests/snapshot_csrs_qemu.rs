@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use trapscope::machine::{Outcome, Until};
+use trapscope::qemu::take::{Booted, Config, Guest};
 use trapscope::scenario::Scenario;
 use trapscope::session::{RunOpts, build_machine};
 use trapscope::snapshot::format::{HartDump, Snapshot};
-use trapscope::qemu::take::{Booted, Config, Guest};
 
 const GUEST: &str = r#"
 	.option arch, +v

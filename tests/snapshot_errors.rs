@@ -724,7 +724,7 @@ fn a_kernel_that_does_not_boot_ends_at_the_timeout_with_the_console_tail() {
 
 /// SIGKILL runs no destructor, yet QEMU must not outlive trapscope: the
 /// watchdog shell QEMU runs under sees its pipe to trapscope close and
-/// kills it (snapshot/qemu/process.rs).
+/// kills it (qemu/process.rs).
 #[test]
 fn sigkill_of_trapscope_still_ends_qemu() {
     if !snapshot_util::qemu_or_skip() {

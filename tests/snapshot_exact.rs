@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use trapscope::machine::Program;
-use trapscope::snapshot::format::Snapshot;
 use trapscope::qemu::take::{self, Booted, Config, Guest};
+use trapscope::snapshot::format::Snapshot;
 
 fn elf() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/guest/minikernel.elf")

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use snapshot_util::{minikernel_sv39, qemu_or_skip, scratch};
-use trapscope::snapshot::format::{self, Snapshot};
 use trapscope::qemu::take::Booted;
+use trapscope::snapshot::format::{self, Snapshot};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const KEEP: &str = "the victim's own bytes\n";

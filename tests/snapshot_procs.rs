@@ -1,7 +1,7 @@
 //! No process trapscope starts for a snapshot outlives it, even when
 //! `TRAPSCOPE_QEMU` is a wrapper script that runs QEMU (or anything) as a
 //! child rather than by `exec`: QEMU's watchdog and the `--version` probe
-//! kill the whole process group they lead (snapshot/qemu/process.rs).
+//! kill the whole process group they lead (qemu/process.rs).
 //!
 //! Skips with a printed reason when QEMU is absent; CI sets
 //! TRAPSCOPE_REQUIRE_QEMU=1 so absence fails.

@@ -2,7 +2,7 @@
 //! build, so the MMU path is exercised) booted in qemu-system-riscv64:
 //! `trapscope snapshot`'s machinery stops it at the N-th user ecall and
 //! writes the snapshot; then `trapscope verify`'s library function
-//! (`snapshot::verify`), with QEMU as the independent oracle:
+//! (`qemu::verify`), with QEMU as the independent oracle:
 //! - boots it again and finds the stored state bit for bit;
 //! - lets QEMU run K more iterations, and the state it reaches at the
 //!   (N+K)-th ecall must be what trapscope reaches from the snapshot: pc,
@@ -20,11 +20,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use trapscope::qemu::take::{self, Config, Guest};
+use trapscope::qemu::verify::{self, Target};
 use trapscope::scenario::Scenario;
 use trapscope::session::{RunOpts, run_variant};
 use trapscope::snapshot::format::Snapshot;
-use trapscope::qemu::take::{self, Config, Guest};
-use trapscope::qemu::verify::{self, Target};
 
 mod snapshot_util;
 

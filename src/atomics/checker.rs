@@ -7,8 +7,8 @@
 //! every attempt fail, which is why the kernel rejects probes there
 //! (seed 004, patch 1).
 
-use crate::isa::{Op, RasHint};
 use crate::isa::{DecodedInsn, decode_range};
+use crate::isa::{Op, RasHint};
 use crate::program::Program;
 
 /// The LR/SC sequence around an address.

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::each::{expects_exit_code, expects_livelock, per_core, run_all};
 use super::load;
-use super::runs::{per_core, run_all};
 use crate::machine::MachineConfig;
 use crate::report::{self, Format};
 use crate::scenario::{Scenario, expect};
@@ -260,25 +260,4 @@ fn pair_metric(
     };
     let d = report::pairs::delta(s, core, &pair, find(before)?, find(after)?);
     expect::lookup(&serde_json::to_value(d).ok()?, path)
-}
-
-/// Whether an expectation names `variant`'s exit code: then a non-zero
-/// one is what the variant is for, not a failed guest.
-pub(super) fn expects_exit_code(s: &Scenario, variant: &str) -> bool {
-    expects_metric(s, variant, &["exit_code"])
-}
-
-/// Whether an expectation names `variant`'s `lrsc.livelock`: then a run
-/// that ends in the livelock, with no exit, is what the variant shows.
-fn expects_livelock(s: &Scenario, variant: &str) -> bool {
-    expects_metric(s, variant, &["lrsc", "livelock"])
-}
-
-fn expects_metric(s: &Scenario, variant: &str, metric: &[&str]) -> bool {
-    s.expect.iter().any(|e| {
-        e.check.operands().iter().any(|o| {
-            matches!(o, crate::scenario::Operand::Metric { variant: v, path }
-                if v == variant && path.iter().map(String::as_str).eq(metric.iter().copied()))
-        })
-    })
 }

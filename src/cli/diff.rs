@@ -35,7 +35,7 @@ pub(super) fn diff(
     // loop: say why, as `run` does.
     let hint = core
         .as_ref()
-        .map(|c| super::runs::core_vector_hint(&s, &c.name))
+        .map(|c| super::each::core_vector_hint(&s, &c.name))
         .unwrap_or_default();
     let opts = RunOpts { core, ..opts };
     // The default: a typical iteration (`pathdiff::build_default`).

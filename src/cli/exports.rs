@@ -59,7 +59,7 @@ pub(super) fn export(
     }
     for t in &lines {
         if let Some(c) = t.exit_code.filter(|c| *c != 0)
-            && !super::check::expects_exit_code(s, &t.variant)
+            && !super::each::expects_exit_code(s, &t.variant)
         {
             tell!(
                 "trapscope: variant {}: {}",

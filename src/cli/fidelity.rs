@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::each::per_core;
 use super::load;
-use super::runs::per_core;
 use crate::machine::MachineConfig;
 use crate::report::{self, Format, fidelity};
 use crate::session::{RunOpts, VariantRun};

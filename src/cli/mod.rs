@@ -22,6 +22,7 @@ mod args;
 mod bench;
 mod check;
 mod diff;
+mod each;
 mod elf;
 mod exports;
 mod fidelity;

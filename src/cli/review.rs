@@ -1,5 +1,5 @@
 //! `trapscope review BEFORE AFTER`: from two kernel builds to a review in
-//! one command. It snapshots both kernels (`snapshot::take`, cached by
+//! one command. It snapshots both kernels (`qemu::take`, cached by
 //! build id, init and options: cache.rs), builds the scenario the
 //! reviewer's recipe writes by hand (place.rs), and prints what `compare`
 //! and `diff` print on it, through the same report functions.

@@ -4,33 +4,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use super::each::{core_vector_hint, per_core, run_all};
 use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, load};
 use crate::cost::Profile;
 use crate::report::{self, Format, RunFormat};
 use crate::scenario::Scenario;
-use crate::session::{self, RunOpts, VariantRun};
-
-pub(super) fn run_all(
-    s: &Scenario,
-    variants: &[String],
-    opts: &RunOpts,
-) -> anyhow::Result<Vec<VariantRun>> {
-    let names: Vec<String> = if variants.is_empty() {
-        s.variants.iter().map(|v| v.name.clone()).collect()
-    } else {
-        variants.to_vec()
-    };
-    let mut runs = Vec::new();
-    for n in &names {
-        let v = s.variant(n).map_err(anyhow::Error::msg)?;
-        runs.push(session::run_variant(s, v, opts).map_err(anyhow::Error::msg)?);
-        // Ctrl-C: no report of a half-run; `cli::main` says why in one line.
-        if crate::machine::sigint::requested() {
-            anyhow::bail!("interrupted");
-        }
-    }
-    Ok(runs)
-}
+use crate::session::{RunOpts, VariantRun};
 
 pub(super) fn run(
     path: &Path,
@@ -118,7 +97,7 @@ fn nonzero_exit<'a>(
         // An exit code an expectation names is what the variant is for
         // (e.g. a process killed by SIGSYS); `check` tests its value.
         if let Some(c) = r.exit_code.filter(|c| *c != 0)
-            && !super::check::expects_exit_code(s, &r.variant)
+            && !super::each::expects_exit_code(s, &r.variant)
         {
             tell!(
                 "trapscope: variant {}{on}: {}{}",
@@ -147,96 +126,6 @@ fn vector_hint(s: &Scenario, r: &VariantRun) -> String {
         Some(e) => core_vector_hint(s, &e.core),
         None => String::new(),
     }
-}
-
-/// " (core C has no V 1.0 unit, ...)" when `core` has none and the
-/// scenario's own cores do; else empty.
-pub(super) fn core_vector_hint(s: &Scenario, core: &str) -> String {
-    let v10 = |p: &Profile| p.vector.present.value && p.vector_isa == "v1.0";
-    let Ok(p) = Profile::find(core) else {
-        return String::new();
-    };
-    let with_v: Vec<&str> = s
-        .cores
-        .iter()
-        .filter(|c| v10(c))
-        .map(|c| c.name.as_str())
-        .collect();
-    if v10(&p) || with_v.is_empty() || with_v.contains(&core) {
-        return String::new();
-    }
-    format!(
-        " (core {core} has no V 1.0 unit, and this scenario's vector code needs one: its cores are {})",
-        with_v.join(", ")
-    )
-}
-
-/// Each core's runs of every variant.
-pub(super) fn per_core(
-    s: &Scenario,
-    cores: &[String],
-    opts: &RunOpts,
-) -> anyhow::Result<Vec<(String, Vec<VariantRun>)>> {
-    let profiles: Vec<Rc<Profile>> = if cores.is_empty() {
-        s.cores.clone()
-    } else {
-        cores
-            .iter()
-            .map(|c| Profile::find(c).map(Rc::new))
-            .collect::<Result<_, _>>()
-            .map_err(anyhow::Error::msg)?
-    };
-    if profiles.is_empty() && s.variants.iter().any(|v| v.core.is_some()) {
-        // The variants are the cores.
-        return Ok(vec![(String::new(), run_all(s, &[], opts)?)]);
-    }
-    if profiles.is_empty() {
-        anyhow::bail!(
-            "{}: the scenario names no cores (no `cores = [...]`, and its variants give no `core`): add them or pass --core",
-            s.cores_loc
-        );
-    }
-    // `--core` runs every variant on each core it names. Otherwise a
-    // variant with its own `core` runs there alone, listed with that core,
-    // and the others run on every core in `cores`.
-    let pinned: Vec<&crate::scenario::Variant> = if cores.is_empty() {
-        s.variants.iter().filter(|v| v.core.is_some()).collect()
-    } else {
-        Vec::new()
-    };
-    let free: Vec<String> = s
-        .variants
-        .iter()
-        .filter(|v| !pinned.iter().any(|p| p.name == v.name))
-        .map(|v| v.name.clone())
-        .collect();
-    let mut out: Vec<(String, Vec<VariantRun>)> = Vec::new();
-    for p in profiles {
-        let o = RunOpts {
-            core: Some(p.clone()),
-            ..opts.clone()
-        };
-        let runs = if free.is_empty() {
-            Vec::new()
-        } else {
-            run_all(s, &free, &o)?
-        };
-        out.push((p.name.clone(), runs));
-    }
-    for v in pinned {
-        let core = v.core.as_ref().map(|c| c.name.clone()).unwrap_or_default();
-        let mut runs = run_all(s, std::slice::from_ref(&v.name), opts)?;
-        match out.iter_mut().find(|(c, _)| *c == core) {
-            Some((_, group)) => {
-                // In the scenario's order of variants.
-                group.append(&mut runs);
-                group.sort_by_key(|r| s.variants.iter().position(|x| x.name == r.variant));
-            }
-            None => out.push((core, runs)),
-        }
-    }
-    out.retain(|(_, runs)| !runs.is_empty());
-    Ok(out)
 }
 
 pub(super) fn compare(

@@ -1,4 +1,4 @@
-//! `trapscope snapshot`: the command line of `snapshot::take`.
+//! `trapscope snapshot`: the command line of `qemu::take`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,4 +1,4 @@
-//! `trapscope verify`: the command line of `snapshot::verify`, for a
+//! `trapscope verify`: the command line of `qemu::verify`, for a
 //! snapshot directory or a scenario's snapshot variants. Exit 0 when every
 //! comparison is equal, 1 when one differs, 2 on an error (`EXIT_HELP`).
 

@@ -7,12 +7,12 @@
 use unicorn_engine::unicorn_const::MemType;
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use crate::isa::DecodedInsn;
 use super::hart::{Hart, Pending};
 use super::hooks;
 use super::observe::Observer;
 use super::regs;
 use super::trap;
+use crate::isa::DecodedInsn;
 use crate::isa::{Insn, Op};
 use crate::trace::{Access, GuestFault, Priv};
 

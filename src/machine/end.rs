@@ -64,7 +64,7 @@ fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     // The retry of an exception the instruction itself raised (a store's
     // page fault, whose handler maps the page and returns to it; priv spec
     // §4.3.1) is the same execution, as `snapshot` counts it
-    // (snapshot/take/step.rs). An ecall's own trap returns past it.
+    // (qemu/take/step.rs). An ecall's own trap returns past it.
     let retry = e.last_pos.is_some()
         && hart.trapped > e.trapped
         && hart.last_trap.is_some_and(|(cause, epc)| {

@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use unicorn_engine::Unicorn;
 
-use crate::isa::DecodedInsn;
 use super::hart::{Hart, Outcome};
 use super::observe::Observer;
-use crate::program::Program;
+use crate::isa::DecodedInsn;
 use crate::isa::Op;
+use crate::program::Program;
 use crate::trace::{Event, GuestFault};
 
 /// Deliveries of one trap (same cause, same pc) in a row, with no

@@ -31,9 +31,9 @@ use std::cell::Cell;
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use crate::isa::DecodedInsn;
 use super::hart::Hart;
 use super::observe::Observer;
+use crate::isa::DecodedInsn;
 use crate::isa::fp::reads;
 use crate::isa::{Insn, Op};
 

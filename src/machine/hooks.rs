@@ -5,13 +5,13 @@
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::Block;
-use crate::isa::decode_range;
 use super::csr;
 use super::hart::{Hart, Outcome, Pending};
 use super::observe::{Observer, Retire};
 use super::regs;
 use super::trap;
 use crate::isa::Op;
+use crate::isa::decode_range;
 use crate::trace::{Event, GuestFault, XRet};
 
 /// Reports `pending.block.insns[from..to]` as retired; keeps the pending block

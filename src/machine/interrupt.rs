@@ -21,13 +21,13 @@
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use super::block::Block;
-use crate::isa::DecodedInsn;
 use super::hart::{Hart, Outcome};
 use super::hooks;
 use super::irq::{self, Enables};
 use super::observe::Observer;
 use super::regs::{self, status};
 use super::trap;
+use crate::isa::DecodedInsn;
 use crate::isa::{Insn, Op};
 use crate::trace::{GuestFault, Priv};
 

@@ -49,13 +49,13 @@ use std::rc::Rc;
 use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-pub use block::Block;
 pub use crate::isa::{DecodedInsn, decode_range};
 pub use crate::program::{Member, SourceName, source_names};
+pub use crate::program::{Program, Segment, SrcLoc, Symbol};
+pub use block::Block;
 pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
-pub use crate::program::{Program, Segment, SrcLoc, Symbol};
 pub use resume::{ResumeState, VectorState, restorable};
 pub use watch::{Watch, WatchAccess, WatchHit};
 
@@ -304,7 +304,8 @@ impl<O: Observer + 'static> Machine<O> {
         // rules (RAM is RWX) also those that claim neither X nor W (some
         // linker scripts emit flagless PT_LOADs holding text).
         let strict = uc.get_data().strict_segments;
-        let is_code = |s: &&crate::program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
+        let is_code =
+            |s: &&crate::program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
         // Code the guest writes (docs/decisions.md D11).
         for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;

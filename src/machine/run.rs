@@ -3,11 +3,11 @@
 
 use unicorn_engine::unicorn_const::uc_error;
 
-use crate::isa::decode_range;
 use super::hart::{Outcome, Pending};
 use super::observe::Observer;
 use super::{Machine, NEVER, Until, access, hooks, smc, trap};
 use crate::isa::Op;
+use crate::isa::decode_range;
 use crate::trace::GuestFault;
 
 impl<O: Observer + 'static> Machine<O> {

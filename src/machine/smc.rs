@@ -10,10 +10,10 @@
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::HookType;
 
-use crate::isa::{DecodedInsn, decode_range};
 use super::hart::Hart;
 use super::observe::Observer;
 use super::{csr, vec};
+use crate::isa::{DecodedInsn, decode_range};
 use crate::isa::{Insn, Op};
 
 /// Where writes are watched and where intercept code hooks sit.

@@ -9,8 +9,8 @@ mod tables;
 pub use ras::Ras;
 pub use tables::{Bimodal, Btb};
 
-use crate::isa::{Op, RasHint};
 use crate::isa::DecodedInsn;
+use crate::isa::{Op, RasHint};
 pub use crate::trace::PredKind;
 
 /// What the RAS did last, for the TUI.

@@ -3,7 +3,7 @@
 //! Our guests are assembled with `as -g`, which emits one line program per
 //! object; we keep (address, file, line) rows so a pc maps to its `.S` line.
 //! The files it names, with their units' compilation directories, are what
-//! a snapshot stores beside an init (`snapshot::init_src`).
+//! a snapshot stores beside an init (`qemu::init_src`).
 
 use std::borrow::Cow;
 

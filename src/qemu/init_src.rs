@@ -23,9 +23,9 @@
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use crate::snapshot::format::{INIT_SRC_DIR, InitSource};
 use crate::input::source_policy::{self, Origin, Policy, Refusal};
 use crate::machine::SourceName;
+use crate::snapshot::format::{INIT_SRC_DIR, InitSource};
 
 /// The most the stored sources may hold together.
 pub const SOURCES_MAX: u64 = 64 << 20;

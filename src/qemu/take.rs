@@ -12,9 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::snapshot::format;
 use super::gdb::{Gdb, RegMap, RiscvRegs};
 use crate::qemu::{self, Launch, Qemu};
+use crate::snapshot::format;
 
 mod dump;
 mod guest;

@@ -22,10 +22,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::snapshot::format::Snapshot;
 use super::take::{self, Booted, Config, Guest};
 use crate::cost::Profile;
 use crate::machine::Program;
+use crate::snapshot::format::Snapshot;
 
 mod compare;
 mod names;

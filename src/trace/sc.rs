@@ -68,7 +68,9 @@ impl ScOutcome {
                 "fails: a trap or xRET at {} dropped the reservation",
                 place(*pc)
             ),
-            ClearedBySc { pc } => format!("fails: the sc at {} used up the reservation", place(*pc)),
+            ClearedBySc { pc } => {
+                format!("fails: the sc at {} used up the reservation", place(*pc))
+            }
             RemoteStore { addr } => format!("fails: the second hart stored to {addr:#x}"),
         }
     }

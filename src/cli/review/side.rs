@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use super::cache::KeyParts;
 use crate::cli::snapshot::{INITS, TICK_INIT, default_marker};
-use crate::snapshot::format;
 use crate::qemu::own_init;
 use crate::qemu::take::{self, Config, Guest};
+use crate::snapshot::format;
 
 /// A side's guest: a Linux build, or (`--elf`) a bare-metal ELF.
 #[derive(Clone, Debug)]

@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
+use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};
+use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE};
 use crate::snapshot::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
-use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};
-use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE};
 
 impl Booted {
     /// Every register the snapshot keeps.

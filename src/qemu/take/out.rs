@@ -13,8 +13,8 @@
 
 use std::path::Path;
 
-use crate::snapshot::format;
 use crate::output::ScratchDir;
+use crate::snapshot::format;
 
 /// The prefix of the directory a new `-o DIR` is written in first.
 pub(super) const PARTIAL: &str = ".trapscope-partial";

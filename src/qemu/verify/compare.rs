@@ -3,8 +3,8 @@
 //! vector state, the CLINT, RAM), each difference kept with its two values
 //! and, for a pc, an address-holding CSR or a RAM address, its symbol.
 
-use crate::snapshot::format::{Csr, HartDump, PlatformDump};
 use super::names::Names;
+use crate::snapshot::format::{Csr, HartDump, PlatformDump};
 
 /// One register that differs, with its two values as text.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 
 use std::rc::Rc;
 
-use crate::snapshot::format::{self, Csr, HartDump, Hex, Snapshot, VectorDump};
 use crate::machine::{Machine, MachineConfig, NoObserver, Outcome, Until};
+use crate::snapshot::format::{self, Csr, HartDump, Hex, Snapshot, VectorDump};
 use crate::trace::Priv;
 
 pub struct Ours {

@@ -2,8 +2,8 @@
 //! clock look-ahead, idling and events (machine::Observer).
 
 use crate::cost::{At, Cat};
-use crate::isa::Op;
 use crate::isa::DecodedInsn;
+use crate::isa::Op;
 use crate::machine::{Observer, Retire};
 use crate::session::clock;
 use crate::trace::{Event, EventKind, PredKind};
