@@ -196,12 +196,11 @@ pub fn links(text: &str) -> Vec<(usize, String)> {
     }
     for (n, l) in t.lines().enumerate() {
         let l = l.trim_start();
-        if l.starts_with('[') {
-            if let Some(k) = l.find("]: ") {
-                if !l[1..k].contains(']') {
-                    out.push((n + 1, l[k + 3..].trim().to_string()));
-                }
-            }
+        if let Some(k) = l
+            .find("]: ")
+            .filter(|&k| l.starts_with('[') && !l[1..k].contains(']'))
+        {
+            out.push((n + 1, l[k + 3..].trim().to_string()));
         }
     }
     out
