@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerates the README's command samples from the program itself.
+"""Regenerates the documentation's command samples from the program itself,
+on README.md and on every .md page under docs/ (the mdBook).
 
 Every fenced block whose first line is `$ trapscope ARGS` (and that is not
 the checked error-example block, which `cargo test` compares) is replaced by
@@ -17,7 +18,7 @@ A section between `<!-- generated: $ trapscope ARGS -->` and
 TRAPSCOPE_BIN names another build's binary (it must be called trapscope),
 e.g. TRAPSCOPE_BIN=target/debug/trapscope.
 
-tests/readme.rs runs the same commands (those without a pipe) and fails when
+tests/readme.rs runs the same commands on every page and fails when
 a sample or a generated section has drifted.
 
 Then it runs `TRAPSCOPE_README_UPDATE=1 cargo test --test readme_generated`,
@@ -36,9 +37,15 @@ binary = os.environ.get("TRAPSCOPE_BIN") or os.path.join(root, "target", "releas
 binary = os.path.abspath(binary)
 GEN = "<!-- generated: $ trapscope "
 END = "<!-- end generated -->"
-readme = os.path.join(root, "README.md")
-text = open(readme, encoding="utf-8").read()
-lines = text.split("\n")
+
+
+def pages():
+    """README.md, then every .md file under docs/, sorted."""
+    out = [os.path.join(root, "README.md")]
+    found = []
+    for d, _, files in os.walk(os.path.join(root, "docs")):
+        found.extend(os.path.join(d, f) for f in files if f.endswith(".md"))
+    return out + sorted(found)
 
 
 def run(cmd):
@@ -48,48 +55,55 @@ def run(cmd):
     return (res.stdout + res.stderr).rstrip("\n")
 
 
-out = []
-i = 0
-checked = False
-while i < len(lines):
-    line = lines[i]
-    out.append(line)
-    if line.startswith(GEN) and line.endswith(" -->"):
-        cmd = line[len("<!-- generated: "):-len(" -->")]
-        body = run(cmd)
-        out.append("")
-        out.extend(body.split("\n") if body else [])
-        out.append("")
-        j = i + 1
-        while not lines[j].startswith(END):
-            j += 1
-        out.append(lines[j])
-        i = j + 1
-        continue
-    if line.startswith("<!-- readme-checked:"):
-        checked = True
-    if line.startswith("```") and i + 1 < len(lines) and lines[i + 1].startswith("$ trapscope "):
-        if checked:
-            checked = False
-            i += 1
+def regenerate(lines):
+    out = []
+    i = 0
+    checked = False
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        if line.startswith(GEN) and line.endswith(" -->"):
+            cmd = line[len("<!-- generated: "):-len(" -->")]
+            body = run(cmd)
+            out.append("")
+            out.extend(body.split("\n") if body else [])
+            out.append("")
+            j = i + 1
+            while not lines[j].startswith(END):
+                j += 1
+            out.append(lines[j])
+            i = j + 1
             continue
-        cmd = lines[i + 1]
-        body = run(cmd)
-        out.append(cmd)
-        out.extend(body.split("\n") if body else [])
-        j = i + 2
-        while not lines[j].startswith("```"):
-            j += 1
-        out.append(lines[j])
-        i = j + 1
-        continue
-    i += 1
-new = "\n".join(out)
-if new != text:
-    open(readme, "w", encoding="utf-8").write(new)
-    print("readme-samples: README.md updated", file=sys.stderr)
-else:
-    print("readme-samples: README.md already current", file=sys.stderr)
+        if line.startswith("<!-- readme-checked:"):
+            checked = True
+        if line.startswith("```") and i + 1 < len(lines) and lines[i + 1].startswith("$ trapscope "):
+            if checked:
+                checked = False
+                i += 1
+                continue
+            cmd = lines[i + 1]
+            body = run(cmd)
+            out.append(cmd)
+            out.extend(body.split("\n") if body else [])
+            j = i + 2
+            while not lines[j].startswith("```"):
+                j += 1
+            out.append(lines[j])
+            i = j + 1
+            continue
+        i += 1
+    return "\n".join(out)
+
+
+for page in pages():
+    name = os.path.relpath(page, root)
+    text = open(page, encoding="utf-8").read()
+    new = regenerate(text.split("\n"))
+    if new != text:
+        open(page, "w", encoding="utf-8").write(new)
+        print(f"readme-samples: {name} updated", file=sys.stderr)
+    else:
+        print(f"readme-samples: {name} already current", file=sys.stderr)
 # The sections only the library can draw (the TUI screenshot, tables pivoted
 # from `compare --format json`): tests/readme_generated.rs rewrites them.
 env = dict(os.environ, TRAPSCOPE_README_UPDATE="1")
