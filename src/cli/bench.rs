@@ -233,7 +233,7 @@ fn print_generated(
 fn print_storm_heading() {
     use crate::machine::storm;
     say!(
-        "\nThe storm rule (README: Speed): a guest may run {}x a plain loop's time per instruction; charged per trap {}, per rewrite of run code {} plus {} per instruction it drops, per emulated LR/SC/AMO {} plain-loop instructions. Measured with the rule off (extra time in plain-loop instructions; over the charge is a bound that does not hold here), and each guest spaced out to the rule's edge with it on:",
+        "\nThe storm rule (docs/measurements/speed.md): a guest may run {}x a plain loop's time per instruction; charged per trap {}, per rewrite of run code {} plus {} per instruction it drops, per emulated LR/SC/AMO {} plain-loop instructions. Measured with the rule off (extra time in plain-loop instructions; over the charge is a bound that does not hold here), and each guest spaced out to the rule's edge with it on:",
         storm::SLOWDOWN,
         storm::TRAP_COST,
         storm::CODE_WRITE_COST,

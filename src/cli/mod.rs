@@ -1,4 +1,4 @@
-//! The command line (README.md, "The command line"). Host errors are reported here as
+//! The command line (docs/reference/cli.md). Host errors are reported here as
 //! one line and a non-zero exit; nothing below panics on bad input.
 
 use std::path::Path;

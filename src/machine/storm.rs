@@ -6,7 +6,7 @@
 //! set the pc past it, so these ran many times slower than a plain loop and
 //! took minutes to reach the default budget.
 //!
-//! The rule (README "Speed"): no guest runs more than `SLOWDOWN` times a
+//! The rule (docs/measurements/speed.md): no guest runs more than `SLOWDOWN` times a
 //! plain loop's time per instruction over a window of `WINDOW`
 //! instructions. A trap is charged `TRAP_COST` instructions, a write over
 //! decoded code `CODE_WRITE_COST` and an emulated LR/SC/AMO

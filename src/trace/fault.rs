@@ -165,7 +165,7 @@ impl std::fmt::Display for GuestFault {
             }
             GuestFault::Storm { pc: _, what, limit } => write!(
                 f,
-                "cut off as a storm: {what}; trapscope ends a guest past {limit}, over 2^20 instructions (README: Speed)"
+                "cut off as a storm: {what}; trapscope ends a guest past {limit}, over 2^20 instructions (docs/measurements/speed.md)"
             ),
         }
     }

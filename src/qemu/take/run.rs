@@ -256,7 +256,7 @@ mod tests {
     use super::init_death;
 
     /// The codes as Linux 6.12 printed them here for inits that exit(3)
-    /// and that store to address 8 (README: "Your own init").
+    /// and that store to address 8 (docs/guides/own-elf.md, "Your own init").
     /// The line a vector init writes on a kernel without V (after its
     /// banner) leads the error; a banner alone is not a reason.
     #[test]
