@@ -5,9 +5,12 @@
 
 use unicorn_engine::Unicorn;
 
-use super::hart::{Hart, Outcome};
-use super::hooks::{finish, pending_index};
-use super::{LoadError, Machine, Observer, emu};
+use crate::machine::LoadError;
+use crate::machine::Machine;
+use crate::machine::Observer;
+use crate::machine::emu;
+use crate::machine::hart::{Hart, Outcome};
+use crate::machine::hooks::{finish, pending_index};
 use crate::trace::Event;
 
 /// The address, how many executions end the run, how many were seen, and
@@ -35,10 +38,10 @@ impl<O: Observer + 'static> Machine<O> {
         });
         self.uc
             .add_code_hook(addr, addr, |uc, pc, _| {
-                super::guard::shield(uc, (), |uc| on_end_addr(uc, pc))
+                crate::machine::guard::shield(uc, (), |uc| on_end_addr(uc, pc))
             })
             .map_err(emu)?;
-        super::smc::drop_translations(&mut self.uc, addr, addr + 4);
+        crate::machine::code::smc::drop_translations(&mut self.uc, addr, addr + 4);
         Ok(())
     }
 }

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::block::{Block, BlockCache};
-use super::observe::Observer;
-use super::pchash::{PcMap, PcSet};
 use crate::isa::Insn;
+use crate::machine::code::block::{Block, BlockCache};
+use crate::machine::code::pchash::{PcMap, PcSet};
+use crate::machine::observe::Observer;
 use crate::trace::{Access, Event, EventKind, GuestFault, Priv};
 
 /// Why `run`/`step` returned.
@@ -29,7 +29,7 @@ pub enum Outcome {
     /// The user asked the run to stop (Ctrl-C; `sigint::requested`).
     Interrupted,
     /// Right after an access to a watched range (`Machine::set_watches`).
-    Watch(super::watch::WatchHit),
+    Watch(crate::machine::debug::watch::WatchHit),
 }
 
 pub(super) struct Pending<D> {
@@ -59,7 +59,7 @@ pub struct Hart<O: Observer> {
     pub(super) until_kinds: Vec<EventKind>,
     pub(super) intercepts: PcMap<u64, Insn>,
     /// Where a block checks a 64-bit value it reads as a single (fpflow.rs).
-    pub(super) fp_checks: super::pchash::PcSet<u64>,
+    pub(super) fp_checks: crate::machine::code::pchash::PcSet<u64>,
     pub(super) stop_addrs: PcSet<u64>,
     /// A stop address we are resuming from, to pass once.
     pub(super) skip_once: Option<u64>,
@@ -113,39 +113,39 @@ pub struct Hart<O: Observer> {
     /// into mstatus reads.
     pub(super) status_extra: u64,
     /// Trap-storm and spin detection (`fault.rs`).
-    pub(super) faults: super::fault::FaultState,
+    pub(super) faults: crate::machine::traps::fault::FaultState,
     /// Trap and code-write rates, for cutting storms off (`storm.rs`).
-    pub(super) storms: super::storm::Storms,
+    pub(super) storms: crate::machine::traps::storm::Storms,
     /// Watched code and intercept hooks, for code the guest writes (`smc.rs`).
-    pub(super) smc: super::smc::SmcState,
+    pub(super) smc: crate::machine::code::smc::SmcState,
     /// The debug trigger (tselect/tdata1/tdata2).
-    pub(super) trigger: super::trigger::Trigger,
+    pub(super) trigger: crate::machine::debug::trigger::Trigger,
     /// sstatus.FS as last reported (fstate.rs: QEMU keeps the field; this
     /// only tells a change), and the pc of an F/D instruction trapscope ran
     /// that made it Dirty.
     pub(super) fs_seen: u8,
     pub(super) fs_by: Option<u64>,
     /// mie/mip/mideleg as trapscope keeps them (unicorn's stay zero).
-    pub(super) irq: super::irq::IrqState,
+    pub(super) irq: crate::machine::devices::irq::IrqState,
     /// The MMIO devices: CLINT, UART, test device, PLIC.
     pub(super) platform: crate::platform::Platform,
     /// The one-shot interrupt stop armed for the running block.
     pub(super) irq_stop: Option<u64>,
     /// What the run loop must do after the block hook stopped for an interrupt.
-    pub(super) irq_request: Option<super::interrupt::IrqRequest>,
+    pub(super) irq_request: Option<crate::machine::devices::interrupt::IrqRequest>,
     /// Addresses that have an interrupt-stop code hook, and its id.
     pub(super) irq_hooks: HashMap<u64, unicorn_engine::UcHookId>,
     /// A device write changed interrupt inputs; checks wait for a block end.
     pub(super) irq_defer: bool,
     /// The run ends before the n-th execution of an address (`end.rs`).
-    pub(super) end_at: Option<super::end::EndAt>,
+    pub(super) end_at: Option<crate::machine::end::EndAt>,
     /// Watchpoints (`watch.rs`).
-    pub(super) watch: super::watch::WatchState,
+    pub(super) watch: crate::machine::debug::watch::WatchState,
     /// Where the kernel saved its trap frames (`frames.rs`).
-    pub(super) saves: super::frames::Saves,
+    pub(super) saves: crate::machine::debug::frames::Saves,
     /// RAM pages written since the machine's last image, when checkpoints
     /// track them (`dirty.rs`).
-    pub(super) dirty: Option<super::dirty::Dirty>,
+    pub(super) dirty: Option<crate::machine::checkpoint::dirty::Dirty>,
 }
 
 impl<O: Observer> Hart<O> {

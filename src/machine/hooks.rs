@@ -4,14 +4,14 @@
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::Block;
-use super::csr;
-use super::hart::{Hart, Outcome, Pending};
-use super::observe::{Observer, Retire};
-use super::regs;
-use super::trap;
 use crate::isa::Op;
 use crate::isa::decode_range;
+use crate::machine::code::block::Block;
+use crate::machine::hart::{Hart, Outcome, Pending};
+use crate::machine::observe::{Observer, Retire};
+use crate::machine::regs;
+use crate::machine::traps::csr;
+use crate::machine::traps::trap;
 use crate::trace::{Event, GuestFault, XRet};
 
 /// Reports `pending.block.insns[from..to]` as retired; keeps the pending block
@@ -24,15 +24,15 @@ pub(super) fn finish<O: Observer>(
 ) {
     // An instruction in the range changed sstatus.FS: report up to it, the
     // change, then the rest (fstate.rs), as single steps would.
-    if let Some(s) = super::fstate::split(uc, to) {
+    if let Some(s) = crate::machine::ext::fstate::split(uc, to) {
         let (at, after) = (s.at, s.after);
         finish(uc, at + 1, Some(after), true);
-        super::fstate::emit_split(uc.get_data_mut(), s);
+        crate::machine::ext::fstate::emit_split(uc.get_data_mut(), s);
         finish(uc, to, next, keep);
         return;
     }
     // What ran is boxed before anything reads it (fpflow.rs).
-    super::fpflow::box_to(uc, to);
+    crate::machine::ext::fpflow::box_to(uc, to);
     let hart = uc.get_data_mut();
     let Some(mut p) = hart.pending.take() else {
         return;
@@ -74,14 +74,14 @@ pub(super) fn finish<O: Observer>(
         post_retire(uc, &p, to, next);
         let hart = uc.get_data_mut();
         if hart.irq_defer {
-            super::interrupt::end_defer(hart, &p.block.insns[to - 1], next);
+            crate::machine::devices::interrupt::end_defer(hart, &p.block.insns[to - 1], next);
         }
         if let Some((code, xpc)) = hart.exit
             && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
         {
             hart.emit(Event::Exit { code, pc: xpc });
         } else if to == p.block.insns.len() {
-            super::fault::check_spin(uc, &p.block.insns[to - 1], next);
+            crate::machine::traps::fault::check_spin(uc, &p.block.insns[to - 1], next);
         }
     }
     if keep {
@@ -185,16 +185,18 @@ pub(super) fn block_at<O: Observer>(
         return b;
     }
     // unicorn's memory API is physical: read the code where paging puts it.
-    let phys = super::smc::physical_pc(uc, addr);
+    let phys = crate::machine::code::smc::physical_pc(uc, addr);
     let bytes = uc.mem_read_as_vec(phys, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     let mut fp = None;
     if uc.get_data().account {
-        super::smc::watch_code(uc, phys, phys + (end - addr));
-        let saves = super::frames::register(uc, &insns);
-        let scan = super::fpflow::scan(&insns);
-        if super::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs) | saves {
+        crate::machine::code::smc::watch_code(uc, phys, phys + (end - addr));
+        let saves = crate::machine::debug::frames::register(uc, &insns);
+        let scan = crate::machine::ext::fpflow::scan(&insns);
+        if crate::machine::code::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs)
+            | saves
+        {
             uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
         }
         fp = scan.flow;
@@ -217,17 +219,17 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
-    if super::sigint::requested() {
+    if crate::machine::sigint::requested() {
         hart.outcome = Some(Outcome::Interrupted);
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
     let block = block_at(uc, addr, size);
-    super::fpflow::check_entry(uc, &block);
+    crate::machine::ext::fpflow::check_entry(uc, &block);
     if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
         // Its translation lacks the hooks of intercepts just found: drop it
         // and stop before it runs; the run loop starts here again.
-        super::smc::drop_translations(uc, s, e);
+        crate::machine::code::smc::drop_translations(uc, s, e);
         let _ = uc.emu_stop();
         return;
     }
@@ -237,7 +239,7 @@ pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, si
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
-    if super::interrupt::plan(uc, &block) {
+    if crate::machine::devices::interrupt::plan(uc, &block) {
         return;
     }
     let hart = uc.get_data_mut();
@@ -287,7 +289,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
             // whole, and the instruction becomes a block of its own, as when
             // single-stepping.
             finish(uc, usize::MAX, Some(epc), false);
-            super::access::own_block(uc, epc);
+            crate::machine::traps::access::own_block(uc, epc);
             0
         }
     };
@@ -320,7 +322,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
         return;
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
-    super::fpflow::settled_at(uc, idx); // it wrote nothing
+    crate::machine::ext::fpflow::settled_at(uc, idx); // it wrote nothing
     finish(uc, idx + 1, None, false);
     trap::raise(uc, cause, epc, tval);
 }
@@ -347,7 +349,7 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
     let _ = uc.emu_stop();
 }
 
-pub(super) use super::intercept::on_intercept;
+pub(super) use crate::machine::code::intercept::on_intercept;
 
 /// A run-until address or breakpoint: stop before executing it.
 pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {

@@ -2,43 +2,35 @@
 //! traps, runs the instructions unicorn cannot, and reports what executed to an
 //! observer. Knows nothing of cost, prediction or the UI.
 
-mod access;
-mod block;
+// The hart's features, each a sub-room with its part of the hart's state
+// (see each one's doc comment); the run loop, the hooks and the hart itself
+// sit at this level.
 pub mod checkpoint;
-mod csr;
-mod dirty;
+mod code;
+mod debug;
+mod devices;
 mod end;
-mod fault;
-mod fp;
-mod fpflow;
-mod frames;
-pub mod fstate;
+mod ext;
 pub mod guard;
 mod hart;
-mod hookpages;
 mod hooks;
-mod intercept;
-mod interrupt;
-pub mod irq;
-mod lrsc;
-mod memimage;
 mod memory;
-mod mmio;
-mod mmu;
 mod observe;
-mod pchash;
-mod peek;
 pub mod regs;
-mod resume;
 mod run;
 pub mod sigint;
-mod smc;
-pub mod storm;
-mod trap;
-mod trigger;
-mod vec;
-mod watch;
-mod wfi;
+mod traps;
+
+pub use devices::irq;
+pub use ext::fstate;
+pub use traps::storm;
+
+use checkpoint::resume;
+use code::{block, smc};
+use debug::{frames, trigger, watch};
+use devices::{interrupt, mmio};
+use ext::vec;
+use traps::{access, csr};
 
 pub use crate::vector::disasm;
 

@@ -3,11 +3,17 @@
 
 use unicorn_engine::unicorn_const::uc_error;
 
-use super::hart::{Outcome, Pending};
-use super::observe::Observer;
-use super::{Machine, NEVER, Until, access, hooks, smc, trap};
 use crate::isa::Op;
 use crate::isa::decode_range;
+use crate::machine::Machine;
+use crate::machine::NEVER;
+use crate::machine::Until;
+use crate::machine::code::smc;
+use crate::machine::hart::{Outcome, Pending};
+use crate::machine::hooks;
+use crate::machine::observe::Observer;
+use crate::machine::traps::access;
+use crate::machine::traps::trap;
 use crate::trace::GuestFault;
 
 impl<O: Observer + 'static> Machine<O> {
@@ -19,11 +25,11 @@ impl<O: Observer + 'static> Machine<O> {
             let id = self
                 .uc
                 .add_code_hook(a, a, |uc, addr, _| {
-                    super::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
+                    crate::machine::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
                 })
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
-                    error: format!("cannot stop at {a:#x}: {}", super::uc_text(e)),
+                    error: format!("cannot stop at {a:#x}: {}", crate::machine::uc_text(e)),
                 })?;
             self.stop_hooks.insert(a, id);
             // Code already translated does not call hooks added after it.
@@ -74,7 +80,7 @@ impl<O: Observer + 'static> Machine<O> {
             hart.irq_request = None;
         }
         loop {
-            if super::sigint::requested() {
+            if crate::machine::sigint::requested() {
                 self.uc.get_data_mut().stepping = false;
                 return Outcome::Interrupted;
             }
@@ -92,16 +98,16 @@ impl<O: Observer + 'static> Machine<O> {
             if single {
                 // An interrupt due before this instruction is a step of its
                 // own (interrupt.rs).
-                if let Some(o) = super::interrupt::before_step(&mut self.uc) {
+                if let Some(o) = crate::machine::devices::interrupt::before_step(&mut self.uc) {
                     self.uc.get_data_mut().stepping = false;
                     return o;
                 }
                 match self.trigger_gate(pc) {
-                    super::trigger::Gate::Run => {}
-                    super::trigger::Gate::Stop(o) => return o,
+                    crate::machine::debug::trigger::Gate::Run => {}
+                    crate::machine::debug::trigger::Gate::Stop(o) => return o,
                 }
             }
-            super::hookpages::reap(&mut self.uc);
+            crate::machine::code::hookpages::reap(&mut self.uc);
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
             // A memory fault is settled by its delivery, which knows the
@@ -122,9 +128,9 @@ impl<O: Observer + 'static> Machine<O> {
                     }
                     if single {
                         hart.stepping = false;
-                        return super::watch::after_step(&mut self.uc);
+                        return crate::machine::debug::watch::after_step(&mut self.uc);
                     }
-                    if let Some(o) = super::interrupt::resume(&mut self.uc) {
+                    if let Some(o) = crate::machine::devices::interrupt::resume(&mut self.uc) {
                         self.uc.get_data_mut().stepping = false;
                         return o;
                     }
@@ -162,7 +168,7 @@ impl<O: Observer + 'static> Machine<O> {
                         }
                         None => GuestFault::Emulator {
                             pc: now,
-                            error: super::uc_text(e).to_string(),
+                            error: crate::machine::uc_text(e).to_string(),
                         },
                     };
                     self.uc.get_data_mut().stepping = false;
@@ -183,7 +189,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
-        super::fpflow::check_entry(&mut self.uc, &block);
+        crate::machine::ext::fpflow::check_entry(&mut self.uc, &block);
         smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
