@@ -61,7 +61,7 @@ pub(super) fn shield<'u, O: Observer, T>(
     crate::machine::sigint::flag().store(true, Ordering::Relaxed);
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.outcome = Some(Outcome::Interrupted);
+    hart.run.outcome = Some(Outcome::Interrupted);
     let _ = uc.emu_stop();
     fallback
 }

@@ -129,58 +129,82 @@ impl<O: Observer + Rewind> Checkpoint<O> {
 /// error here until someone says whether a checkpoint holds it.
 fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
     let Hart {
-        obs: _,           // the observer's own `Rewind`
-        time_base: _,     // set once, when a saved state is resumed
-        clock_reads: _,   // `verify`'s note on one straight run, never rewound
-        counted_clock: _, // configuration (`verify`)
+        obs: _, // the observer's own `Rewind`
         priv_,
-        vs,
         executed,
         pending,
-        blocks: _,   // derived from code
-        stepping: _, // reset by each run call
-        stop,
-        outcome: _,     // taken before a run call returns
-        limit: _,       // reset by each run call
-        until_kinds: _, // reset by each run call
-        intercepts: _,  // derived from code, with their hooks
-        fp_checks: _,
-        stop_addrs: _, // the run call's, with their hooks
-        skip_once: _,  // reset by each run call
-        passed: _,     // reset by each run call
-        csr_shadow,
-        described: _, // disassembly of code, by pc and encoding
-        mem_fault: _, // taken before a run call returns
-        exit,
-        cycle_offset,
-        instret_offset,
-        last_trap,
-        trapped,
-        account: _, // configuration
-        vunit,
-        lrsc,
-        amo_traps: _,      // configuration
-        xret_clears: _,    // configuration
-        livelock_after: _, // configuration
-        probes: _,         // configuration, with their hooks
-        probe_resume,
-        strict_segments: _, // configuration
-        status_extra,
-        faults,
-        storms,
-        smc: _, // derived from code, with its hooks
-        trigger,
-        fs_seen,
-        fs_by,
-        irq,
-        platform,
-        irq_stop: _,    // reset by each run call
-        irq_request: _, // reset by each run call
-        irq_hooks: _,   // hooks, kept with their ids
-        irq_defer,
-        end_at,
-        watch,
-        saves,
+        run:
+            crate::machine::hart::RunControl {
+                stepping: _, // reset by each run call
+                stop,
+                outcome: _,     // taken before a run call returns
+                limit: _,       // reset by each run call
+                until_kinds: _, // reset by each run call
+                stop_addrs: _,  // the run call's, with their hooks
+                skip_once: _,   // reset by each run call
+                passed: _,      // reset by each run call
+                exit,
+                account: _, // configuration
+                end_at,
+            },
+        clock:
+            crate::machine::hart::ClockState {
+                time_base: _,     // set once, when a saved state is resumed
+                clock_reads: _,   // `verify`'s note on one straight run, never rewound
+                counted_clock: _, // configuration (`verify`)
+                cycle_offset,
+                instret_offset,
+            },
+        traps:
+            crate::machine::traps::TrapState {
+                csr_shadow,
+                mem_fault: _, // taken before a run call returns
+                last_trap,
+                trapped,
+                status_extra,
+                faults,
+                storms,
+            },
+        code:
+            crate::machine::code::CodeState {
+                blocks: _,     // derived from code
+                intercepts: _, // derived from code, with their hooks
+                smc: _,        // derived from code, with its hooks
+            },
+        ext:
+            crate::machine::ext::ExtState {
+                vs,
+                fp_checks: _,
+                described: _, // disassembly of code, by pc and encoding
+                vunit,
+                lrsc,
+                amo_traps: _,      // configuration
+                xret_clears: _,    // configuration
+                livelock_after: _, // configuration
+                probes: _,         // configuration, with their hooks
+                probe_resume,
+                fs_seen,
+                fs_by,
+            },
+        devices:
+            crate::machine::devices::DeviceState {
+                irq,
+                platform,
+                irq_stop: _,    // reset by each run call
+                irq_request: _, // reset by each run call
+                irq_hooks: _,   // hooks, kept with their ids
+                irq_defer,
+            },
+        memory:
+            crate::machine::memory::MemoryState {
+                strict_segments: _, // configuration
+            },
+        debug:
+            crate::machine::debug::DebugState {
+                trigger,
+                watch,
+                saves,
+            },
         dirty: _, // relative to the machine's last image (Machine::image)
     } = h;
     HartSaved {
@@ -216,7 +240,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
 
 fn restore_hart<O: Observer>(h: &mut Hart<O>, s: &HartSaved<O::BlockData>) {
     h.priv_ = s.priv_;
-    h.vs = s.vs;
+    h.ext.vs = s.vs;
     h.executed = s.executed;
     h.pending = s.pending.as_ref().map(|(block, from, priv_)| Pending {
         block: block.clone(),
@@ -224,32 +248,32 @@ fn restore_hart<O: Observer>(h: &mut Hart<O>, s: &HartSaved<O::BlockData>) {
         boxed: *from,
         priv_: *priv_,
     });
-    h.stop = s.stop.clone();
-    h.outcome = None;
-    h.mem_fault = None;
-    h.csr_shadow.clone_from(&s.csr_shadow);
-    h.exit = s.exit;
-    h.cycle_offset = s.cycle_offset;
-    h.instret_offset = s.instret_offset;
-    h.last_trap = s.last_trap;
-    h.trapped = s.trapped;
-    h.vunit.clone_from(&s.vunit);
-    h.lrsc.clone_from(&s.lrsc);
-    h.probe_resume = s.probe_resume;
-    h.status_extra = s.status_extra;
-    h.faults = s.faults.clone();
-    h.storms = s.storms.clone();
-    h.trigger = s.trigger;
-    h.fs_seen = s.fs_seen;
-    h.fs_by = s.fs_by;
-    h.irq = s.irq;
-    h.platform = s.platform.clone();
-    h.irq_defer = s.irq_defer;
-    h.end_at = s.end_at;
-    h.watch.armed = s.watch_armed;
-    h.watch.step_at = None;
-    h.watch.resume_at = None;
-    h.saves.ring.clone_from(&s.saves);
+    h.run.stop = s.stop.clone();
+    h.run.outcome = None;
+    h.traps.mem_fault = None;
+    h.traps.csr_shadow.clone_from(&s.csr_shadow);
+    h.run.exit = s.exit;
+    h.clock.cycle_offset = s.cycle_offset;
+    h.clock.instret_offset = s.instret_offset;
+    h.traps.last_trap = s.last_trap;
+    h.traps.trapped = s.trapped;
+    h.ext.vunit.clone_from(&s.vunit);
+    h.ext.lrsc.clone_from(&s.lrsc);
+    h.ext.probe_resume = s.probe_resume;
+    h.traps.status_extra = s.status_extra;
+    h.traps.faults = s.faults.clone();
+    h.traps.storms = s.storms.clone();
+    h.debug.trigger = s.trigger;
+    h.ext.fs_seen = s.fs_seen;
+    h.ext.fs_by = s.fs_by;
+    h.devices.irq = s.irq;
+    h.devices.platform = s.platform.clone();
+    h.devices.irq_defer = s.irq_defer;
+    h.run.end_at = s.end_at;
+    h.debug.watch.armed = s.watch_armed;
+    h.debug.watch.step_at = None;
+    h.debug.watch.resume_at = None;
+    h.debug.saves.ring.clone_from(&s.saves);
 }
 
 fn hart_bytes<D>(s: &HartSaved<D>) -> usize {
@@ -386,7 +410,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         hart.obs.restore(&c.obs);
         if satp_before != satp_after {
             // Another address space: decoded blocks are by virtual pc.
-            hart.blocks.clear();
+            hart.code.blocks.clear();
         }
         self.image = Some(c.mem.clone());
         Ok(())

@@ -99,14 +99,14 @@ impl<O: Observer + 'static> Machine<O> {
             };
             if irq::is_shadowed(csr) {
                 if csr == irq::MIE || csr == irq::MIDELEG || csr == irq::MIP {
-                    self.uc.get_data_mut().irq.write(csr, v);
+                    self.uc.get_data_mut().devices.irq.write(csr, v);
                 }
                 continue;
             }
             if csr == crate::machine::traps::csr::MSTATUS {
                 let hart = self.uc.get_data_mut();
-                hart.vs = ((v & regs::status::VS) >> regs::status::VS_SHIFT) as u8;
-                hart.status_extra = v & regs::status::SHADOWED;
+                hart.ext.vs = ((v & regs::status::VS) >> regs::status::VS_SHIFT) as u8;
+                hart.traps.status_extra = v & regs::status::SHADOWED;
                 let to_qemu = crate::machine::traps::csr::status_to_qemu(v);
                 if !regs::write_csr(&mut self.uc, csr, to_qemu) {
                     return Err(bad(format!("cannot restore mstatus = {v:#x}")));
@@ -133,6 +133,7 @@ impl<O: Observer + 'static> Machine<O> {
             let unit = self
                 .uc
                 .get_data_mut()
+                .ext
                 .vunit
                 .as_mut()
                 .ok_or(LoadError::NoVectorUnit { vlen: v.vlen })?;
@@ -161,12 +162,12 @@ impl<O: Observer + 'static> Machine<O> {
         }
         let hart = self.uc.get_data_mut();
         if let Some(t) = st.mtimecmp {
-            hart.platform.clint.mtimecmp = t;
+            hart.devices.platform.clint.mtimecmp = t;
         }
         if let Some(t) = st.mtime {
-            hart.time_base = t;
+            hart.clock.time_base = t;
         }
-        hart.platform.clint.msip = st.msip & 1;
+        hart.devices.platform.clint.msip = st.msip & 1;
         self.uc
             .reg_write(R::PC, st.pc)
             .map_err(crate::machine::emu)?;
@@ -174,7 +175,7 @@ impl<O: Observer + 'static> Machine<O> {
         self.uc.get_data_mut().priv_ = st.priv_;
         for csr in regs::KNOWN_CSRS {
             if let Some(v) = self.csr(csr) {
-                self.uc.get_data_mut().csr_shadow.insert(csr, v);
+                self.uc.get_data_mut().traps.csr_shadow.insert(csr, v);
             }
         }
         crate::machine::ext::fstate::sync(&mut self.uc);

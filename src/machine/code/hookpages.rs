@@ -68,14 +68,21 @@ impl HookPages {
 
 /// An exact hook's body: nothing once its page went whole.
 fn on_exact<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
-    if !uc.get_data().smc.pages.whole.contains_key(&page_of(pc)) {
+    if !uc
+        .get_data()
+        .code
+        .smc
+        .pages
+        .whole
+        .contains_key(&page_of(pc))
+    {
         hooks::on_intercept(uc, pc);
     }
 }
 
 /// A run hook's body: nothing once a longer run took its pages over.
 fn on_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, serial: u64) {
-    if uc.get_data().smc.pages.whole.get(&page_of(pc)) == Some(&serial) {
+    if uc.get_data().code.smc.pages.whole.get(&page_of(pc)) == Some(&serial) {
         hooks::on_intercept(uc, pc);
     }
 }
@@ -83,7 +90,7 @@ fn on_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, serial: u64) {
 /// Covers `page` whole, with the runs of whole pages on either side: one
 /// hook over them all replaces theirs.
 fn go_whole<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, page: u64) {
-    let pages = &uc.get_data().smc.pages;
+    let pages = &uc.get_data().code.smc.pages;
     let (mut first, mut last) = (page, page);
     let mut merged = Vec::new();
     for side in [page.wrapping_sub(PAGE), page.wrapping_add(PAGE)] {
@@ -101,7 +108,7 @@ fn go_whole<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, page: u64) {
     }) else {
         return;
     };
-    let pages = &mut uc.get_data_mut().smc.pages;
+    let pages = &mut uc.get_data_mut().code.smc.pages;
     pages.serial = serial;
     for s in merged {
         if let Some((_, _, old)) = pages.runs.remove(&s) {
@@ -128,7 +135,7 @@ pub(in crate::machine) fn hook_all<O: Observer>(
     pcs: &[u64],
 ) -> bool {
     let mut new: Vec<u64> = {
-        let pages = &uc.get_data().smc.pages;
+        let pages = &uc.get_data().code.smc.pages;
         pcs.iter()
             .copied()
             .filter(|&pc| !pages.covers(pc))
@@ -138,13 +145,20 @@ pub(in crate::machine) fn hook_all<O: Observer>(
     new.dedup();
     for group in new.chunk_by(|a, b| page_of(*a) == page_of(*b)) {
         let page = page_of(group[0]);
-        let n = uc.get_data().smc.pages.exact.get(&page).map_or(0, Vec::len);
+        let n = uc
+            .get_data()
+            .code
+            .smc
+            .pages
+            .exact
+            .get(&page)
+            .map_or(0, Vec::len);
         if n + group.len() <= EXACT_PER_PAGE {
             for &pc in group {
                 if let Ok(id) = uc.add_code_hook(pc, pc, |uc, a, _| {
                     crate::machine::guard::shield(uc, (), |uc| on_exact(uc, a))
                 }) {
-                    let pages = &mut uc.get_data_mut().smc.pages;
+                    let pages = &mut uc.get_data_mut().code.smc.pages;
                     pages.exact.entry(page).or_default().push((pc, id));
                 }
             }
@@ -157,7 +171,7 @@ pub(in crate::machine) fn hook_all<O: Observer>(
 
 /// Removes the exact hooks of pages that went whole (outside emulation).
 pub(in crate::machine) fn reap<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
-    let retired = std::mem::take(&mut uc.get_data_mut().smc.pages.retired);
+    let retired = std::mem::take(&mut uc.get_data_mut().code.smc.pages.retired);
     for id in retired {
         let _ = uc.remove_hook(id);
     }

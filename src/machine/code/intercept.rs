@@ -23,8 +23,8 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     // (hookpages.rs): nothing to do where no intercept is.
     let (icpt, check) = {
         let hart = uc.get_data();
-        let check = !hart.fp_checks.is_empty() && hart.fp_checks.contains(&pc);
-        (hart.intercepts.contains_key(&pc), check)
+        let check = !hart.ext.fp_checks.is_empty() && hart.ext.fp_checks.contains(&pc);
+        (hart.code.intercepts.contains_key(&pc), check)
     };
     if !icpt && !check {
         return;
@@ -49,7 +49,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     if uc.reg_read(R::PC).ok() != Some(pc) {
         return;
     }
-    let Some(insn) = uc.get_data().intercepts.get(&pc).copied() else {
+    let Some(insn) = uc.get_data().code.intercepts.get(&pc).copied() else {
         return;
     };
     // A stop address here whose hook was added after this one (the block
@@ -58,7 +58,10 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     // starts here.
     {
         let hart = uc.get_data();
-        if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) && hart.passed != Some(pc) {
+        if hart.run.stop_addrs.contains(&pc)
+            && hart.run.skip_once != Some(pc)
+            && hart.run.passed != Some(pc)
+        {
             crate::machine::hooks::on_stop_addr(uc, pc);
             return;
         }
@@ -66,7 +69,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     // The timer's one-shot stop at this instruction: its hook was added
     // after this one, so take the interrupt here, before the instruction
     // acts, as a single step would (interrupt.rs).
-    if uc.get_data().irq_stop == Some(pc) {
+    if uc.get_data().devices.irq_stop == Some(pc) {
         crate::machine::devices::interrupt::on_irq_stop(uc, pc);
         if uc.reg_read(R::PC).unwrap_or(pc) != pc {
             return;

@@ -77,7 +77,7 @@ pub(in crate::machine) fn watch<O: Observer>(
             })
         },
     )?;
-    uc.get_data_mut().smc.watched.push((start, end));
+    uc.get_data_mut().code.smc.watched.push((start, end));
     Ok(())
 }
 
@@ -127,7 +127,7 @@ pub(in crate::machine) fn drop_translations<D>(uc: &mut Unicorn<'_, D>, start: u
 /// whose instruction no block covered): drop the translation of a block
 /// that turned out to hold new intercepts, before unicorn runs it.
 pub(in crate::machine) fn retranslate_fresh<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
-    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+    if let Some((s, e)) = uc.get_data_mut().code.smc.fresh.take() {
         drop_translations(uc, s, e);
     }
 }
@@ -148,7 +148,7 @@ pub(in crate::machine) fn watch_code<O: Observer>(
     start: u64,
     end: u64,
 ) {
-    if end <= start || uc.get_data().smc.watches(start, end - start) {
+    if end <= start || uc.get_data().code.smc.watches(start, end - start) {
         return;
     }
     let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
@@ -168,7 +168,7 @@ pub(in crate::machine) fn register_block<O: Observer>(
 ) -> bool {
     let mut sites = Vec::new();
     for &pc in fp_checks {
-        if uc.get_data_mut().fp_checks.insert(pc) {
+        if uc.get_data_mut().ext.fp_checks.insert(pc) {
             sites.push(pc);
         }
     }
@@ -178,15 +178,15 @@ pub(in crate::machine) fn register_block<O: Observer>(
             // Another address space may have held an intercepted
             // instruction here: this code is not one.
             let same = d.insn.filter(keeps_hook);
-            if same.is_none() || uc.get_data().intercepts.get(&d.pc) != same.as_ref() {
-                uc.get_data_mut().intercepts.remove(&d.pc);
+            if same.is_none() || uc.get_data().code.intercepts.get(&d.pc) != same.as_ref() {
+                uc.get_data_mut().code.intercepts.remove(&d.pc);
             }
             continue;
         };
-        if uc.get_data().intercepts.get(&d.pc) == Some(&i) {
+        if uc.get_data().code.intercepts.get(&d.pc) == Some(&i) {
             continue;
         }
-        uc.get_data_mut().intercepts.insert(d.pc, i);
+        uc.get_data_mut().code.intercepts.insert(d.pc, i);
         sites.push(d.pc);
     }
     !sites.is_empty() && crate::machine::code::hookpages::hook_all(uc, &sites)
@@ -200,14 +200,14 @@ fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n:
     let mut off = 0u64;
     while off < n {
         let pc = va0.wrapping_add(off);
-        if !uc.get_data().intercepts.contains_key(&pc) {
+        if !uc.get_data().code.intercepts.contains_key(&pc) {
             off += 2;
             continue; // nothing to drop here
         }
         let one = &bytes[off as usize..(off as usize + 4).min(bytes.len())];
         let d = decode_range(pc, one).into_iter().next();
         if d.and_then(|d| d.insn).filter(must_hook).is_none() {
-            uc.get_data_mut().intercepts.remove(&pc);
+            uc.get_data_mut().code.intercepts.remove(&pc);
         }
         off += 2;
     }
@@ -223,14 +223,14 @@ pub(in crate::machine) fn code_written<O: Observer>(
     if let Some(d) = uc.get_data_mut().dirty.as_mut() {
         d.mark(addr, len);
     }
-    if len == 0 || !uc.get_data().smc.watches(addr, len) {
+    if len == 0 || !uc.get_data().code.smc.watches(addr, len) {
         return;
     }
     let end = addr.saturating_add(len);
     // Where the written bytes are code: at their virtual address in every
     // decoded block over them, and at the address itself (text scanned at
     // load, guests without paging).
-    let (mut places, dropped) = uc.get_data_mut().blocks.remove_overlapping(addr, end);
+    let (mut places, dropped) = uc.get_data_mut().code.blocks.remove_overlapping(addr, end);
     if !places.is_empty() && new.is_some() {
         crate::machine::traps::storm::note_code_write(uc.get_data_mut(), addr, dropped);
     }
@@ -245,7 +245,7 @@ pub(in crate::machine) fn code_written<O: Observer>(
     // Only intercepts can be dropped: where none starts, the bytes need no
     // look (data beside code, an SC's store: one look-up an offset).
     let hooked = {
-        let icpt = &uc.get_data().intercepts;
+        let icpt = &uc.get_data().code.intercepts;
         places.iter().any(|&va| {
             let v0 = va.wrapping_sub(addr - w0);
             (0..w1 - w0)

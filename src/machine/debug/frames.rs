@@ -67,7 +67,7 @@ pub(in crate::machine) fn register<O: Observer>(
     let mut any = false;
     for d in insns {
         let inside = {
-            let saves = &uc.get_data().saves;
+            let saves = &uc.get_data().debug.saves;
             saves
                 .ranges
                 .iter()
@@ -83,7 +83,7 @@ pub(in crate::machine) fn register<O: Observer>(
             })
             .is_ok()
         {
-            uc.get_data_mut().saves.hooked.insert(d.pc);
+            uc.get_data_mut().debug.saves.hooked.insert(d.pc);
             any = true;
         }
     }
@@ -116,7 +116,7 @@ fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let sp = regs::read_gpr(uc, 2);
     let hart = uc.get_data_mut();
     let at = hart.executed + ahead;
-    let ring = &mut hart.saves.ring;
+    let ring = &mut hart.debug.saves.ring;
     // The same instruction seen again (a block stopped before it, then
     // run as a step) is one save.
     if ring.back().is_some_and(|&(a, _)| a == at) {
@@ -139,7 +139,7 @@ impl<O: Observer + 'static> Machine<O> {
             .filter_map(|name| self.program.symbol(name).filter(|s| s.size > 0))
             .map(|s| (s.addr, s.addr + s.size - 1))
             .collect();
-        self.uc.get_data_mut().saves.ranges = ranges;
+        self.uc.get_data_mut().debug.saves.ranges = ranges;
         Ok(())
     }
 
@@ -154,11 +154,13 @@ impl<O: Observer + 'static> Machine<O> {
         // hook placed before it ran first): the frame is whole here too.
         let pc = self.pc();
         let here = hart
+            .debug
             .saves
             .hooked
             .contains(&pc)
             .then(|| (hart.executed, self.gpr(2)));
-        hart.saves
+        hart.debug
+            .saves
             .ring
             .iter()
             .copied()

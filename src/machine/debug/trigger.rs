@@ -120,20 +120,20 @@ pub fn csr_access<O: Observer>(
     write: Option<&dyn Fn(u64) -> u64>,
 ) -> Option<u64> {
     let hart = uc.get_data_mut();
-    let t = hart.trigger;
+    let t = hart.debug.trigger;
     let old = peek(&t, csr)?;
     let Some(apply) = write else {
         return Some(old);
     };
     let new = apply(old);
     match csr {
-        TDATA1 => hart.trigger.ctl = Trigger::legalize(new),
-        TDATA2 => hart.trigger.tdata2 = new,
+        TDATA1 => hart.debug.trigger.ctl = Trigger::legalize(new),
+        TDATA2 => hart.debug.trigger.tdata2 = new,
         // tselect holds only 0 (WARL); tinfo is read-only, and a write to
         // it is legal and ignored (Sdtrig: "tinfo ... R").
         _ => {}
     }
-    let shown = peek(&hart.trigger, csr).unwrap_or(0);
+    let shown = peek(&hart.debug.trigger, csr).unwrap_or(0);
     hart.emit(crate::trace::Event::CsrWrite {
         pc,
         csr,
@@ -183,7 +183,7 @@ pub enum Check {
 /// that trigger to fire").
 pub fn check<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: Option<&Insn>) -> Check {
     let hart = uc.get_data();
-    let t = hart.trigger;
+    let t = hart.debug.trigger;
     let p = hart.priv_;
     let mode_bit = match p {
         Priv::M => M,
@@ -282,11 +282,12 @@ pub(in crate::machine) fn on_code<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc
 /// the pc has moved, and the other does nothing.
 pub(in crate::machine) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> bool {
     let hart = uc.get_data();
-    let watching = !hart.watch.watches.is_empty();
-    if hart.stepping || !(hart.trigger.armed() || watching) {
+    let watching = !hart.debug.watch.watches.is_empty();
+    if hart.run.stepping || !(hart.debug.trigger.armed() || watching) {
         return false;
     }
-    if !hart.trigger.watches_data() && !watching && hart.trigger.exec_addr() != Some(pc) {
+    if !hart.debug.trigger.watches_data() && !watching && hart.debug.trigger.exec_addr() != Some(pc)
+    {
         return false;
     }
     if uc.reg_read(unicorn_engine::RegisterRISCV::PC).ok() != Some(pc) {
@@ -324,7 +325,7 @@ pub(in crate::machine) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc:
         }
         Check::Unsupported => {
             hooks::finish(uc, idx.unwrap_or(0), None, false);
-            let place = uc.get_data().faults.describe(pc);
+            let place = uc.get_data().traps.faults.describe(pc);
             hooks::fault(uc, unsupported(pc, insn.as_ref(), place));
             true
         }
@@ -346,7 +347,10 @@ impl<O: Observer + 'static> Machine<O> {
     /// is safe; a trigger CSR write stops emulation to get here).
     pub(in crate::machine) fn sync_trigger_hook(&mut self) {
         let hart = self.uc.get_data();
-        let want = hart.trigger.hook_at(!hart.watch.watches.is_empty());
+        let want = hart
+            .debug
+            .trigger
+            .hook_at(!hart.debug.watch.watches.is_empty());
         if self.trigger_hook.map(|h| h.0) == want {
             return;
         }
@@ -401,16 +405,16 @@ impl<O: Observer + 'static> Machine<O> {
                 hooks::finish(&mut self.uc, 1, None, false);
                 trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);
                 let hart = self.uc.get_data_mut();
-                hart.stepping = false;
+                hart.run.stepping = false;
                 Gate::Stop(Outcome::Stepped)
             }
             Check::Unsupported => {
-                let place = self.uc.get_data().faults.describe(pc);
+                let place = self.uc.get_data().traps.faults.describe(pc);
                 let f = unsupported(pc, insn.as_ref(), place);
                 hooks::fault(&mut self.uc, f.clone());
                 let hart = self.uc.get_data_mut();
-                hart.outcome = None;
-                hart.stepping = false;
+                hart.run.outcome = None;
+                hart.run.stepping = false;
                 Gate::Stop(Outcome::Fault(f))
             }
         }

@@ -138,14 +138,20 @@ pub(in crate::machine) fn check<O: Observer>(
     pc: u64,
     insn: &Insn,
 ) -> Option<WatchHit> {
-    if uc.get_data().watch.watches.is_empty() {
+    if uc.get_data().debug.watch.watches.is_empty() {
         return None;
     }
     let (va, size, load, store) = crate::machine::debug::trigger::accesses(uc, insn)?;
     let p = mmu::data_priv(uc, uc.get_data().priv_);
     // satp as the last retired block left it (a write ends its block), as
     // `Machine::phys_of` reads it: no privilege switch on every access.
-    let satp = uc.get_data().csr_shadow.get(&0x180).copied().unwrap_or(0);
+    let satp = uc
+        .get_data()
+        .traps
+        .csr_shadow
+        .get(&0x180)
+        .copied()
+        .unwrap_or(0);
     let pa = if p == Priv::M || satp >> 60 != 8 {
         va
     } else {
@@ -153,6 +159,7 @@ pub(in crate::machine) fn check<O: Observer>(
     };
     let watch = uc
         .get_data()
+        .debug
         .watch
         .watches
         .iter()
@@ -181,13 +188,13 @@ pub(in crate::machine) fn arm<O: Observer>(
 ) {
     let hit = insn.and_then(|i| check(uc, pc, i));
     let hart = uc.get_data_mut();
-    hart.watch.armed = hit.map(|hit| Armed {
+    hart.debug.watch.armed = hit.map(|hit| Armed {
         hit,
         executed: hart.executed,
-        trapped: hart.trapped,
+        trapped: hart.traps.trapped,
         sc_successes: insn
             .filter(|i| matches!(i.op, Op::Sc { .. }))
-            .map(|_| hart.lrsc.successes),
+            .map(|_| hart.ext.lrsc.successes),
     });
 }
 
@@ -195,11 +202,11 @@ pub(in crate::machine) fn arm<O: Observer>(
 /// `Stepped`.
 pub(in crate::machine) fn after_step<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Outcome {
     let hart = uc.get_data_mut();
-    let Some(a) = hart.watch.armed.take() else {
+    let Some(a) = hart.debug.watch.armed.take() else {
         return Outcome::Stepped;
     };
-    let ran = hart.executed == a.executed + 1 && hart.trapped == a.trapped;
-    let stored = a.sc_successes.is_none_or(|n| hart.lrsc.successes > n);
+    let ran = hart.executed == a.executed + 1 && hart.traps.trapped == a.trapped;
+    let stored = a.sc_successes.is_none_or(|n| hart.ext.lrsc.successes > n);
     if !ran || !stored {
         return Outcome::Stepped;
     }
@@ -218,11 +225,11 @@ impl<O: Observer + 'static> Machine<O> {
     /// addresses; `phys_of` finds the one a virtual address maps to now).
     /// Empty: no watch, and no per-instruction hook.
     pub fn set_watches(&mut self, watches: &[Watch]) {
-        self.uc.get_data_mut().watch.watches = watches.to_vec();
+        self.uc.get_data_mut().debug.watch.watches = watches.to_vec();
     }
 
     pub fn watches(&self) -> &[Watch] {
-        &self.uc.get_data().watch.watches
+        &self.uc.get_data().debug.watch.watches
     }
 
     /// Block mode stopped before a watched access: run it as a single step
@@ -230,8 +237,12 @@ impl<O: Observer + 'static> Machine<O> {
     /// ends with it (the watch hit, or what else the step ended with).
     pub(in crate::machine) fn watched_step(&mut self, pc: u64) -> Option<Outcome> {
         let hart = self.uc.get_data();
-        let (limit, kinds, skip) = (hart.limit, hart.until_kinds.clone(), hart.skip_once);
-        let addrs: Vec<u64> = hart.stop_addrs.iter().copied().collect();
+        let (limit, kinds, skip) = (
+            hart.run.limit,
+            hart.run.until_kinds.clone(),
+            hart.run.skip_once,
+        );
+        let addrs: Vec<u64> = hart.run.stop_addrs.iter().copied().collect();
         let left = limit.saturating_sub(hart.executed);
         let o = self.go(
             &Until {
@@ -242,12 +253,12 @@ impl<O: Observer + 'static> Machine<O> {
             true,
         );
         let hart = self.uc.get_data_mut();
-        hart.limit = limit;
-        hart.until_kinds = kinds;
-        hart.stop_addrs = addrs.into_iter().collect();
+        hart.run.limit = limit;
+        hart.run.until_kinds = kinds;
+        hart.run.stop_addrs = addrs.into_iter().collect();
         // A stop address at the stepped instruction has been passed.
-        hart.skip_once = skip.filter(|&a| a != pc);
-        hart.stepping = false;
+        hart.run.skip_once = skip.filter(|&a| a != pc);
+        hart.run.stepping = false;
         // Blocks translated for single steps would stop after each
         // instruction (run.rs): back to translations for blocks.
         let _ = self.uc.ctl_flush_tb();
@@ -272,8 +283,8 @@ pub(in crate::machine) fn before_in_block<O: Observer>(
     let hart = uc.get_data_mut();
     // The first instruction of a run that resumed at a stop address runs
     // past it; elsewhere the stop address comes first.
-    let resumed = hart.watch.resume_at.take() == Some(pc);
-    if hart.watch.watches.is_empty() || (hart.stop_addrs.contains(&pc) && !resumed) {
+    let resumed = hart.debug.watch.resume_at.take() == Some(pc);
+    if hart.debug.watch.watches.is_empty() || (hart.run.stop_addrs.contains(&pc) && !resumed) {
         return false;
     }
     let Some(insn) = insn else { return false };
@@ -283,7 +294,7 @@ pub(in crate::machine) fn before_in_block<O: Observer>(
     crate::machine::hooks::finish(uc, idx.unwrap_or(0), Some(pc), false);
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.watch.step_at = Some(pc);
+    hart.debug.watch.step_at = Some(pc);
     let _ = uc.emu_stop();
     true
 }

@@ -63,6 +63,7 @@ pub(in crate::machine) fn time_at<O: Observer>(hart: &Hart<O>, k: usize) -> u64 
         );
         let milli = v.last().copied().unwrap_or(0);
         return hart
+            .clock
             .time_base
             .wrapping_add(hart.obs.time_ahead(milli).unwrap_or(0));
     }
@@ -104,21 +105,21 @@ fn enables<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Enables {
 
 /// mip as the guest reads it now.
 pub(in crate::machine) fn mip_now<O: Observer>(hart: &Hart<O>) -> u64 {
-    let lines = hart.platform.lines(hart.time_value());
-    hart.irq.mip(lines)
+    let lines = hart.devices.platform.lines(hart.time_value());
+    hart.devices.irq.mip(lines)
 }
 
 /// The interrupt to take at this boundary (everything before it accounted).
 fn due_now<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<(u64, Priv)> {
     let hart = uc.get_data();
-    if hart.irq.mie == 0 || hart.irq_defer {
+    if hart.devices.irq.mie == 0 || hart.devices.irq_defer {
         return None;
     }
     let pending = mip_now(hart);
-    if pending & hart.irq.mie == 0 {
+    if pending & hart.devices.irq.mie == 0 {
         return None;
     }
-    let st = hart.irq;
+    let st = hart.devices.irq;
     let en = enables(uc);
     irq::select(&st, pending, en)
 }
@@ -155,8 +156,8 @@ pub(in crate::machine) fn plan<O: Observer>(
     block: &Block<O::BlockData>,
 ) -> bool {
     let hart = uc.get_data_mut();
-    hart.irq_stop = None;
-    if hart.irq.mie == 0 || hart.irq_defer {
+    hart.devices.irq_stop = None;
+    if hart.devices.irq.mie == 0 || hart.devices.irq_defer {
         return false;
     }
     if due_now(uc).is_some() {
@@ -164,8 +165,9 @@ pub(in crate::machine) fn plan<O: Observer>(
     }
     // The one input that changes by itself inside a block: MTIP, from time.
     let hart = uc.get_data();
-    let cmp = hart.platform.clint.mtimecmp;
-    if hart.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || hart.time_value() >= cmp {
+    let cmp = hart.devices.platform.clint.mtimecmp;
+    if hart.devices.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || hart.time_value() >= cmp
+    {
         return false;
     }
     // MTI is never delegated: it is taken below M, or in M with MIE.
@@ -175,17 +177,18 @@ pub(in crate::machine) fn plan<O: Observer>(
     let hart = uc.get_data();
     let limit = (1..block.insns.len())
         .find(|&k| {
-            hart.intercepts
+            hart.code
+                .intercepts
                 .get(&block.insns[k].pc)
-                .is_some_and(|i| splits(hart.amo_traps, i))
+                .is_some_and(|i| splits(hart.ext.amo_traps, i))
         })
         .unwrap_or(block.insns.len());
     let Some(k) = first_reaching(hart, block, limit, cmp) else {
         return false;
     };
     let pc = block.insns[k].pc;
-    if hart.irq_hooks.contains_key(&pc) {
-        uc.get_data_mut().irq_stop = Some(pc);
+    if hart.devices.irq_hooks.contains_key(&pc) {
+        uc.get_data_mut().devices.irq_stop = Some(pc);
         return false;
     }
     request(uc, IrqRequest::Install(pc))
@@ -210,12 +213,12 @@ fn first_reaching<O: Observer>(
     (1..limit).find(|&k| {
         hart.obs
             .time_ahead(v[k])
-            .is_some_and(|t| hart.time_base.wrapping_add(t) >= cmp)
+            .is_some_and(|t| hart.clock.time_base.wrapping_add(t) >= cmp)
     })
 }
 
 fn request<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, r: IrqRequest) -> bool {
-    uc.get_data_mut().irq_request = Some(r);
+    uc.get_data_mut().devices.irq_request = Some(r);
     let _ = uc.emu_stop(); // before the block runs
     true
 }
@@ -223,10 +226,10 @@ fn request<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, r: IrqRequest) -> bool {
 /// The one-shot stop placed by `plan`: the timer interrupt is due here.
 pub(in crate::machine) fn on_irq_stop<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
-    if hart.irq_stop != Some(pc) {
+    if hart.devices.irq_stop != Some(pc) {
         return;
     }
-    hart.irq_stop = None;
+    hart.devices.irq_stop = None;
     let Some(i) = hart.pending.as_ref().and_then(|p| p.block.index_of(pc)) else {
         return;
     };
@@ -250,7 +253,7 @@ pub(in crate::machine) fn after_intercept<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
     next: u64,
 ) -> bool {
-    uc.get_data_mut().irq_defer = false;
+    uc.get_data_mut().devices.irq_defer = false;
     take(uc, next)
 }
 
@@ -266,7 +269,7 @@ pub(in crate::machine) fn end_defer<O: Observer>(
             .insn
             .is_some_and(|i| i.is_control() || matches!(i.op, Op::Csr(_) | Op::FenceI | Op::Wfi));
     if ends {
-        hart.irq_defer = false;
+        hart.devices.irq_defer = false;
     }
 }
 
@@ -275,19 +278,20 @@ pub(in crate::machine) fn end_defer<O: Observer>(
 pub(in crate::machine) fn resume<O: Observer + 'static>(
     uc: &mut Unicorn<'static, Hart<O>>,
 ) -> Option<Outcome> {
-    match uc.get_data_mut().irq_request.take()? {
+    match uc.get_data_mut().devices.irq_request.take()? {
         IrqRequest::Deliver => {
             let pc = uc.reg_read(R::PC).unwrap_or(0);
             take(uc, pc);
-            uc.get_data_mut().stop.take()
+            uc.get_data_mut().run.stop.take()
         }
         IrqRequest::Install(pc) => {
             // unicorn checks every code hook's range at each hooked
             // instruction, so stops for many different addresses (a
             // periodic tick) are dropped and made again past a bound.
-            if uc.get_data().irq_hooks.len() >= MAX_IRQ_HOOKS {
+            if uc.get_data().devices.irq_hooks.len() >= MAX_IRQ_HOOKS {
                 let old: Vec<_> = uc
                     .get_data_mut()
+                    .devices
                     .irq_hooks
                     .drain()
                     .map(|(_, id)| id)
@@ -301,7 +305,7 @@ pub(in crate::machine) fn resume<O: Observer + 'static>(
                 crate::machine::guard::shield(uc, (), |uc| on_irq_stop(uc, addr))
             }) {
                 Ok(id) => {
-                    uc.get_data_mut().irq_hooks.insert(pc, id);
+                    uc.get_data_mut().devices.irq_hooks.insert(pc, id);
                     // Code translated before the hook existed does not call it.
                     crate::machine::code::smc::drop_translations(uc, pc, pc + 4);
                     None
@@ -312,7 +316,7 @@ pub(in crate::machine) fn resume<O: Observer + 'static>(
                         error: format!("cannot stop for an interrupt at {pc:#x}: {e:?}"),
                     };
                     hooks::fault(uc, f.clone());
-                    uc.get_data_mut().outcome = None;
+                    uc.get_data_mut().run.outcome = None;
                     Some(Outcome::Fault(f))
                 }
             }
@@ -329,7 +333,13 @@ pub(in crate::machine) fn before_step<O: Observer>(
     if !take(uc, pc) {
         return None;
     }
-    Some(uc.get_data_mut().stop.take().unwrap_or(Outcome::Stepped))
+    Some(
+        uc.get_data_mut()
+            .run
+            .stop
+            .take()
+            .unwrap_or(Outcome::Stepped),
+    )
 }
 
 /// Whether an interrupt could ever be taken here without the guest doing
@@ -338,14 +348,14 @@ pub(in crate::machine) fn before_step<O: Observer>(
 /// takeable (§3.1.6.1 enables at the current privilege).
 pub(in crate::machine) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
     let hart = uc.get_data();
-    if hart.irq.mie == 0 {
+    if hart.devices.irq.mie == 0 {
         return false;
     }
     let mut could = mip_now(hart);
-    if hart.platform.clint.mtimecmp != u64::MAX {
+    if hart.devices.platform.clint.mtimecmp != u64::MAX {
         could |= irq::bit(irq::MTI);
     }
-    let st = hart.irq;
+    let st = hart.devices.irq;
     let (m, s) = irq::takeable(&st, enables(uc));
     (m | s) & could != 0
 }
@@ -357,18 +367,18 @@ pub(in crate::machine) fn only_the_timer<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
 ) -> Option<u64> {
     let hart = uc.get_data();
-    let cmp = hart.platform.clint.mtimecmp;
+    let cmp = hart.devices.platform.clint.mtimecmp;
     let now = hart.time_value();
-    if hart.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || cmp <= now {
+    if hart.devices.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || cmp <= now {
         return None;
     }
     if cmp - now > crate::machine::devices::wfi::WAIT_LIMIT {
         return None;
     }
-    if mip_now(hart) & hart.irq.mie != 0 {
+    if mip_now(hart) & hart.devices.irq.mie != 0 {
         return None;
     }
-    let st = hart.irq;
+    let st = hart.devices.irq;
     let (m, s) = irq::takeable(&st, enables(uc));
     ((m | s) & irq::bit(irq::MTI) != 0).then_some(cmp)
 }

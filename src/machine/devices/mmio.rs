@@ -57,15 +57,15 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
                             .as_ref()
                             .and_then(|p| p.block.insns.get(k).map(|d| d.pc));
                         let hart = uc.get_data_mut();
-                        hart.clock_reads.0 += 1;
-                        if hart.clock_reads.1.is_none() {
-                            hart.clock_reads.1 = at;
+                        hart.clock.clock_reads.0 += 1;
+                        if hart.clock.clock_reads.1.is_none() {
+                            hart.clock.clock_reads.1 = at;
                         }
                         interrupt::time_at(uc.get_data(), k)
                     } else {
                         0
                     };
-                    uc.get_data().platform.clint.read(off, size, mtime)
+                    uc.get_data().devices.platform.clint.read(off, size, mtime)
                 })
             },
         ),
@@ -73,8 +73,8 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize, v: u64| {
                 guard::shield(uc, (), |uc| {
                     let hart = uc.get_data_mut();
-                    if hart.platform.clint.write(off, size, v) {
-                        hart.irq_defer = true;
+                    if hart.devices.platform.clint.write(off, size, v) {
+                        hart.devices.irq_defer = true;
                     }
                 })
             },
@@ -89,11 +89,11 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
         Some(|uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize| {
             guard::shield(uc, 0, |uc| {
                 let hart = uc.get_data_mut();
-                let before = hart.platform.plic.asserted(platform::plic::CTX_M)
-                    || hart.platform.plic.asserted(platform::plic::CTX_S);
-                let v = hart.platform.plic.read(off, size);
+                let before = hart.devices.platform.plic.asserted(platform::plic::CTX_M)
+                    || hart.devices.platform.plic.asserted(platform::plic::CTX_S);
+                let v = hart.devices.platform.plic.read(off, size);
                 if before {
-                    hart.irq_defer = true; // a claim lowers a line
+                    hart.devices.irq_defer = true; // a claim lowers a line
                 }
                 v
             })
@@ -102,8 +102,8 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
             |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize, v: u64| {
                 guard::shield(uc, (), |uc| {
                     let hart = uc.get_data_mut();
-                    if hart.platform.plic.write(off, size, v) {
-                        hart.irq_defer = true;
+                    if hart.devices.platform.plic.write(off, size, v) {
+                        hart.devices.irq_defer = true;
                     }
                 })
             },
@@ -116,12 +116,14 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
         r.base,
         r.size as usize,
         Some(|uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize| {
-            guard::shield(uc, 0, |uc| u64::from(uc.get_data().platform.uart.read(off)))
+            guard::shield(uc, 0, |uc| {
+                u64::from(uc.get_data().devices.platform.uart.read(off))
+            })
         }),
         Some(
             |uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize, v: u64| {
                 guard::shield(uc, (), |uc| {
-                    uc.get_data_mut().platform.uart.write(off, v as u8)
+                    uc.get_data_mut().devices.platform.uart.write(off, v as u8)
                 });
             },
         ),
@@ -136,7 +138,7 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
         Some(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, _size: usize, v: u64| {
                 guard::shield(uc, (), |uc| {
-                    if let Some(f) = uc.get_data_mut().platform.test.write(off, v) {
+                    if let Some(f) = uc.get_data_mut().devices.platform.test.write(off, v) {
                         finish_run(uc, r.base + off, f);
                     }
                 })
@@ -157,14 +159,14 @@ fn finish_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, f: Finish) 
         .unwrap_or(0);
     let code = f.code();
     let hart = uc.get_data_mut();
-    if hart.exit.is_some() {
+    if hart.run.exit.is_some() {
         return;
     }
-    hart.exit = Some((code, pc));
-    if hart.account {
-        hart.stop = Some(Outcome::Exited(code));
+    hart.run.exit = Some((code, pc));
+    if hart.run.account {
+        hart.run.stop = Some(Outcome::Exited(code));
     } else {
-        hart.outcome = Some(Outcome::Exited(code));
+        hart.run.outcome = Some(Outcome::Exited(code));
         let _ = uc.emu_stop();
     }
 }

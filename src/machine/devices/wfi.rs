@@ -32,14 +32,14 @@ pub(in crate::machine) fn wfi<O: Observer>(
 ) {
     let upto = idx.map_or(usize::MAX, |i| i + 1);
     let hart = uc.get_data();
-    if wfi_traps(hart.priv_, hart.status_extra) {
+    if wfi_traps(hart.priv_, hart.traps.status_extra) {
         hooks::finish(uc, upto, None, false);
         trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         return;
     }
-    let awake = irq::wakes(&hart.irq, mip_now(hart));
-    let cmp = hart.platform.clint.mtimecmp;
-    let timer = hart.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
+    let awake = irq::wakes(&hart.devices.irq, mip_now(hart));
+    let cmp = hart.devices.platform.clint.mtimecmp;
+    let timer = hart.devices.irq.mie & irq::bit(irq::MTI) != 0 && cmp != u64::MAX;
     let why = if awake {
         None
     } else if !timer {
@@ -60,7 +60,7 @@ pub(in crate::machine) fn wfi<O: Observer>(
     if !awake {
         idle_until(uc.get_data_mut(), pc, cmp);
     }
-    uc.get_data_mut().irq_defer = false;
+    uc.get_data_mut().devices.irq_defer = false;
     if !take(uc, pc + 4) {
         let _ = uc.reg_write(R::PC, pc + 4);
     }
@@ -81,9 +81,12 @@ pub(in crate::machine) fn idle_until<O: Observer>(hart: &mut Hart<O>, pc: u64, t
         return;
     }
     // The model counts its own ticks, from the start (`time_base` before).
-    if !hart.obs.idle(pc, ticks.saturating_sub(hart.time_base)) {
+    if !hart
+        .obs
+        .idle(pc, ticks.saturating_sub(hart.clock.time_base))
+    {
         // No core model: time is the cycle count, which idling advances.
-        hart.cycle_offset += i128::from(ticks - now);
+        hart.clock.cycle_offset += i128::from(ticks - now);
     }
 }
 

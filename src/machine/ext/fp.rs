@@ -314,7 +314,7 @@ pub fn run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, insn: &Insn) -> FpResult 
         regs::write_csr(uc, 0x300, ms | status::FS);
         // The change is reported when this instruction retires (fstate.rs).
         let pc = uc.reg_read(R::PC).unwrap_or(0);
-        uc.get_data_mut().fs_by = Some(pc);
+        uc.get_data_mut().ext.fs_by = Some(pc);
     }
     FpResult::Done
 }

@@ -300,10 +300,10 @@ pub(in crate::machine) fn check_entry<O: Observer>(
         if flow.entry_readers.binary_search(&d.pc).is_ok()
             && let Some(i) = d.insn
         {
-            uc.get_data_mut().intercepts.insert(d.pc, i);
+            uc.get_data_mut().code.intercepts.insert(d.pc, i);
         }
     }
     if crate::machine::code::hookpages::hook_all(uc, &flow.entry_readers) {
-        uc.get_data_mut().smc.fresh = Some((block.start, block.end.max(block.start + 1)));
+        uc.get_data_mut().code.smc.fresh = Some((block.start, block.end.max(block.start + 1)));
     }
 }

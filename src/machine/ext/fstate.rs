@@ -77,9 +77,9 @@ pub(in crate::machine) fn changed<O: Observer>(
     pc: u64,
     why: impl FnOnce(&mut Hart<O>) -> String,
 ) {
-    let from = hart.fs_seen;
+    let from = hart.ext.fs_seen;
     if from != to {
-        hart.fs_seen = to;
+        hart.ext.fs_seen = to;
         let why = why(hart);
         hart.emit(Event::FsChange { from, to, pc, why });
     }
@@ -90,8 +90,8 @@ pub(in crate::machine) fn changed<O: Observer>(
 pub(in crate::machine) fn sync<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
     let fs = read_fs(uc);
     let hart = uc.get_data_mut();
-    hart.fs_seen = fs;
-    hart.fs_by = None;
+    hart.ext.fs_seen = fs;
+    hart.ext.fs_by = None;
 }
 
 /// A change of FS found in a range about to be reported: the range is cut
@@ -113,19 +113,19 @@ pub(in crate::machine) fn split<O: Observer>(
     to: usize,
 ) -> Option<Split> {
     let hart = uc.get_data();
-    if hart.fs_seen == FS_DIRTY && hart.fs_by.is_none() {
+    if hart.ext.fs_seen == FS_DIRTY && hart.ext.fs_by.is_none() {
         return None;
     }
     let p = hart.pending.as_ref()?;
     let mut to = to.min(p.block.insns.len());
     // Nothing after the store to `tohost` ran (hooks::finish).
-    if let Some((_, xpc)) = hart.exit
+    if let Some((_, xpc)) = hart.run.exit
         && let Some(i) = p.block.index_of(xpc)
         && i >= p.from
     {
         to = to.min(i + 1);
     }
-    let by = hart.fs_by;
+    let by = hart.ext.fs_by;
     let (at, d) = match by {
         // Only the block's FP-state writers can have changed FS.
         None => {
@@ -153,13 +153,13 @@ pub(in crate::machine) fn split<O: Observer>(
         .map_or(pc + u64::from(d.len), |n| n.pc);
     let now = read_fs(uc);
     let hart = uc.get_data_mut();
-    if hart.fs_by == Some(pc) {
-        hart.fs_by = None;
+    if hart.ext.fs_by == Some(pc) {
+        hart.ext.fs_by = None;
     }
-    if now == hart.fs_seen {
+    if now == hart.ext.fs_seen {
         return None;
     }
-    let from = std::mem::replace(&mut hart.fs_seen, now);
+    let from = std::mem::replace(&mut hart.ext.fs_seen, now);
     Some(Split {
         at,
         after,

@@ -34,7 +34,7 @@ fn read<O: Observer>(uc: &Unicorn<'_, Hart<O>>, addr: u64, width: u8) -> Option<
 /// An LR/SC to no memory: the guest's access fault (cause 5 / 7, xtval =
 /// the address), or the end of the run under strict segments.
 fn no_memory<O: Observer>(uc: &Unicorn<'_, Hart<O>>, pc: u64, addr: u64, access: Access) -> Done {
-    if uc.get_data().strict_segments {
+    if uc.get_data().memory.strict_segments {
         return Done::Fault(GuestFault::Unmapped { pc, addr, access });
     }
     let cause = match access {
@@ -87,7 +87,7 @@ pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     };
     regs::write_gpr(uc, insn.rd, v);
     let hart = uc.get_data_mut();
-    let remote = hart.lrsc.lr(pc, addr, width);
+    let remote = hart.ext.lrsc.lr(pc, addr, width);
     hart.emit(Event::Lr {
         pc,
         addr,
@@ -110,7 +110,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     if !addr.is_multiple_of(u64::from(width)) {
         return Done::Trap(crate::machine::traps::trap::CAUSE_STORE_MISALIGNED, addr);
     }
-    let (outcome, retries) = uc.get_data_mut().lrsc.sc(pc, addr, width);
+    let (outcome, retries) = uc.get_data_mut().ext.lrsc.sc(pc, addr, width);
     if outcome.ok() {
         let pa = match physical(uc, addr, Access::Write) {
             Ok(pa) => pa,
@@ -124,7 +124,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     }
     regs::write_gpr(uc, insn.rd, u64::from(!outcome.ok()));
     let hart = uc.get_data_mut();
-    let limit = hart.livelock_after;
+    let limit = hart.ext.livelock_after;
     hart.emit(Event::Sc {
         pc,
         addr,
@@ -144,14 +144,14 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
 
 /// Whether the core traps this AMO to M-mode (illegal instruction).
 pub fn amo_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>, insn: &Insn) -> bool {
-    matches!(insn.op, Op::Amo { .. }) && uc.get_data().amo_traps
+    matches!(insn.op, Op::Amo { .. }) && uc.get_data().ext.amo_traps
 }
 
 /// The machine's LR/SC and AMO settings, and the probes placed among them.
 impl<O: Observer + 'static> crate::machine::Machine<O> {
     /// The core traps AMOs to M-mode firmware (MIPS P8700, seed 004).
     pub fn set_amo_traps(&mut self, on: bool) {
-        self.uc.get_data_mut().amo_traps = on;
+        self.uc.get_data_mut().ext.amo_traps = on;
     }
 
     /// LR/SC behaviour: xRET drops the reservation; a second hart stores to
@@ -159,14 +159,14 @@ impl<O: Observer + 'static> crate::machine::Machine<O> {
     /// run stops as a livelock after `livelock_after` failures of one SC.
     pub fn set_lrsc(&mut self, xret_clears: bool, remote_every: u64, livelock_after: u32) {
         let hart = self.uc.get_data_mut();
-        hart.xret_clears = xret_clears;
-        hart.lrsc.remote_every = remote_every;
-        hart.livelock_after = livelock_after;
+        hart.ext.xret_clears = xret_clears;
+        hart.ext.lrsc.remote_every = remote_every;
+        hart.ext.livelock_after = livelock_after;
     }
 
     /// The reservation state and SC statistics.
     pub fn lrsc(&self) -> &crate::atomics::Tracker {
-        &self.uc.get_data().lrsc
+        &self.uc.get_data().ext.lrsc
     }
 
     /// Places probes: a breakpoint trap to the guest before each address
@@ -181,7 +181,7 @@ impl<O: Observer + 'static> crate::machine::Machine<O> {
                 })
                 .map_err(crate::machine::emu)?;
             crate::machine::code::smc::drop_translations(&mut self.uc, a, a + 4);
-            self.uc.get_data_mut().probes.insert(a);
+            self.uc.get_data_mut().ext.probes.insert(a);
         }
         Ok(())
     }

@@ -91,7 +91,7 @@ impl<O: Observer> Host<'_, '_, O> {
             .iter()
             .find(|r| r.begin <= pa && last <= r.end)
             .ok_or(MemErr::Access)?;
-        let strict = self.uc.get_data().strict_segments;
+        let strict = self.uc.get_data().memory.strict_segments;
         if write && strict && !r.perms.contains(Permission::WRITE) {
             return Err(MemErr::Protected);
         }
@@ -100,7 +100,7 @@ impl<O: Observer> Host<'_, '_, O> {
 
     /// A store that covered `tohost` ends the run as a scalar one does.
     fn check_tohost(&mut self, pa: u64, n: usize) {
-        let Some(t) = self.uc.get_data().faults.tohost else {
+        let Some(t) = self.uc.get_data().traps.faults.tohost else {
             return;
         };
         if pa >= t + 8 || pa + n as u64 <= t {
@@ -159,9 +159,9 @@ pub fn set_vs<O: Observer>(
     pc: u64,
     why: impl FnOnce(&mut Hart<O>) -> String,
 ) {
-    let from = hart.vs;
+    let from = hart.ext.vs;
     if from != to {
-        hart.vs = to;
+        hart.ext.vs = to;
         let why = why(hart);
         hart.emit(Event::VsChange { from, to, pc, why });
     }
@@ -175,7 +175,8 @@ pub(in crate::machine) fn described<O: Observer>(
     insn: &Insn,
     pc: u64,
 ) -> String {
-    hart.described
+    hart.ext
+        .described
         .entry((pc, insn.raw))
         .or_insert_with(|| vector::disasm(insn, pc))
         .clone()
@@ -183,15 +184,15 @@ pub(in crate::machine) fn described<O: Observer>(
 
 /// Runs a vector instruction.
 pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> VResult {
-    if uc.get_data().vs == VS_OFF {
+    if uc.get_data().ext.vs == VS_OFF {
         return VResult::Illegal;
     }
-    let Some(mut unit) = uc.get_data_mut().vunit.take() else {
+    let Some(mut unit) = uc.get_data_mut().ext.vunit.take() else {
         return VResult::Fault(crate::trace::GuestFault::Unsupported {
             pc,
             encoding: insn.raw,
             why: "no V 1.0 unit on this core (x280 and x60 have one; the C910's XTheadVector is not run)".into(),
-            place: uc.get_data().faults.describe(pc),
+            place: uc.get_data().traps.faults.describe(pc),
         });
     };
     let priv_ = mmu::data_priv(uc, uc.get_data().priv_);
@@ -205,7 +206,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
     let err = host.err;
     let hart = uc.get_data_mut();
     let resumable = unit.vstart != 0;
-    hart.vunit = Some(unit);
+    hart.ext.vunit = Some(unit);
     match out {
         Ok(effect) => {
             hart.emit(Event::Vector {
@@ -231,7 +232,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
                 });
             }
             let access = if store { Access::Write } else { Access::Read };
-            let strict = hart.strict_segments;
+            let strict = hart.memory.strict_segments;
             match err {
                 Some(MemErr::Page) => VResult::Trap(if store { 15 } else { 13 }, addr),
                 Some(MemErr::Protected) => {
@@ -252,7 +253,7 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
             pc,
             encoding: insn.raw,
             why,
-            place: uc.get_data().faults.describe(pc),
+            place: uc.get_data().traps.faults.describe(pc),
         }),
     }
 }
@@ -262,7 +263,7 @@ pub fn run_vector_csr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn:
     let Op::Csr(op) = insn.op else {
         return VResult::Illegal;
     };
-    if uc.get_data().vs == VS_OFF || uc.get_data().vunit.is_none() {
+    if uc.get_data().ext.vs == VS_OFF || uc.get_data().ext.vunit.is_none() {
         return VResult::Illegal;
     }
     let writes = crate::machine::traps::csr::writes(insn);
@@ -271,7 +272,7 @@ pub fn run_vector_csr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn:
         _ => regs::read_gpr(uc, insn.rs1),
     };
     let hart = uc.get_data_mut();
-    let Some(unit) = hart.vunit.as_mut() else {
+    let Some(unit) = hart.ext.vunit.as_mut() else {
         return VResult::Illegal;
     };
     let Some(old) = unit.read_csr(insn.csr) else {

@@ -5,6 +5,13 @@
 pub(in crate::machine) mod mmu;
 pub(in crate::machine) mod peek;
 
+/// How guest memory is mapped, as the hart needs it while running.
+#[derive(Default)]
+pub(in crate::machine) struct MemoryState {
+    /// `MachineConfig::strict_segments`.
+    pub strict_segments: bool,
+}
+
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 

@@ -26,7 +26,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// tables when paging is on); a look-up, not an access.
     pub fn phys_of(&self, addr: u64) -> Option<u64> {
         let hart = self.uc.get_data();
-        let satp = hart.csr_shadow.get(&0x180).copied().unwrap_or(0);
+        let satp = hart.traps.csr_shadow.get(&0x180).copied().unwrap_or(0);
         if hart.priv_ == Priv::M || satp >> 60 != 8 {
             return Some(addr);
         }

@@ -128,7 +128,7 @@ pub(in crate::machine) fn deliver<O: Observer>(
     } else {
         hooks::finish(uc, idx.unwrap_or(0), Some(pc), true);
     }
-    if uc.get_data().strict_segments {
+    if uc.get_data().memory.strict_segments {
         return Err(f);
     }
     let cause = match access {
@@ -207,6 +207,6 @@ pub(in crate::machine) fn on_mem_fault<O: Observer>(
             None => (uc.reg_read(R::PC).unwrap_or(0), addr),
         }
     };
-    uc.get_data_mut().mem_fault = Some((access, tval, pc));
+    uc.get_data_mut().traps.mem_fault = Some((access, tval, pc));
     false
 }

@@ -63,7 +63,7 @@ pub(in crate::machine) fn status_to_qemu(new: u64) -> u64 {
 /// is illegal there too).
 pub fn sret_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> bool {
     let hart = uc.get_data();
-    hart.priv_ == Priv::S && hart.status_extra & status::TSR != 0
+    hart.priv_ == Priv::S && hart.traps.status_extra & status::TSR != 0
 }
 
 /// Whether a CSR instruction writes its CSR (csrrs/csrrc with x0 do not;
@@ -105,7 +105,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
     let old = match csr {
         SSTATUS | MSTATUS => {
             let raw = regs::read_csr(uc, csr).unwrap_or(0);
-            let (vs, extra) = (uc.get_data().vs, uc.get_data().status_extra);
+            let (vs, extra) = (uc.get_data().ext.vs, uc.get_data().traps.status_extra);
             let old = status_view(csr, raw, vs, extra);
             if wr {
                 let new = apply(old);
@@ -113,8 +113,8 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 let raw_after = regs::read_csr(uc, csr).unwrap_or(0);
                 let hart = uc.get_data_mut();
                 if csr == MSTATUS {
-                    hart.status_extra =
-                        (hart.status_extra & !status::SHADOWED) | (new & status::SHADOWED);
+                    hart.traps.status_extra =
+                        (hart.traps.status_extra & !status::SHADOWED) | (new & status::SHADOWED);
                 }
                 let vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
                 let name = if csr == SSTATUS { "sstatus" } else { "mstatus" };
@@ -136,8 +136,8 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                         )
                     },
                 );
-                let shown = status_view(csr, raw_after, hart.vs, hart.status_extra);
-                hart.csr_shadow.insert(csr, shown);
+                let shown = status_view(csr, raw_after, hart.ext.vs, hart.traps.status_extra);
+                hart.traps.csr_shadow.insert(csr, shown);
                 hart.emit(Event::CsrWrite {
                     pc,
                     csr,
@@ -167,9 +167,9 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 }
             }
             let hart = uc.get_data_mut();
-            hart.clock_reads.0 += 1;
-            hart.clock_reads.1.get_or_insert(pc);
-            let value = match (hart.counted_clock, csr) {
+            hart.clock.clock_reads.0 += 1;
+            hart.clock.clock_reads.1.get_or_insert(pc);
+            let value = match (hart.clock.counted_clock, csr) {
                 // QEMU's clock (`verify`): cycle and instret count its
                 // instructions as time does.
                 (Some(c), TIME) => c.time(hart.executed),
@@ -185,9 +185,9 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 // §9.1): the next instruction reads `new`.
                 let delta = i128::from(new) - i128::from(value) - i128::from(csr == MINSTRET);
                 if csr == MINSTRET {
-                    hart.instret_offset += delta;
+                    hart.clock.instret_offset += delta;
                 } else {
-                    hart.cycle_offset += delta;
+                    hart.clock.cycle_offset += delta;
                 }
                 hart.emit(Event::CsrWrite {
                     pc,
@@ -216,17 +216,17 @@ fn irq_csr<O: Observer>(
 ) -> u64 {
     use crate::machine::devices::irq::{self, SEI, bit};
     let hart = uc.get_data_mut();
-    let lines = hart.platform.lines(hart.time_value());
-    let old = hart.irq.read(csr, lines);
+    let lines = hart.devices.platform.lines(hart.time_value());
+    let old = hart.devices.irq.read(csr, lines);
     if wr {
         let base = if csr == irq::MIP {
-            (old & !bit(SEI)) | (hart.irq.mip_sw & bit(SEI))
+            (old & !bit(SEI)) | (hart.devices.irq.mip_sw & bit(SEI))
         } else {
             old
         };
-        hart.irq.write(csr, apply(base));
-        let new = hart.irq.read(csr, lines);
-        hart.csr_shadow.insert(csr, new);
+        hart.devices.irq.write(csr, apply(base));
+        let new = hart.devices.irq.read(csr, lines);
+        hart.traps.csr_shadow.insert(csr, new);
         hart.emit(Event::CsrWrite {
             pc,
             csr,

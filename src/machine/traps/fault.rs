@@ -65,16 +65,16 @@ pub(in crate::machine) fn check_trap_loop<O: Observer>(
     handler: u64,
     tvec: &'static str,
 ) -> Option<GuestFault> {
-    if !hart.account {
+    if !hart.run.account {
         // Raw runs (`bench`) count no instructions: progress is unknown.
         return None;
     }
-    let retired = hart.executed.saturating_sub(hart.trapped);
-    let n = hart.faults.note_trap(cause, epc, retired);
+    let retired = hart.executed.saturating_sub(hart.traps.trapped);
+    let n = hart.traps.faults.note_trap(cause, epc, retired);
     (n >= TRAP_LOOP_LIMIT).then(|| GuestFault::TrapLoop {
         cause,
         pc: epc,
-        place: hart.faults.describe(epc),
+        place: hart.traps.faults.describe(epc),
         handler,
         tvec: tvec.into(),
         times: n,
@@ -123,7 +123,7 @@ pub(in crate::machine) fn check_spin<O: Observer>(
     let hart = uc.get_data_mut();
     let f = GuestFault::Spin {
         pc: last.pc,
-        place: hart.faults.describe(last.pc),
+        place: hart.traps.faults.describe(last.pc),
     };
     request(hart, f);
 }
@@ -133,5 +133,5 @@ pub(in crate::machine) fn request<O: Observer>(hart: &mut Hart<O>, f: GuestFault
     hart.emit(Event::GuestFault {
         fault: Box::new(f.clone()),
     });
-    hart.stop = Some(Outcome::Fault(f));
+    hart.run.stop = Some(Outcome::Fault(f));
 }

@@ -144,13 +144,13 @@ impl Storms {
 
 /// Counts one of what `f` adds; true if the window is now over the rule.
 fn count<O: Observer>(hart: &mut Hart<O>, f: impl FnOnce(&mut StormCounts)) -> bool {
-    if !hart.account || hart.storms.done {
+    if !hart.run.account || hart.traps.storms.done {
         return false; // raw runs count no instructions
     }
     let now = hart.executed;
-    hart.storms.roll(now);
-    f(&mut hart.storms.window);
-    hart.storms.over()
+    hart.traps.storms.roll(now);
+    f(&mut hart.traps.storms.window);
+    hart.traps.storms.over()
 }
 
 /// A trap (cause as in mcause) is being delivered from `epc`.
@@ -158,7 +158,7 @@ pub(in crate::machine) fn note_trap<O: Observer>(hart: &mut Hart<O>, cause: u64,
     if count(hart, |c| c.traps += 1) {
         let what = format!(
             "{} (the last: {} at {})",
-            hart.storms.counts(hart.executed),
+            hart.traps.storms.counts(hart.executed),
             crate::trace::cause_name(cause),
             place(hart, epc)
         );
@@ -180,7 +180,7 @@ pub(in crate::machine) fn note_code_write<O: Observer>(
         let pc = hart.pending.as_ref().map_or(0, |p| p.block.start);
         let what = format!(
             "{} (the last to {addr:#x})",
-            hart.storms.counts(hart.executed)
+            hart.traps.storms.counts(hart.executed)
         );
         cut_off(hart, pc, what);
     }
@@ -191,7 +191,7 @@ pub(in crate::machine) fn note_emulated<O: Observer>(hart: &mut Hart<O>, pc: u64
     if count(hart, |c| c.emulated += 1) {
         let what = format!(
             "{} (the last at {})",
-            hart.storms.counts(hart.executed),
+            hart.traps.storms.counts(hart.executed),
             place(hart, pc)
         );
         cut_off(hart, pc, what);
@@ -199,14 +199,14 @@ pub(in crate::machine) fn note_emulated<O: Observer>(hart: &mut Hart<O>, pc: u64
 }
 
 fn cut_off<O: Observer>(hart: &mut Hart<O>, pc: u64, what: String) {
-    hart.storms.done = true;
+    hart.traps.storms.done = true;
     let limit = limit();
     crate::machine::traps::fault::request(hart, GuestFault::Storm { pc, what, limit });
 }
 
 /// "0x80000404 in loop+0x4", or the address alone where no symbol names it.
 fn place<O: Observer>(hart: &Hart<O>, pc: u64) -> String {
-    let p = hart.faults.describe(pc);
+    let p = hart.traps.faults.describe(pc);
     if p.starts_with("0x") {
         p
     } else {
@@ -230,11 +230,11 @@ impl<O: Observer + 'static> crate::machine::Machine<O> {
     /// Counts what the storm rule charges (storm.rs) and never cuts the
     /// run off: for `bench`, which measures what each costs.
     pub fn measure_storms(&mut self) {
-        self.uc.get_data_mut().storms.measuring = true;
+        self.uc.get_data_mut().traps.storms.measuring = true;
     }
 
     /// What the storm rule has counted since power-on.
     pub fn storm_counts(&self) -> StormCounts {
-        self.uc.get_data().storms.total()
+        self.uc.get_data().traps.storms.total()
     }
 }

@@ -62,11 +62,11 @@ pub fn tval_for<D>(
 /// Every delivery counts against the run's budget: a storm of traps that
 /// retire nothing still ends at it (or earlier, as a trap loop).
 pub fn raise<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64, tval: u64) -> u64 {
-    uc.get_data_mut().trapped += 1;
+    uc.get_data_mut().traps.trapped += 1;
     let handler = deliver(uc, cause, epc, tval);
     let hart = uc.get_data_mut();
-    if !hart.stepping && hart.outcome.is_none() && hart.executed >= hart.limit {
-        hart.outcome = Some(crate::machine::hart::Outcome::Budget);
+    if !hart.run.stepping && hart.run.outcome.is_none() && hart.executed >= hart.run.limit {
+        hart.run.outcome = Some(crate::machine::hart::Outcome::Budget);
         let _ = uc.emu_stop();
     }
     handler
@@ -97,7 +97,7 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
     let code = cause & !INTERRUPT;
     let delegated = if irq {
         // mideleg, from trapscope's shadow (§3.1.8).
-        from != Priv::M && code < 64 && (uc.get_data().irq.mideleg >> code) & 1 == 1
+        from != Priv::M && code < 64 && (uc.get_data().devices.irq.mideleg >> code) & 1 == 1
     } else {
         from != Priv::M && cause < 64 && (medeleg >> cause) & 1 == 1
     };
@@ -158,15 +158,15 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
 
     let hart = uc.get_data_mut();
     hart.priv_ = to;
-    hart.last_trap = Some((cause, epc));
+    hart.traps.last_trap = Some((cause, epc));
     let (e, c, t) = if to == Priv::S {
         (0x141u16, 0x142u16, 0x143u16)
     } else {
         (0x341, 0x342, 0x343)
     };
-    hart.csr_shadow.insert(e, epc);
-    hart.csr_shadow.insert(c, cause);
-    hart.csr_shadow.insert(t, tval);
+    hart.traps.csr_shadow.insert(e, epc);
+    hart.traps.csr_shadow.insert(c, cause);
+    hart.traps.csr_shadow.insert(t, tval);
     hart.emit(Event::TrapEnter {
         cause,
         from,
