@@ -5,9 +5,12 @@
 
 use unicorn_engine::Unicorn;
 
-use super::hart::{Hart, Outcome};
-use super::hooks::{finish, pending_index};
-use super::{LoadError, Machine, Observer, emu};
+use crate::machine::LoadError;
+use crate::machine::Machine;
+use crate::machine::Observer;
+use crate::machine::emu;
+use crate::machine::hart::{Hart, Outcome};
+use crate::machine::hooks::{finish, pending_index};
 use crate::trace::Event;
 
 /// The address, how many executions end the run, how many were seen, and
@@ -26,7 +29,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Ends the run (exit status 0) right before the `hits`-th execution of
     /// `addr`.
     pub fn end_at(&mut self, addr: u64, hits: u64) -> Result<(), LoadError> {
-        self.uc.get_data_mut().end_at = Some(EndAt {
+        self.uc.get_data_mut().run.end_at = Some(EndAt {
             addr,
             hits,
             seen: 0,
@@ -35,10 +38,10 @@ impl<O: Observer + 'static> Machine<O> {
         });
         self.uc
             .add_code_hook(addr, addr, |uc, pc, _| {
-                super::guard::shield(uc, (), |uc| on_end_addr(uc, pc))
+                crate::machine::guard::shield(uc, (), |uc| on_end_addr(uc, pc))
             })
             .map_err(emu)?;
-        super::smc::drop_translations(&mut self.uc, addr, addr + 4);
+        crate::machine::code::smc::drop_translations(&mut self.uc, addr, addr + 4);
         Ok(())
     }
 }
@@ -46,13 +49,17 @@ impl<O: Observer + 'static> Machine<O> {
 impl<O: Observer + 'static> Machine<O> {
     /// Whether the run ended at `end_at`'s address (not by the guest).
     pub fn loop_ended(&self) -> bool {
-        self.uc.get_data().end_at.is_some_and(|e| e.seen >= e.hits)
+        self.uc
+            .get_data()
+            .run
+            .end_at
+            .is_some_and(|e| e.seen >= e.hits)
     }
 }
 
 fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
-    let Some(mut e) = hart.end_at.filter(|e| e.addr == pc) else {
+    let Some(mut e) = hart.run.end_at.filter(|e| e.addr == pc) else {
         return;
     };
     let idx = pending_index(hart, pc);
@@ -66,26 +73,26 @@ fn on_end_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     // §4.3.1) is the same execution, as `snapshot` counts it
     // (qemu/take/step.rs). An ecall's own trap returns past it.
     let retry = e.last_pos.is_some()
-        && hart.trapped > e.trapped
-        && hart.last_trap.is_some_and(|(cause, epc)| {
+        && hart.traps.trapped > e.trapped
+        && hart.traps.last_trap.is_some_and(|(cause, epc)| {
             epc == pc && cause >> 63 == 0 && !(8..=11).contains(&cause)
         });
     e.last_pos = Some(pos);
-    e.trapped = hart.trapped;
+    e.trapped = hart.traps.trapped;
     if retry {
-        hart.end_at = Some(e);
+        hart.run.end_at = Some(e);
         return;
     }
     e.seen += 1;
-    hart.end_at = Some(e);
+    hart.run.end_at = Some(e);
     if e.seen < e.hits {
         return;
     }
     finish(uc, idx.unwrap_or(0), Some(pc), false);
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.exit = Some((0, pc));
+    hart.run.exit = Some((0, pc));
     hart.emit(Event::Exit { code: 0, pc });
-    hart.outcome = Some(Outcome::Exited(0));
+    hart.run.outcome = Some(Outcome::Exited(0));
     let _ = uc.emu_stop();
 }

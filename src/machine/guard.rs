@@ -16,8 +16,8 @@ use std::sync::atomic::Ordering;
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::hart::{Hart, Outcome};
-use super::observe::Observer;
+use crate::machine::hart::{Hart, Outcome};
+use crate::machine::observe::Observer;
 
 /// The first internal error, as one line.
 static INTERNAL: OnceLock<String> = OnceLock::new();
@@ -58,10 +58,10 @@ pub(super) fn shield<'u, O: Observer, T>(
         None => format!("a bug in trapscope at guest pc {pc:#x}: {msg}"),
     };
     let _ = INTERNAL.set(line);
-    super::sigint::flag().store(true, Ordering::Relaxed);
+    crate::machine::sigint::flag().store(true, Ordering::Relaxed);
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.outcome = Some(Outcome::Interrupted);
+    hart.run.outcome = Some(Outcome::Interrupted);
     let _ = uc.emu_stop();
     fallback
 }

@@ -1,14 +1,12 @@
 //! The state trapscope keeps beside unicorn's: what the emulator lacks
 //! (the VS field, model counters), the block being executed, and stop requests.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::block::{Block, BlockCache};
-use super::observe::Observer;
-use super::pchash::{PcMap, PcSet};
-use crate::isa::Insn;
-use crate::trace::{Access, Event, EventKind, GuestFault, Priv};
+use crate::machine::code::block::Block;
+use crate::machine::code::pchash::PcSet;
+use crate::machine::observe::Observer;
+use crate::trace::{Event, EventKind, GuestFault, Priv};
 
 /// Why `run`/`step` returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +27,7 @@ pub enum Outcome {
     /// The user asked the run to stop (Ctrl-C; `sigint::requested`).
     Interrupted,
     /// Right after an access to a watched range (`Machine::set_watches`).
-    Watch(super::watch::WatchHit),
+    Watch(crate::machine::debug::watch::WatchHit),
 }
 
 pub(super) struct Pending<D> {
@@ -41,111 +39,94 @@ pub(super) struct Pending<D> {
     pub priv_: Priv,
 }
 
+/// The hart's state beside unicorn's: the observer, the privilege, the
+/// count and the block being run, then one field per feature, each owned
+/// by the sub-room that acts on it.
 pub struct Hart<O: Observer> {
     pub(super) obs: O,
     pub(super) priv_: Priv,
-    /// sstatus.VS, which unicorn's QEMU 5.0 does not have (docs/decisions.md D2).
-    pub(super) vs: u8,
     pub(super) executed: u64,
     pub(super) pending: Option<Pending<O::BlockData>>,
-    pub(super) blocks: BlockCache<O::BlockData>,
-    pub(super) stepping: bool,
+    /// Stops, limits and how the run ended.
+    pub(super) run: RunControl,
+    /// The counters and the clock the guest reads.
+    pub(super) clock: ClockState,
+    /// Traps and CSRs (`traps/`).
+    pub(super) traps: crate::machine::traps::TrapState,
+    /// Decoded blocks, intercepts and code the guest writes (`code/`).
+    pub(super) code: crate::machine::code::CodeState<O::BlockData>,
+    /// F/D, V and A as trapscope runs them (`ext/`).
+    pub(super) ext: crate::machine::ext::ExtState,
+    /// Devices and interrupts (`devices/`).
+    pub(super) devices: crate::machine::devices::DeviceState,
+    /// How guest memory is mapped (`memory/`).
+    pub(super) memory: crate::machine::memory::MemoryState,
+    /// The trigger, watchpoints and saved trap frames (`debug/`).
+    pub(super) debug: crate::machine::debug::DebugState,
+    /// RAM pages written since the machine's last image, when checkpoints
+    /// track them (`checkpoint/dirty.rs`).
+    pub(super) dirty: Option<crate::machine::checkpoint::dirty::Dirty>,
+}
+
+/// Stops, limits and how the run ended: what the run loop and the hooks
+/// read and set between blocks.
+pub(super) struct RunControl {
+    pub stepping: bool,
     /// A stop to honour at the next block boundary.
-    pub(super) stop: Option<Outcome>,
+    pub stop: Option<Outcome>,
     /// Why emulation stopped (set by hooks).
-    pub(super) outcome: Option<Outcome>,
+    pub outcome: Option<Outcome>,
     /// Stop before a block that would take `executed` past this.
-    pub(super) limit: u64,
-    pub(super) until_kinds: Vec<EventKind>,
-    pub(super) intercepts: PcMap<u64, Insn>,
-    /// Where a block checks a 64-bit value it reads as a single (fpflow.rs).
-    pub(super) fp_checks: super::pchash::PcSet<u64>,
-    pub(super) stop_addrs: PcSet<u64>,
+    pub limit: u64,
+    pub until_kinds: Vec<EventKind>,
+    pub stop_addrs: PcSet<u64>,
     /// A stop address we are resuming from, to pass once.
-    pub(super) skip_once: Option<u64>,
+    pub skip_once: Option<u64>,
     /// The stop address the stop hook passed once in the current block
     /// (the run's first instruction), so that an intercept hook on the same
     /// instruction, run after it, acts rather than stops.
-    pub(super) passed: Option<u64>,
-    /// Last value seen of each CSR, for the `old` of CSR-write events.
-    pub(super) csr_shadow: PcMap<u16, u64>,
-    /// `vec::described`'s disassemblies, by pc and encoding.
-    pub(super) described: PcMap<(u64, u32), String>,
-    /// Set by the memory-fault hook, read when unicorn returns its error.
-    pub(super) mem_fault: Option<(Access, u64, u64)>,
-    pub(super) exit: Option<(u64, u64)>,
+    pub passed: Option<u64>,
+    pub exit: Option<(u64, u64)>,
+    /// Whether blocks are accounted (false: `Machine::new_raw`).
+    pub account: bool,
+    /// The run ends before the n-th execution of an address (`end.rs`).
+    pub end_at: Option<crate::machine::end::EndAt>,
+}
+
+impl Default for RunControl {
+    fn default() -> Self {
+        RunControl {
+            stepping: false,
+            stop: None,
+            outcome: None,
+            limit: u64::MAX,
+            until_kinds: Vec::new(),
+            stop_addrs: PcSet::default(),
+            skip_once: None,
+            passed: None,
+            exit: None,
+            account: true,
+            end_at: None,
+        }
+    }
+}
+
+/// The counters and clock as the guest reads them.
+#[derive(Default)]
+pub(super) struct ClockState {
     /// Offsets that guest writes to mcycle/minstret apply.
-    pub(super) cycle_offset: i128,
+    pub cycle_offset: i128,
     /// mtime at the start: 0 from reset, a snapshot's mtime when resumed
     /// from one (`resume.rs`), so that time never goes back for its kernel.
-    pub(super) time_base: u64,
-    pub(super) instret_offset: i128,
+    pub time_base: u64,
+    pub instret_offset: i128,
     /// Reads of the clock (cycle, time, instret and their M names, the
     /// CLINT's mtime), and the pc of the first: what a run's result may
     /// owe to the model's clock rather than to the guest's state alone.
-    pub(super) clock_reads: (u64, Option<u64>),
+    pub clock_reads: (u64, Option<u64>),
     /// QEMU's instruction-counted clock instead of the model's
     /// (`Machine::count_time_as_qemu`).
-    pub(super) counted_clock: Option<CountedClock>,
-    pub(super) last_trap: Option<(u64, u64)>,
-    /// Instructions that raised an exception: executed, but not retired
-    /// (priv spec: they do not increment minstret).
-    pub(super) trapped: u64,
-    /// Whether blocks are accounted (false: `Machine::new_raw`).
-    pub(super) account: bool,
-    /// The software V unit, when the core has one.
-    pub(super) vunit: Option<crate::vector::VUnit>,
-    /// The LR/SC reservation and the outcome of every SC.
-    pub(super) lrsc: crate::atomics::Tracker,
-    /// The core traps AMOs to M-mode as illegal instructions.
-    pub(super) amo_traps: bool,
-    /// xRET drops the reservation (the priv spec allows it, §3.3.2).
-    pub(super) xret_clears: bool,
-    /// Stop after this many consecutive failures of one SC (0: never).
-    pub(super) livelock_after: u32,
-    /// Probed addresses, and the one whose instruction runs next unprobed.
-    pub(super) probes: PcSet<u64>,
-    pub(super) probe_resume: Option<u64>,
-    /// `MachineConfig::strict_segments`.
-    pub(super) strict_segments: bool,
-    /// mstatus bits that unicorn's QEMU 5.0 lacks or places elsewhere and
-    /// trapscope keeps itself (TSR, TW: `regs::status::SHADOWED`), merged
-    /// into mstatus reads.
-    pub(super) status_extra: u64,
-    /// Trap-storm and spin detection (`fault.rs`).
-    pub(super) faults: super::fault::FaultState,
-    /// Trap and code-write rates, for cutting storms off (`storm.rs`).
-    pub(super) storms: super::storm::Storms,
-    /// Watched code and intercept hooks, for code the guest writes (`smc.rs`).
-    pub(super) smc: super::smc::SmcState,
-    /// The debug trigger (tselect/tdata1/tdata2).
-    pub(super) trigger: super::trigger::Trigger,
-    /// sstatus.FS as last reported (fstate.rs: QEMU keeps the field; this
-    /// only tells a change), and the pc of an F/D instruction trapscope ran
-    /// that made it Dirty.
-    pub(super) fs_seen: u8,
-    pub(super) fs_by: Option<u64>,
-    /// mie/mip/mideleg as trapscope keeps them (unicorn's stay zero).
-    pub(super) irq: super::irq::IrqState,
-    /// The MMIO devices: CLINT, UART, test device, PLIC.
-    pub(super) platform: crate::platform::Platform,
-    /// The one-shot interrupt stop armed for the running block.
-    pub(super) irq_stop: Option<u64>,
-    /// What the run loop must do after the block hook stopped for an interrupt.
-    pub(super) irq_request: Option<super::interrupt::IrqRequest>,
-    /// Addresses that have an interrupt-stop code hook, and its id.
-    pub(super) irq_hooks: HashMap<u64, unicorn_engine::UcHookId>,
-    /// A device write changed interrupt inputs; checks wait for a block end.
-    pub(super) irq_defer: bool,
-    /// The run ends before the n-th execution of an address (`end.rs`).
-    pub(super) end_at: Option<super::end::EndAt>,
-    /// Watchpoints (`watch.rs`).
-    pub(super) watch: super::watch::WatchState,
-    /// Where the kernel saved its trap frames (`frames.rs`).
-    pub(super) saves: super::frames::Saves,
-    /// RAM pages written since the machine's last image, when checkpoints
-    /// track them (`dirty.rs`).
-    pub(super) dirty: Option<super::dirty::Dirty>,
+    pub counted_clock: Option<CountedClock>,
 }
 
 impl<O: Observer> Hart<O> {
@@ -153,56 +134,16 @@ impl<O: Observer> Hart<O> {
         Hart {
             obs,
             priv_: Priv::M,
-            vs: 0,
             executed: 0,
             pending: None,
-            blocks: BlockCache::default(),
-            stepping: false,
-            stop: None,
-            outcome: None,
-            limit: u64::MAX,
-            until_kinds: Vec::new(),
-            intercepts: PcMap::default(),
-            fp_checks: Default::default(),
-            stop_addrs: PcSet::default(),
-            skip_once: None,
-            passed: None,
-            csr_shadow: PcMap::default(),
-            described: PcMap::default(),
-            mem_fault: None,
-            exit: None,
-            cycle_offset: 0,
-            time_base: 0,
-            instret_offset: 0,
-            clock_reads: (0, None),
-            counted_clock: None,
-            last_trap: None,
-            trapped: 0,
-            account: true,
-            vunit: None,
-            lrsc: Default::default(),
-            amo_traps: false,
-            xret_clears: false,
-            livelock_after: 10_000,
-            probes: PcSet::default(),
-            probe_resume: None,
-            strict_segments: false,
-            status_extra: 0,
-            faults: Default::default(),
-            storms: Default::default(),
-            smc: Default::default(),
-            trigger: Default::default(),
-            fs_seen: 0,
-            fs_by: None,
-            irq: Default::default(),
-            platform: Default::default(),
-            irq_stop: None,
-            irq_request: None,
-            irq_hooks: HashMap::new(),
-            irq_defer: false,
-            end_at: None,
-            watch: Default::default(),
-            saves: Default::default(),
+            run: RunControl::default(),
+            clock: ClockState::default(),
+            traps: Default::default(),
+            code: Default::default(),
+            ext: Default::default(),
+            devices: Default::default(),
+            memory: Default::default(),
+            debug: Default::default(),
             dirty: None,
         }
     }
@@ -211,28 +152,29 @@ impl<O: Observer> Hart<O> {
     pub(super) fn emit(&mut self, ev: Event) {
         let kind = ev.kind();
         self.obs.event(self.executed, &ev);
-        if self.stop.is_none() && self.until_kinds.contains(&kind) {
-            self.stop = Some(Outcome::ReachedEvent(kind));
+        if self.run.stop.is_none() && self.run.until_kinds.contains(&kind) {
+            self.run.stop = Some(Outcome::ReachedEvent(kind));
         }
     }
 
     /// The model's cycle counter as the guest sees it.
     pub(super) fn cycle_value(&self) -> u64 {
         let c = self.obs.cycles().unwrap_or(self.executed) as i128;
-        (c + self.cycle_offset) as u64
+        (c + self.clock.cycle_offset) as u64
     }
 
     /// mtime (and the `time` CSR): `time_base` plus the model's ticks.
     pub(super) fn time_value(&self) -> u64 {
-        if let Some(c) = &self.counted_clock {
+        if let Some(c) = &self.clock.counted_clock {
             return c.time(self.executed);
         }
-        self.time_base
+        self.clock
+            .time_base
             .wrapping_add(self.obs.time().unwrap_or_else(|| self.cycle_value()))
     }
 
     pub(super) fn instret_value(&self) -> u64 {
-        (self.executed as i128 - self.trapped as i128 + self.instret_offset) as u64
+        (self.executed as i128 - self.traps.trapped as i128 + self.clock.instret_offset) as u64
     }
 }
 

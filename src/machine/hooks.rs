@@ -4,14 +4,14 @@
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use super::block::Block;
-use super::csr;
-use super::hart::{Hart, Outcome, Pending};
-use super::observe::{Observer, Retire};
-use super::regs;
-use super::trap;
 use crate::isa::Op;
 use crate::isa::decode_range;
+use crate::machine::code::block::Block;
+use crate::machine::hart::{Hart, Outcome, Pending};
+use crate::machine::observe::{Observer, Retire};
+use crate::machine::regs;
+use crate::machine::traps::csr;
+use crate::machine::traps::trap;
 use crate::trace::{Event, GuestFault, XRet};
 
 /// Reports `pending.block.insns[from..to]` as retired; keeps the pending block
@@ -24,22 +24,22 @@ pub(super) fn finish<O: Observer>(
 ) {
     // An instruction in the range changed sstatus.FS: report up to it, the
     // change, then the rest (fstate.rs), as single steps would.
-    if let Some(s) = super::fstate::split(uc, to) {
+    if let Some(s) = crate::machine::ext::fstate::split(uc, to) {
         let (at, after) = (s.at, s.after);
         finish(uc, at + 1, Some(after), true);
-        super::fstate::emit_split(uc.get_data_mut(), s);
+        crate::machine::ext::fstate::emit_split(uc.get_data_mut(), s);
         finish(uc, to, next, keep);
         return;
     }
     // What ran is boxed before anything reads it (fpflow.rs).
-    super::fpflow::box_to(uc, to);
+    crate::machine::ext::fpflow::box_to(uc, to);
     let hart = uc.get_data_mut();
     let Some(mut p) = hart.pending.take() else {
         return;
     };
     let mut to = to.min(p.block.insns.len());
     // Nothing after the store to `tohost` counts: the run ended there.
-    if let Some((_, xpc)) = hart.exit
+    if let Some((_, xpc)) = hart.run.exit
         && let Some(i) = p.block.index_of(xpc)
         && i >= p.from
     {
@@ -56,13 +56,14 @@ pub(super) fn finish<O: Observer>(
             priv_: p.priv_,
             at,
         });
-        if hart.stop.is_none()
+        if hart.run.stop.is_none()
             && let Some(k) = hart
+                .run
                 .until_kinds
                 .iter()
                 .find(|k| produced & (1 << **k as u32) != 0)
         {
-            hart.stop = Some(Outcome::ReachedEvent(*k));
+            hart.run.stop = Some(Outcome::ReachedEvent(*k));
         }
         hart.executed += (to - p.from) as u64;
         let first = p.block.insns[p.from].pc;
@@ -73,15 +74,15 @@ pub(super) fn finish<O: Observer>(
         });
         post_retire(uc, &p, to, next);
         let hart = uc.get_data_mut();
-        if hart.irq_defer {
-            super::interrupt::end_defer(hart, &p.block.insns[to - 1], next);
+        if hart.devices.irq_defer {
+            crate::machine::devices::interrupt::end_defer(hart, &p.block.insns[to - 1], next);
         }
-        if let Some((code, xpc)) = hart.exit
+        if let Some((code, xpc)) = hart.run.exit
             && p.block.index_of(xpc).is_some_and(|i| i + 1 == to)
         {
             hart.emit(Event::Exit { code, pc: xpc });
         } else if to == p.block.insns.len() {
-            super::fault::check_spin(uc, &p.block.insns[to - 1], next);
+            crate::machine::traps::fault::check_spin(uc, &p.block.insns[to - 1], next);
         }
     }
     if keep {
@@ -109,7 +110,7 @@ fn post_retire<O: Observer>(
                 || (matches!(i.op, Op::Csr(_)) && i.csr == 0x180 && csr::writes(&i))
         })
     }) {
-        uc.get_data_mut().blocks.clear();
+        uc.get_data_mut().code.blocks.clear();
         // The new root's tables get A/D bits no hook sees (dirty.rs).
         let satp = regs::read_csr(uc, 0x180).unwrap_or(0);
         if let Some(d) = uc.get_data_mut().dirty.as_mut() {
@@ -125,7 +126,7 @@ fn post_retire<O: Observer>(
         // value read here is the one the instruction wrote.
         if let Some(new) = regs::read_csr(uc, insn.csr) {
             let hart = uc.get_data_mut();
-            let old = hart.csr_shadow.insert(insn.csr, new);
+            let old = hart.traps.csr_shadow.insert(insn.csr, new);
             hart.emit(Event::CsrWrite {
                 pc: d.pc,
                 csr: insn.csr,
@@ -156,8 +157,8 @@ fn post_xret<O: Observer>(
     let hart = uc.get_data_mut();
     let from = p.priv_;
     hart.priv_ = to_priv;
-    if hart.xret_clears {
-        hart.lrsc.clear(last.pc);
+    if hart.ext.xret_clears {
+        hart.ext.lrsc.clear(last.pc);
     }
     hart.emit(Event::TrapReturn {
         via,
@@ -181,63 +182,66 @@ pub(super) fn block_at<O: Observer>(
     addr: u64,
     size: u32,
 ) -> std::rc::Rc<Block<O::BlockData>> {
-    if let Some(b) = uc.get_data().blocks.get(addr, size) {
+    if let Some(b) = uc.get_data().code.blocks.get(addr, size) {
         return b;
     }
     // unicorn's memory API is physical: read the code where paging puts it.
-    let phys = super::smc::physical_pc(uc, addr);
+    let phys = crate::machine::code::smc::physical_pc(uc, addr);
     let bytes = uc.mem_read_as_vec(phys, size as usize).unwrap_or_default();
     let insns = decode_range(addr, &bytes);
     let end = insns.last().map_or(addr, |i| i.pc + u64::from(i.len));
     let mut fp = None;
-    if uc.get_data().account {
-        super::smc::watch_code(uc, phys, phys + (end - addr));
-        let saves = super::frames::register(uc, &insns);
-        let scan = super::fpflow::scan(&insns);
-        if super::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs) | saves {
-            uc.get_data_mut().smc.fresh = Some((addr, end.max(addr + 1)));
+    if uc.get_data().run.account {
+        crate::machine::code::smc::watch_code(uc, phys, phys + (end - addr));
+        let saves = crate::machine::debug::frames::register(uc, &insns);
+        let scan = crate::machine::ext::fpflow::scan(&insns);
+        if crate::machine::code::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs)
+            | saves
+        {
+            uc.get_data_mut().code.smc.fresh = Some((addr, end.max(addr + 1)));
         }
         fp = scan.flow;
     }
     let hart = uc.get_data_mut();
     let data = hart.obs.build(&insns);
-    hart.blocks
+    hart.code
+        .blocks
         .insert(size, Block::new(addr, end, phys, insns, data, fp))
 }
 
 pub(super) fn on_block<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, size: u32) {
-    uc.get_data_mut().passed = None;
-    if uc.get_data().stepping {
+    uc.get_data_mut().run.passed = None;
+    if uc.get_data().run.stepping {
         return;
     }
     finish(uc, usize::MAX, Some(addr), false);
     let hart = uc.get_data_mut();
-    if let Some(stop) = hart.stop.take() {
-        hart.outcome = Some(stop);
+    if let Some(stop) = hart.run.stop.take() {
+        hart.run.outcome = Some(stop);
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
-    if super::sigint::requested() {
-        hart.outcome = Some(Outcome::Interrupted);
+    if crate::machine::sigint::requested() {
+        hart.run.outcome = Some(Outcome::Interrupted);
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
     let block = block_at(uc, addr, size);
-    super::fpflow::check_entry(uc, &block);
-    if let Some((s, e)) = uc.get_data_mut().smc.fresh.take() {
+    crate::machine::ext::fpflow::check_entry(uc, &block);
+    if let Some((s, e)) = uc.get_data_mut().code.smc.fresh.take() {
         // Its translation lacks the hooks of intercepts just found: drop it
         // and stop before it runs; the run loop starts here again.
-        super::smc::drop_translations(uc, s, e);
+        crate::machine::code::smc::drop_translations(uc, s, e);
         let _ = uc.emu_stop();
         return;
     }
     let hart = uc.get_data_mut();
-    if hart.executed + block.insns.len() as u64 > hart.limit {
-        hart.outcome = Some(Outcome::Budget);
+    if hart.executed + block.insns.len() as u64 > hart.run.limit {
+        hart.run.outcome = Some(Outcome::Budget);
         let _ = uc.emu_stop(); // before the block runs
         return;
     }
-    if super::interrupt::plan(uc, &block) {
+    if crate::machine::devices::interrupt::plan(uc, &block) {
         return;
     }
     let hart = uc.get_data_mut();
@@ -287,7 +291,7 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
             // whole, and the instruction becomes a block of its own, as when
             // single-stepping.
             finish(uc, usize::MAX, Some(epc), false);
-            super::access::own_block(uc, epc);
+            crate::machine::traps::access::own_block(uc, epc);
             0
         }
     };
@@ -314,13 +318,13 @@ pub(super) fn on_exception<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, intno: u3
                 pc: epc,
                 encoding: raw,
                 why: why.into(),
-                place: uc.get_data().faults.describe(epc),
+                place: uc.get_data().traps.faults.describe(epc),
             },
         );
         return;
     }
     let tval = trap::tval_for(uc, cause, epc, raw, insn.as_ref());
-    super::fpflow::settled_at(uc, idx); // it wrote nothing
+    crate::machine::ext::fpflow::settled_at(uc, idx); // it wrote nothing
     finish(uc, idx + 1, None, false);
     trap::raise(uc, cause, epc, tval);
 }
@@ -343,28 +347,28 @@ pub(super) fn fault<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, f: GuestFault) {
     hart.emit(Event::GuestFault {
         fault: Box::new(f.clone()),
     });
-    hart.outcome = Some(Outcome::Fault(f));
+    hart.run.outcome = Some(Outcome::Fault(f));
     let _ = uc.emu_stop();
 }
 
-pub(super) use super::intercept::on_intercept;
+pub(super) use crate::machine::code::intercept::on_intercept;
 
 /// A run-until address or breakpoint: stop before executing it.
 pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
-    if !hart.stop_addrs.contains(&pc) {
+    if !hart.run.stop_addrs.contains(&pc) {
         return;
     }
-    if hart.skip_once == Some(pc) {
-        hart.skip_once = None;
-        hart.passed = Some(pc);
+    if hart.run.skip_once == Some(pc) {
+        hart.run.skip_once = None;
+        hart.run.passed = Some(pc);
         return;
     }
     let idx = pending_index(hart, pc);
     finish(uc, idx.unwrap_or(0), Some(pc), false);
     let hart = uc.get_data_mut();
     hart.pending = None;
-    hart.outcome = Some(Outcome::ReachedAddr(pc));
+    hart.run.outcome = Some(Outcome::ReachedAddr(pc));
     let _ = uc.emu_stop();
 }
 
@@ -372,20 +376,23 @@ pub(super) fn on_stop_addr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) 
 /// instruction itself once the handler returns to it (as a kprobe does).
 pub(super) fn on_probe<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
     let hart = uc.get_data_mut();
-    if !hart.probes.contains(&pc) {
+    if !hart.ext.probes.contains(&pc) {
         return;
     }
     // A stop asked for here (its hook is younger than this one): the hart
     // arrives before the probe fires, as a single step would show it.
-    if hart.stop_addrs.contains(&pc) && hart.skip_once != Some(pc) && hart.passed != Some(pc) {
+    if hart.run.stop_addrs.contains(&pc)
+        && hart.run.skip_once != Some(pc)
+        && hart.run.passed != Some(pc)
+    {
         on_stop_addr(uc, pc);
         return;
     }
-    if hart.probe_resume == Some(pc) {
-        hart.probe_resume = None;
+    if hart.ext.probe_resume == Some(pc) {
+        hart.ext.probe_resume = None;
         return;
     }
-    hart.probe_resume = Some(pc);
+    hart.ext.probe_resume = Some(pc);
     let idx = pending_index(uc.get_data(), pc);
     finish(uc, idx.unwrap_or(0), None, false);
     trap::deliver(uc, trap::CAUSE_BREAKPOINT, pc, pc);
@@ -418,12 +425,12 @@ pub(super) fn on_tohost_value<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, v: u64
         return;
     }
     let hart = uc.get_data_mut();
-    hart.exit = Some((v >> 1, pc));
-    if hart.account {
-        hart.stop = Some(Outcome::Exited(v >> 1));
+    hart.run.exit = Some((v >> 1, pc));
+    if hart.run.account {
+        hart.run.stop = Some(Outcome::Exited(v >> 1));
     } else {
         // No block hook will see a stop request: stop now.
-        hart.outcome = Some(Outcome::Exited(v >> 1));
+        hart.run.outcome = Some(Outcome::Exited(v >> 1));
         let _ = uc.emu_stop();
     }
 }

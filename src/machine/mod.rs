@@ -2,43 +2,35 @@
 //! traps, runs the instructions unicorn cannot, and reports what executed to an
 //! observer. Knows nothing of cost, prediction or the UI.
 
-mod access;
-mod block;
+// The hart's features, each a sub-room with its part of the hart's state
+// (see each one's doc comment); the run loop, the hooks and the hart itself
+// sit at this level.
 pub mod checkpoint;
-mod csr;
-mod dirty;
+mod code;
+mod debug;
+mod devices;
 mod end;
-mod fault;
-mod fp;
-mod fpflow;
-mod frames;
-pub mod fstate;
+mod ext;
 pub mod guard;
 mod hart;
-mod hookpages;
 mod hooks;
-mod intercept;
-mod interrupt;
-pub mod irq;
-mod lrsc;
-mod memimage;
 mod memory;
-mod mmio;
-mod mmu;
 mod observe;
-mod pchash;
-mod peek;
 pub mod regs;
-mod resume;
 mod run;
 pub mod sigint;
-mod smc;
-pub mod storm;
-mod trap;
-mod trigger;
-mod vec;
-mod watch;
-mod wfi;
+mod traps;
+
+pub use devices::irq;
+pub use ext::fstate;
+pub use traps::storm;
+
+use checkpoint::resume;
+use code::{block, smc};
+use debug::{frames, trigger, watch};
+use devices::{interrupt, mmio};
+use ext::vec;
+use traps::{access, csr};
 
 pub use crate::vector::disasm;
 
@@ -203,10 +195,10 @@ impl<O: Observer + 'static> Machine<O> {
         cfg: MachineConfig,
     ) -> Result<Machine<O>, LoadError> {
         let mut hart = Hart::new(obs);
-        hart.account = account;
-        hart.strict_segments = cfg.strict_segments;
-        hart.faults.names = Some(program.clone());
-        hart.faults.tohost = program.symbol("tohost").map(|s| s.addr);
+        hart.run.account = account;
+        hart.memory.strict_segments = cfg.strict_segments;
+        hart.traps.faults.names = Some(program.clone());
+        hart.traps.faults.tohost = program.symbol("tohost").map(|s| s.addr);
         let mut uc = Unicorn::new_with_data(Arch::RISCV, Mode::RISCV64, hart).map_err(emu)?;
         // Runs end by emu_stop, never at an address. With exits on and none
         // set, uc_emu_start ignores its `until`; without them it invalidates
@@ -238,7 +230,7 @@ impl<O: Observer + 'static> Machine<O> {
         // Reset values, so the first write of each CSR reports its old value.
         for csr in regs::KNOWN_CSRS {
             if let Some(v) = m.csr(csr) {
-                m.uc.get_data_mut().csr_shadow.insert(csr, v);
+                m.uc.get_data_mut().traps.csr_shadow.insert(csr, v);
             }
         }
         fstate::sync(&mut m.uc);
@@ -303,7 +295,7 @@ impl<O: Observer + 'static> Machine<O> {
         // Code is what may run: executable segments, and under the platform's
         // rules (RAM is RWX) also those that claim neither X nor W (some
         // linker scripts emit flagless PT_LOADs holding text).
-        let strict = uc.get_data().strict_segments;
+        let strict = uc.get_data().memory.strict_segments;
         let is_code =
             |s: &&crate::program::Segment| s.memsz > 0 && (s.exec || (!strict && !s.write));
         // Code the guest writes (docs/decisions.md D11).
@@ -318,16 +310,16 @@ impl<O: Observer + 'static> Machine<O> {
     /// Gives the hart a V unit of `vlen` bits (0: none; vector instructions
     /// then stop the run as unsupported).
     pub fn enable_vector(&mut self, vlen: u32) {
-        self.uc.get_data_mut().vunit = vec::unit(vlen);
+        self.uc.get_data_mut().ext.vunit = vec::unit(vlen);
     }
 
     pub fn vunit(&self) -> Option<&crate::vector::VUnit> {
-        self.uc.get_data().vunit.as_ref()
+        self.uc.get_data().ext.vunit.as_ref()
     }
 
     /// sstatus.VS: 0 Off, 1 Initial, 2 Clean, 3 Dirty.
     pub fn vs(&self) -> u8 {
-        self.uc.get_data().vs
+        self.uc.get_data().ext.vs
     }
 
     pub fn pc(&self) -> u64 {
@@ -350,16 +342,25 @@ impl<O: Observer + 'static> Machine<O> {
     /// sstatus/mstatus).
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
         if trigger::is_trigger_csr(csr) {
-            return trigger::peek(&self.uc.get_data().trigger, csr);
+            return trigger::peek(&self.uc.get_data().debug.trigger, csr);
         }
         if irq::is_shadowed(csr) {
             let hart = self.uc.get_data();
-            return Some(hart.irq.read(csr, hart.platform.lines(hart.time_value())));
+            return Some(
+                hart.devices
+                    .irq
+                    .read(csr, hart.devices.platform.lines(hart.time_value())),
+            );
         }
         let raw = regs::read_csr(&mut self.uc, csr)?;
         if csr == csr::SSTATUS || csr == csr::MSTATUS {
             let hart = self.uc.get_data();
-            return Some(csr::status_view(csr, raw, hart.vs, hart.status_extra));
+            return Some(csr::status_view(
+                csr,
+                raw,
+                hart.ext.vs,
+                hart.traps.status_extra,
+            ));
         }
         Some(raw)
     }
@@ -375,7 +376,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// The intercept code hooks unicorn holds (hookpages.rs: at most a few
     /// a page, however many instructions are intercepted).
     pub fn intercept_hooks(&self) -> usize {
-        self.uc.get_data().smc.pages.live()
+        self.uc.get_data().code.smc.pages.live()
     }
 
     /// Runs on QEMU's instruction-counted clock from here (`verify`): the
@@ -383,7 +384,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// under `-icount shift=0`), and `mtime` ticks every `ns_per_tick`.
     pub fn count_time_as_qemu(&mut self, base: u64, ns_per_tick: u64) {
         let hart = self.uc.get_data_mut();
-        hart.counted_clock = Some(hart::CountedClock {
+        hart.clock.counted_clock = Some(hart::CountedClock {
             base,
             from: hart.executed,
             ns_per_tick,
@@ -393,7 +394,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// How many times the guest read the clock (cycle, time, instret, the
     /// CLINT's mtime) so far, and where it first did.
     pub fn clock_reads(&self) -> (u64, Option<u64>) {
-        self.uc.get_data().clock_reads
+        self.uc.get_data().clock.clock_reads
     }
 
     /// Instructions executed so far (trapping ones included).
@@ -402,22 +403,22 @@ impl<O: Observer + 'static> Machine<O> {
     }
 
     pub fn exit_code(&self) -> Option<u64> {
-        self.uc.get_data().exit.map(|(c, _)| c)
+        self.uc.get_data().run.exit.map(|(c, _)| c)
     }
 
     /// The last trap taken: (cause, epc).
     pub fn last_trap(&self) -> Option<(u64, u64)> {
-        self.uc.get_data().last_trap
+        self.uc.get_data().traps.last_trap
     }
 
     /// What the guest sent to the UART.
     pub fn uart_output(&self) -> &[u8] {
-        &self.uc.get_data().platform.uart.output
+        &self.uc.get_data().devices.platform.uart.output
     }
 
     /// The platform devices (CLINT, UART, PLIC, test device).
     pub fn platform(&self) -> &crate::platform::Platform {
-        &self.uc.get_data().platform
+        &self.uc.get_data().devices.platform
     }
 
     /// Whether an interrupt could still be taken without the guest writing

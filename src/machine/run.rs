@@ -3,11 +3,17 @@
 
 use unicorn_engine::unicorn_const::uc_error;
 
-use super::hart::{Outcome, Pending};
-use super::observe::Observer;
-use super::{Machine, NEVER, Until, access, hooks, smc, trap};
 use crate::isa::Op;
 use crate::isa::decode_range;
+use crate::machine::Machine;
+use crate::machine::NEVER;
+use crate::machine::Until;
+use crate::machine::code::smc;
+use crate::machine::hart::{Outcome, Pending};
+use crate::machine::hooks;
+use crate::machine::observe::Observer;
+use crate::machine::traps::access;
+use crate::machine::traps::trap;
 use crate::trace::GuestFault;
 
 impl<O: Observer + 'static> Machine<O> {
@@ -19,18 +25,18 @@ impl<O: Observer + 'static> Machine<O> {
             let id = self
                 .uc
                 .add_code_hook(a, a, |uc, addr, _| {
-                    super::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
+                    crate::machine::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
                 })
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
-                    error: format!("cannot stop at {a:#x}: {}", super::uc_text(e)),
+                    error: format!("cannot stop at {a:#x}: {}", crate::machine::uc_text(e)),
                 })?;
             self.stop_hooks.insert(a, id);
             // Code already translated does not call hooks added after it.
             smc::drop_translations(&mut self.uc, a, a + 4);
         }
         let hart = self.uc.get_data_mut();
-        hart.stop_addrs = addrs.iter().copied().collect();
+        hart.run.stop_addrs = addrs.iter().copied().collect();
         Ok(())
     }
 
@@ -45,7 +51,7 @@ impl<O: Observer + 'static> Machine<O> {
     }
 
     pub(super) fn go(&mut self, until: &Until, single: bool) -> Outcome {
-        if let Some((code, _)) = self.uc.get_data().exit {
+        if let Some((code, _)) = self.uc.get_data().run.exit {
             return Outcome::Exited(code);
         }
         if let Err(f) = self.sync_stop_addrs(&until.addrs) {
@@ -61,21 +67,21 @@ impl<O: Observer + 'static> Machine<O> {
         let start_pc = self.pc();
         {
             let hart = self.uc.get_data_mut();
-            hart.limit = until
+            hart.run.limit = until
                 .max_insns
                 .map_or(u64::MAX, |b| hart.executed.saturating_add(b));
-            hart.until_kinds = until.kinds.clone();
-            hart.skip_once = hart.stop_addrs.contains(&start_pc).then_some(start_pc);
-            hart.watch.resume_at = hart.skip_once;
-            hart.passed = None;
-            hart.outcome = None;
-            hart.stepping = single;
-            hart.irq_stop = None;
-            hart.irq_request = None;
+            hart.run.until_kinds = until.kinds.clone();
+            hart.run.skip_once = hart.run.stop_addrs.contains(&start_pc).then_some(start_pc);
+            hart.debug.watch.resume_at = hart.run.skip_once;
+            hart.run.passed = None;
+            hart.run.outcome = None;
+            hart.run.stepping = single;
+            hart.devices.irq_stop = None;
+            hart.devices.irq_request = None;
         }
         loop {
-            if super::sigint::requested() {
-                self.uc.get_data_mut().stepping = false;
+            if crate::machine::sigint::requested() {
+                self.uc.get_data_mut().run.stepping = false;
                 return Outcome::Interrupted;
             }
             let pc = self.pc();
@@ -83,7 +89,7 @@ impl<O: Observer + 'static> Machine<O> {
             // step (trigger.rs).
             self.sync_trigger_hook();
             // A watched access found by a block runs as a step (watch.rs).
-            if !single && self.uc.get_data_mut().watch.step_at.take() == Some(pc) {
+            if !single && self.uc.get_data_mut().debug.watch.step_at.take() == Some(pc) {
                 match self.watched_step(pc) {
                     Some(o) => return o,
                     None => continue,
@@ -92,53 +98,53 @@ impl<O: Observer + 'static> Machine<O> {
             if single {
                 // An interrupt due before this instruction is a step of its
                 // own (interrupt.rs).
-                if let Some(o) = super::interrupt::before_step(&mut self.uc) {
-                    self.uc.get_data_mut().stepping = false;
+                if let Some(o) = crate::machine::devices::interrupt::before_step(&mut self.uc) {
+                    self.uc.get_data_mut().run.stepping = false;
                     return o;
                 }
                 match self.trigger_gate(pc) {
-                    super::trigger::Gate::Run => {}
-                    super::trigger::Gate::Stop(o) => return o,
+                    crate::machine::debug::trigger::Gate::Run => {}
+                    crate::machine::debug::trigger::Gate::Stop(o) => return o,
                 }
             }
-            super::hookpages::reap(&mut self.uc);
+            crate::machine::code::hookpages::reap(&mut self.uc);
             let r = self.uc.emu_start(pc, NEVER, 0, if single { 1 } else { 0 });
             let now = self.pc();
             // A memory fault is settled by its delivery, which knows the
             // faulting instruction (unicorn's pc is its block's start).
-            if r.is_ok() || self.uc.get_data().mem_fault.is_none() {
+            if r.is_ok() || self.uc.get_data().traps.mem_fault.is_none() {
                 self.settle(now, single && r.is_ok());
             }
             let hart = self.uc.get_data_mut();
-            if let Some(o) = hart.outcome.take() {
-                hart.stepping = false;
+            if let Some(o) = hart.run.outcome.take() {
+                hart.run.stepping = false;
                 return o;
             }
             match r {
                 Ok(()) => {
-                    if let Some(s) = hart.stop.take() {
-                        hart.stepping = false;
+                    if let Some(s) = hart.run.stop.take() {
+                        hart.run.stepping = false;
                         return s;
                     }
                     if single {
-                        hart.stepping = false;
-                        return super::watch::after_step(&mut self.uc);
+                        hart.run.stepping = false;
+                        return crate::machine::debug::watch::after_step(&mut self.uc);
                     }
-                    if let Some(o) = super::interrupt::resume(&mut self.uc) {
-                        self.uc.get_data_mut().stepping = false;
+                    if let Some(o) = crate::machine::devices::interrupt::resume(&mut self.uc) {
+                        self.uc.get_data_mut().run.stepping = false;
                         return o;
                     }
                     // unicorn returned without a reason of ours: go on.
                 }
                 Err(uc_error::INSN_INVALID) | Err(uc_error::EXCEPTION) => {
                     if let Some(o) = self.on_ebreak(now, single) {
-                        self.uc.get_data_mut().stepping = false;
+                        self.uc.get_data_mut().run.stepping = false;
                         return o;
                     }
                 }
                 Err(e) => {
                     let hart = self.uc.get_data_mut();
-                    let f = match hart.mem_fault.take() {
+                    let f = match hart.traps.mem_fault.take() {
                         Some((access, addr, fpc)) => {
                             let prot = matches!(
                                 e,
@@ -147,12 +153,12 @@ impl<O: Observer + 'static> Machine<O> {
                             match access::deliver(&mut self.uc, access, addr, fpc, prot) {
                                 Ok(()) => {
                                     let hart = self.uc.get_data_mut();
-                                    if let Some(o) = hart.outcome.take() {
-                                        hart.stepping = false;
+                                    if let Some(o) = hart.run.outcome.take() {
+                                        hart.run.stepping = false;
                                         return o;
                                     }
                                     if single {
-                                        hart.stepping = false;
+                                        hart.run.stepping = false;
                                         return Outcome::Stepped;
                                     }
                                     continue;
@@ -162,12 +168,12 @@ impl<O: Observer + 'static> Machine<O> {
                         }
                         None => GuestFault::Emulator {
                             pc: now,
-                            error: super::uc_text(e).to_string(),
+                            error: crate::machine::uc_text(e).to_string(),
                         },
                     };
-                    self.uc.get_data_mut().stepping = false;
+                    self.uc.get_data_mut().run.stepping = false;
                     hooks::fault(&mut self.uc, f.clone());
-                    self.uc.get_data_mut().outcome = None;
+                    self.uc.get_data_mut().run.outcome = None;
                     return Outcome::Fault(f);
                 }
             }
@@ -183,7 +189,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
-        super::fpflow::check_entry(&mut self.uc, &block);
+        crate::machine::ext::fpflow::check_entry(&mut self.uc, &block);
         smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
@@ -225,10 +231,10 @@ impl<O: Observer + 'static> Machine<O> {
                 pc,
                 encoding: raw,
                 why: "the emulator rejected it".into(),
-                place: self.uc.get_data().faults.describe(pc),
+                place: self.uc.get_data().traps.faults.describe(pc),
             };
             hooks::fault(&mut self.uc, f.clone());
-            self.uc.get_data_mut().outcome = None;
+            self.uc.get_data_mut().run.outcome = None;
             return Some(Outcome::Fault(f));
         }
         if self.ebreak_stops {
@@ -240,13 +246,13 @@ impl<O: Observer + 'static> Machine<O> {
         self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
         hooks::finish(&mut self.uc, 1, None, false);
         trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
-        if let Some(o) = self.uc.get_data_mut().outcome.take() {
+        if let Some(o) = self.uc.get_data_mut().run.outcome.take() {
             return Some(o); // a trap loop
         }
         if single {
             return Some(Outcome::Stepped);
         }
         let hart = self.uc.get_data_mut();
-        hart.stop.take()
+        hart.run.stop.take()
     }
 }

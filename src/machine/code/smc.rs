@@ -1,0 +1,284 @@
+//! Code the guest writes (docs/decisions.md D11): RAM is writable, so a
+//! store may replace instructions that trapscope intercepts or has decoded.
+//! A write over watched code drops the decoded blocks it touches and the
+//! intercepts the written bytes no longer hold; when the code is decoded
+//! again, the instructions trapscope must run itself are registered with
+//! their code hooks (`register_block`) and the block is translated again.
+//! The guest still needs `fence.i` before it runs the new code (unpriv
+//! spec, Zifencei), as on hardware.
+
+use unicorn_engine::Unicorn;
+use unicorn_engine::unicorn_const::HookType;
+
+use crate::isa::{DecodedInsn, decode_range};
+use crate::isa::{Insn, Op};
+use crate::machine::ext::vec;
+use crate::machine::hart::Hart;
+use crate::machine::observe::Observer;
+use crate::machine::traps::csr;
+
+/// Where writes are watched and where intercept code hooks sit.
+#[derive(Default)]
+pub(in crate::machine) struct SmcState {
+    /// Ranges (inclusive) with a MEM_WRITE hook: the text segments.
+    watched: Vec<(u64, u64)>,
+    /// Where intercept code hooks sit (hookpages.rs).
+    pub pages: crate::machine::code::hookpages::HookPages,
+    /// A block just decoded holds intercepts its translation has no hooks
+    /// for: its range, to translate again.
+    pub fresh: Option<(u64, u64)>,
+}
+
+impl SmcState {
+    pub fn watches(&self, addr: u64, len: u64) -> bool {
+        let last = addr.wrapping_add(len.max(1) - 1);
+        self.watched.iter().any(|&(s, e)| addr <= e && last >= s)
+    }
+}
+
+/// Whether trapscope runs `i` itself (docs/decisions.md D4).
+pub(in crate::machine) fn must_hook(i: &Insn) -> bool {
+    csr::must_intercept(i)
+        || vec::is_vector_csr(i)
+        || matches!(
+            i.op,
+            Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector | Op::Wfi
+        )
+        // TSR (csr.rs) and NaN-boxing (fp.rs): most of these run natively.
+        || matches!(i.op, Op::Sret)
+        || crate::machine::ext::fp::must_intercept(i)
+}
+
+/// An FP instruction's hook stays once added: NaN-boxing (fpflow.rs) hooks
+/// one where some block that holds it needs it, and another block over the
+/// same code may not.
+fn keeps_hook(i: &Insn) -> bool {
+    matches!(i.op, Op::Fp | Op::FpLoad { .. } | Op::FpStore { .. })
+}
+
+/// Watches guest writes to `[start, end]` (a text segment): only code
+/// pages get the hook, so ordinary stores pay one range check.
+pub(in crate::machine) fn watch<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    start: u64,
+    end: u64,
+) -> Result<(), unicorn_engine::unicorn_const::uc_error> {
+    uc.add_mem_hook(
+        HookType::MEM_WRITE,
+        start,
+        end,
+        |uc, _, addr, size, value| {
+            crate::machine::guard::shield(uc, true, |uc| {
+                // The hook runs before the store lands: decode what it will write.
+                let new = value.to_le_bytes();
+                let n = size.min(8);
+                code_written(uc, addr, n as u64, Some(&new[..n]));
+                true
+            })
+        },
+    )?;
+    uc.get_data_mut().code.smc.watched.push((start, end));
+    Ok(())
+}
+
+/// The physical address of the instruction at virtual `pc` (write hooks
+/// see physical addresses, blocks and intercepts are keyed by pc).
+pub(in crate::machine) fn physical_pc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u64 {
+    let p = uc.get_data().priv_;
+    if !crate::machine::traps::access::paged(uc, p) {
+        return pc;
+    }
+    crate::machine::memory::mmu::translate(uc, pc, crate::trace::Access::Fetch, p, false)
+        .unwrap_or(pc)
+}
+
+/// `len` bytes of code at virtual `pc` (unicorn's memory API is physical),
+/// empty if they are not memory.
+pub(in crate::machine) fn read_code<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    pc: u64,
+    len: usize,
+) -> Vec<u8> {
+    let pa = physical_pc(uc, pc);
+    uc.mem_read_as_vec(pa, len).unwrap_or_default()
+}
+
+/// Drops unicorn's translations of virtual `start..end`, so that code hooks
+/// added since are called there. unicorn finds the code's physical page
+/// through the current privilege's translation and skips, silently, an
+/// address that privilege may not fetch (a user page while the hart is in
+/// S-mode): then the whole translation cache goes.
+pub(in crate::machine) fn drop_translations<D>(uc: &mut Unicorn<'_, D>, start: u64, end: u64) {
+    let p = crate::machine::regs::read_priv(uc);
+    let fetchable = [start, end.saturating_sub(1).max(start)].iter().all(|&va| {
+        crate::machine::memory::mmu::translate(uc, va, crate::trace::Access::Fetch, p, false)
+            .is_ok()
+    });
+    let paged = p != crate::trace::Priv::M
+        && crate::machine::regs::read_csr(uc, 0x180).unwrap_or(0) >> 60 != 0;
+    if paged && !fetchable {
+        let _ = uc.ctl_flush_tb();
+    } else {
+        let _ = uc.ctl_remove_cache(start, end);
+    }
+}
+
+/// After a block was decoded outside the block hook (a single step, a trap
+/// whose instruction no block covered): drop the translation of a block
+/// that turned out to hold new intercepts, before unicorn runs it.
+pub(in crate::machine) fn retranslate_fresh<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) {
+    if let Some((s, e)) = uc.get_data_mut().code.smc.fresh.take() {
+        drop_translations(uc, s, e);
+    }
+}
+
+/// The length of the instruction at virtual `pc` (4 if it cannot be read).
+pub(in crate::machine) fn insn_len_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u8 {
+    let b = read_code(uc, pc, 2);
+    b.get(..2)
+        .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
+        .unwrap_or(4)
+}
+
+/// Code decoded outside the watched ranges (RAM is executable, so a guest
+/// may run code it put in a data page): watch its pages from now on, so a
+/// later write there drops the decoded block.
+pub(in crate::machine) fn watch_code<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    start: u64,
+    end: u64,
+) {
+    if end <= start || uc.get_data().code.smc.watches(start, end - start) {
+        return;
+    }
+    let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
+    let _ = watch(uc, p0, p1);
+}
+
+/// Registers the instructions of a newly decoded block that trapscope must
+/// run itself and did not know of (code the load-time scan did not see:
+/// written to a data page, or behind data in text that threw the linear
+/// scan off). Returns whether any of them needed a hook added, so that the
+/// block's translation lacks it.
+pub(in crate::machine) fn register_block<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    insns: &[DecodedInsn],
+    fp_hooks: &[u64],
+    fp_checks: &[u64],
+) -> bool {
+    let mut sites = Vec::new();
+    for &pc in fp_checks {
+        if uc.get_data_mut().ext.fp_checks.insert(pc) {
+            sites.push(pc);
+        }
+    }
+    for d in insns {
+        let hooked = |i: &Insn| must_hook(i) || fp_hooks.binary_search(&d.pc).is_ok();
+        let Some(i) = d.insn.filter(hooked) else {
+            // Another address space may have held an intercepted
+            // instruction here: this code is not one.
+            let same = d.insn.filter(keeps_hook);
+            if same.is_none() || uc.get_data().code.intercepts.get(&d.pc) != same.as_ref() {
+                uc.get_data_mut().code.intercepts.remove(&d.pc);
+            }
+            continue;
+        };
+        if uc.get_data().code.intercepts.get(&d.pc) == Some(&i) {
+            continue;
+        }
+        uc.get_data_mut().code.intercepts.insert(d.pc, i);
+        sites.push(d.pc);
+    }
+    !sites.is_empty() && crate::machine::code::hookpages::hook_all(uc, &sites)
+}
+
+/// Drops the intercepts the `n` bytes of code at virtual `va0` no longer
+/// hold (`bytes`, with 2 to spare for an instruction that starts at the
+/// end). New ones are registered when the code is next decoded
+/// (`register_block`), at real instruction starts.
+fn rescan<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, va0: u64, bytes: &[u8], n: u64) {
+    let mut off = 0u64;
+    while off < n {
+        let pc = va0.wrapping_add(off);
+        if !uc.get_data().code.intercepts.contains_key(&pc) {
+            off += 2;
+            continue; // nothing to drop here
+        }
+        let one = &bytes[off as usize..(off as usize + 4).min(bytes.len())];
+        let d = decode_range(pc, one).into_iter().next();
+        if d.and_then(|d| d.insn).filter(must_hook).is_none() {
+            uc.get_data_mut().code.intercepts.remove(&pc);
+        }
+        off += 2;
+    }
+}
+
+/// `len` bytes at physical `addr` were (or, with `new`, are about to be) written.
+pub(in crate::machine) fn code_written<O: Observer>(
+    uc: &mut Unicorn<'_, Hart<O>>,
+    addr: u64,
+    len: u64,
+    new: Option<&[u8]>,
+) {
+    if let Some(d) = uc.get_data_mut().dirty.as_mut() {
+        d.mark(addr, len);
+    }
+    if len == 0 || !uc.get_data().code.smc.watches(addr, len) {
+        return;
+    }
+    let end = addr.saturating_add(len);
+    // Where the written bytes are code: at their virtual address in every
+    // decoded block over them, and at the address itself (text scanned at
+    // load, guests without paging).
+    let (mut places, dropped) = uc.get_data_mut().code.blocks.remove_overlapping(addr, end);
+    if !places.is_empty() && new.is_some() {
+        crate::machine::traps::storm::note_code_write(uc.get_data_mut(), addr, dropped);
+    }
+    places.push(addr);
+    places.sort_unstable();
+    places.dedup();
+    // Instructions covering a written byte start at most 2 bytes before it
+    // (4-byte instructions, 2-byte alignment): every 2-byte offset from
+    // there is checked, so every real instruction start is.
+    let w0 = addr.saturating_sub(2) & !1;
+    let w1 = end;
+    // Only intercepts can be dropped: where none starts, the bytes need no
+    // look (data beside code, an SC's store: one look-up an offset).
+    let hooked = {
+        let icpt = &uc.get_data().code.intercepts;
+        places.iter().any(|&va| {
+            let v0 = va.wrapping_sub(addr - w0);
+            (0..w1 - w0)
+                .step_by(2)
+                .any(|off| icpt.contains_key(&v0.wrapping_add(off)))
+        })
+    };
+    if hooked {
+        let Ok(mut bytes) = uc.mem_read_as_vec(w0, (w1 + 2 - w0) as usize) else {
+            return;
+        };
+        if let Some(new) = new {
+            let at = (addr - w0) as usize;
+            for (i, b) in new.iter().enumerate() {
+                if let Some(slot) = bytes.get_mut(at + i) {
+                    *slot = *b;
+                }
+            }
+        }
+        for &va in &places {
+            rescan(uc, va.wrapping_sub(addr - w0), &bytes, w1 - w0);
+        }
+    }
+    // unicorn notices the guest's own stores to translated code (and drops
+    // those translations after this hook); the code hooks above apply to the
+    // new ones. Writes trapscope makes itself (`new` is None: the API, the V
+    // unit) drop them here, by virtual address (the removal translates it
+    // as a fetch). Never from inside a store: unicorn's TLB entry for the
+    // store in progress must survive the hook.
+    if new.is_none() {
+        for va in places {
+            let v0 = va.wrapping_sub(addr - w0);
+            drop_translations(uc, v0, v0.wrapping_add(w1 + 2 - w0));
+        }
+    }
+}
