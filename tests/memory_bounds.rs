@@ -17,7 +17,9 @@ use trapscope::session::stats::{CoreModel, Markers, PhaseMap, Stats};
 use trapscope::session::{self, RunOpts};
 
 /// The tests of this file one at a time: one measures the process's
-/// resident memory, which the other's allocations would count in.
+/// resident memory, which the other's allocations would count in (that one
+/// runs alone in a child process, `common::alone`, as the other tests of
+/// its binary share the process).
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The checkpoints of a long run keep alive no more of the block stream
@@ -104,6 +106,12 @@ fn checkpoints_hold_their_events_within_their_cap() {
 /// what grows is the block stream up to its 32 MiB.
 #[test]
 fn a_storm_of_traps_never_returned_from_stays_bounded() {
+    if !common::alone(
+        module_path!(),
+        "a_storm_of_traps_never_returned_from_stays_bounded",
+    ) {
+        return;
+    }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let program = Rc::new(hostile(Hostile::EbreakNoReturn));
     let core = Rc::new(trapscope::cost::Profile::find("u74").unwrap());

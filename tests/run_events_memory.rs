@@ -3,7 +3,10 @@
 //! held once (before, the events were copied into the report: twice the
 //! memory, 120 MB resident for 40 M instructions of an ebreak storm). The
 //! process's peak resident memory (`VmHWM`) is the measure, so this file
-//! holds one test.
+//! holds one test, and it runs alone in a child process (tests/common's
+//! `alone`): the other tests of its binary share the process.
+
+mod common;
 
 use std::path::Path;
 
@@ -23,6 +26,9 @@ fn peak_bytes() -> u64 {
 
 #[test]
 fn a_run_holds_its_events_once() {
+    if !common::alone(module_path!(), "a_run_holds_its_events_once") {
+        return;
+    }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/ras-trap-entry.toml");
     let s = Scenario::load(&path).unwrap();
     let cap = 1_000_000;

@@ -5,8 +5,11 @@
 //! procfs file in the RAM file's place is refused at once. Each with one
 //! line naming the file. The process's peak resident memory
 //! (`VmHWM`) is the measure, so this file holds no other test that
-//! allocates much.
+//! allocates much, and each test that measures it runs alone in a child
+//! process (tests/common's `alone`): the other tests of its binary share
+//! the process.
 
+mod common;
 mod snapshot_util;
 
 use std::path::Path;
@@ -127,6 +130,12 @@ fn the_bomb_is_sound() {
 /// declared size was allocated up front and filled, 64 MiB and more).
 #[test]
 fn a_stream_past_the_declared_size_is_refused_without_holding_it() {
+    if !common::alone(
+        module_path!(),
+        "a_stream_past_the_declared_size_is_refused_without_holding_it",
+    ) {
+        return;
+    }
     let _one = one();
     let size = 64 * MIB;
     let z = zeros(2 * size);
@@ -167,6 +176,12 @@ fn a_size_the_file_cannot_inflate_to_is_refused_before_inflating() {
 /// yield 8 bytes a page of the address space; refused having read 8.
 #[test]
 fn a_procfs_file_as_the_ram_file_is_refused_at_once() {
+    if !common::alone(
+        module_path!(),
+        "a_procfs_file_as_the_ram_file_is_refused_at_once",
+    ) {
+        return;
+    }
     let _one = one();
     let dir = snapshot("pagemap", 4096, 0, b"");
     let ram = dir.join(format::RAM_FILE);

@@ -196,6 +196,9 @@ fn spaced_storms_stay_bounded(total: u64) {
 /// A million instructions a storm: quick in a debug build.
 #[test]
 fn spaced_storms_stay_bounded_briefly() {
+    if !common::alone(module_path!(), "spaced_storms_stay_bounded_briefly") {
+        return;
+    }
     spaced_storms_stay_bounded(1_000_000);
 }
 
@@ -207,5 +210,11 @@ fn spaced_storms_stay_bounded_briefly() {
     ignore = "40 M instructions a storm: cargo test --release"
 )]
 fn spaced_storms_stay_bounded_over_forty_million() {
+    if !common::alone(
+        module_path!(),
+        "spaced_storms_stay_bounded_over_forty_million",
+    ) {
+        return;
+    }
     spaced_storms_stay_bounded(40_000_000);
 }

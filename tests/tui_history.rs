@@ -157,6 +157,12 @@ fn going_back_into_a_thinned_gap_says_so() {
 #[test]
 #[ignore = "minutes: cargo test --release --test tui_history -- --ignored"]
 fn the_tui_stays_under_a_gib_at_a_billion_instructions() {
+    if !common::alone(
+        module_path!(),
+        "the_tui_stays_under_a_gib_at_a_billion_instructions",
+    ) {
+        return;
+    }
     let mut s = app();
     s.command("set iterations=10000000");
     let target = 1_000_000_000;
