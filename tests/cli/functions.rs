@@ -113,7 +113,7 @@ fn per_function_figures_sum_to_the_totals_and_agree_when_stepped() {
 
 #[test]
 fn a_ras_mispredict_is_charged_to_the_function_of_the_mispredicted_return() {
-    // Before the patch, 3 RAS mispredicts per call (tests/cycles.rs): the
+    // Before the patch, 3 RAS mispredicts per call (tests/cli/cycles.rs): the
     // `jr t0` in handle_exception, do_trap_ecall_u's `ret` and the user
     // wrapper's `ret`. After it, none, and the same instructions run in
     // both functions: each costs one return penalty less, give or take the

@@ -5,7 +5,7 @@
 //! top back to it, the marker once, the hand-counted user instructions, the
 //! iteration count s1 (x9) advanced once and after the marker (so it reads
 //! N - 1 at the stop before the N-th marker), and the system calls made with
-//! the arguments their comments give. tests/init_paths_linux.rs runs them on
+//! the arguments their comments give. tests/kernel/init_paths_linux.rs runs them on
 //! a real kernel.
 //!
 //! An error exit, precisely: a conditional branch whose target is a die

@@ -1,5 +1,5 @@
 //! The `pagefault-file` init (guest-asm/init/pagefault-file.S), walked as
-//! tests/init_paths.rs walks the others: its marker is the load that
+//! tests/kernel/init_paths.rs walks the others: its marker is the load that
 //! faults, run once per iteration with the loop's one `addi s1, s1, 1`
 //! after it; the steady iteration is its hand count of 4 instructions,
 //! stepping one 64 KiB window (the kernel's fault-around reach) at a time;

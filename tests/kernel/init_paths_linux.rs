@@ -3,10 +3,10 @@
 //! Linux kernel: `trapscope snapshot --init NAME` stops each before its
 //! 100th marker, `trapscope run --format json` runs the three snapshots, and
 //! the kernel's path per iteration must be the one the init was written to
-//! take, its user side the hand counts of tests/init_paths.rs, and two runs
+//! take, its user side the hand counts of tests/kernel/init_paths.rs, and two runs
 //! the same figures. Kernels are never in the repository: it runs when asked,
-//! `TRAPSCOPE_LINUX=DIR cargo test --test init_paths_linux -- --ignored`,
-//! DIR holding `Image` and `vmlinux`.
+//! `TRAPSCOPE_LINUX=DIR cargo test --test kernel -- --ignored
+//! init_paths_linux`, DIR holding `Image` and `vmlinux`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -24,7 +24,7 @@ use crate::snapshot_util;
 /// The inits, their markers, and what their iterations hold by hand:
 /// traps (pagefault: the store's fault; signal: kill's ecall and the vDSO's
 /// rt_sigreturn; pipe: write and read in each process) and user
-/// instructions (tests/init_paths.rs: pagefault 4 retired + the store's
+/// instructions (tests/kernel/init_paths.rs: pagefault 4 retired + the store's
 /// faulting run; signal 9 + the handler's 6 + the vDSO's 2; pipe 18 + 17).
 const INITS: [(&str, &str, f64, f64); 4] = [
     ("pagefault", "init_touch", 1.0, 5.0),
@@ -84,7 +84,7 @@ fn entries(run: &PathRun, name: &str) -> usize {
 }
 
 #[test]
-#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test init_paths_linux -- --ignored"]
+#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test kernel -- --ignored init_paths_linux"]
 fn trap_path_inits_take_their_paths_on_linux() {
     let Some((dir, image, vmlinux)) = snapshot_util::linux_kernel("initpaths") else {
         return;

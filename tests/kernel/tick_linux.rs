@@ -6,8 +6,8 @@
 //! interrupt path the init was written to take, its user side the one jump
 //! (guest-asm/init/tick.S, by hand), and two runs on one core the same
 //! events. Kernels are never in the repository: it runs when asked,
-//! `TRAPSCOPE_LINUX=DIR cargo test --test tick_linux -- --ignored`, DIR
-//! holding `Image` and `vmlinux`.
+//! `TRAPSCOPE_LINUX=DIR cargo test --test kernel -- --ignored
+//! tick_linux`, DIR holding `Image` and `vmlinux`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -36,7 +36,7 @@ fn hex(v: &Value) -> u64 {
 }
 
 #[test]
-#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test tick_linux -- --ignored"]
+#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test kernel -- --ignored tick_linux"]
 fn the_tick_init_measures_the_timer_interrupt_path_on_linux() {
     let Some((dir, image, vmlinux)) = snapshot_util::linux_kernel("tick") else {
         return;

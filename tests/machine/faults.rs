@@ -144,7 +144,7 @@ fn a_spin_is_endless_only_if_no_enabled_interrupt_could_be_taken() {
     // armed timer (mtimecmp far away: it does not fire within the test) or a
     // bit already pending can; S timer and software bits are written by
     // software only (no Sstc), so they cannot. "Far away" is past the 2^40
-    // ticks a spin is skipped over (tests/spin_timer.rs: a nearer deadline
+    // ticks a spin is skipped over (tests/machine/spin_timer.rs: a nearer deadline
     // is idled to), so the spin goes on to the budget.
     const ARMED: u64 = 1 << 41;
     let cases: [([u64; 5], bool); 9] = [

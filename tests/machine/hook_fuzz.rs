@@ -5,8 +5,8 @@
 //! (random CSR numbers and values) behind a handler that skips whatever
 //! traps. Each part runs for about two seconds.
 //!
-//! The seed is printed; `TRAPSCOPE_FUZZ_SEED=N cargo test --test hook_fuzz`
-//! repeats a run.
+//! The seed is printed; `TRAPSCOPE_FUZZ_SEED=N cargo test --test machine --
+//! hook_fuzz::` repeats a run.
 
 use crate::common;
 

@@ -124,7 +124,7 @@ fn a_storm_of_traps_never_returned_from_stays_bounded() {
     );
     let mut m = Machine::new(program, stats).unwrap();
     let before = common::status_kib("VmRSS:");
-    // Cut off as a storm first (tests/storms.rs): run on past it.
+    // Cut off as a storm first (tests/machine/storms.rs): run on past it.
     let total = 3_000_000;
     while m.executed() < total {
         let o = m.run(&Until {

@@ -46,7 +46,7 @@ fn syscall_work_knob_takes_the_slow_paths() {
     // the task traced by init, every call takes the slow paths and makes
     // both ptrace reports (entry-side cost only, up to the stop): syscall
     // 58 + 35 + 398 = 491 and exit 61 + 36 + 394 = 491 per call (the
-    // counts are itemised in kernel.S and tests/work_trace.rs).
+    // counts are itemised in kernel.S and tests/kernel/work_trace.rs).
     let s = scenario();
     let r = run(
         &s,
@@ -276,7 +276,7 @@ fn stepping_a_jump_to_itself_counts_every_execution() {
     // bad/spin_irq.S ends in `spin: j spin` (the pc never changes). With the
     // M timer enabled and armed far away (mie.MTIE, mstatus.MIE in M,
     // mtimecmp = 2^41, past the 2^40 ticks a spin is skipped over:
-    // tests/spin_timer.rs) an interrupt could end it, so it is not reported
+    // tests/machine/spin_timer.rs) an interrupt could end it, so it is not reported
     // as endless and each execution counts.
     let p = Rc::new(
         trapscope::machine::Program::load(

@@ -203,7 +203,8 @@ fn spaced_storms_stay_bounded_briefly() {
 }
 
 /// Forty million a storm, where the tester saw 1 GB: a release build's
-/// test (`cargo test --release --test storms`), ignored in debug ones.
+/// test (`cargo test --release --test machine -- storms::`), ignored in
+/// debug ones.
 #[test]
 #[cfg_attr(
     debug_assertions,

@@ -4,7 +4,7 @@
 //! table or a link naming a file outside the ELF's directory copies
 //! nothing; and a variant loading the snapshot shows the stored copy,
 //! wherever the snapshot is. No QEMU or kernel: the snapshots are made by
-//! hand (snapshot_util); tests/snapshot_qemu.rs takes a real one.
+//! hand (snapshot_util); tests/snapshot/qemu.rs takes a real one.
 
 use crate::snapshot_util;
 

@@ -102,7 +102,7 @@ fn the_test_device_status_is_the_one_trapscope_reports() {
         return;
     }
     // bad/poweroff_fail.S stores 0x3333 | 7 << 16; trapscope exits 7 on it
-    // (tests/irq.rs), and so must QEMU, the device's reference.
+    // (tests/machine/irq.rs), and so must QEMU, the device's reference.
     assert_eq!(boot("assets/guest/bad/poweroff_fail.elf"), 7);
 }
 
@@ -111,7 +111,7 @@ fn qemu_takes_the_same_traps_as_trapscope() {
     if !snapshot_util::qemu_or_skip() {
         return;
     }
-    // tests/minikernel.rs: 112 traps under trapscope, 10 + 100 getppid and
+    // tests/machine/minikernel.rs: 112 traps under trapscope, 10 + 100 getppid and
     // the exit from U, and the firmware's SBI reset call from S. QEMU's
     // `-d int` log names each exception (QEMU 7.2: "desc=user_ecall").
     for elf in [

@@ -279,9 +279,10 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
 /// The same oracle check on a real Linux kernel, when one is at hand:
 /// TRAPSCOPE_LINUX=DIR with DIR/Image and DIR/vmlinux (built as the README
 /// says). Kernels are never in the repository, so it runs only when asked:
-/// `TRAPSCOPE_LINUX=DIR cargo test --test snapshot_qemu -- --ignored`.
+/// `TRAPSCOPE_LINUX=DIR cargo test --test snapshot -- --ignored
+/// linux_snapshot_matches_qemu`.
 #[test]
-#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test snapshot_qemu -- --ignored"]
+#[ignore = "needs a kernel: TRAPSCOPE_LINUX=DIR cargo test --test snapshot -- --ignored linux_snapshot_matches_qemu"]
 fn linux_snapshot_matches_qemu() {
     let k = std::env::var_os("TRAPSCOPE_LINUX")
         .map(PathBuf::from)

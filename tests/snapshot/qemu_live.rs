@@ -203,7 +203,7 @@ fn opensbi_banner_reaches_the_console_file() {
 #[test]
 fn a_qemu_halted_at_its_gdbstub_is_killed_by_drop() {
     // The minikernel runs to its end and powers QEMU off within a second
-    // (tests/minikernel_qemu.rs), so this one stays halted at -S: only
+    // (tests/snapshot/minikernel_qemu.rs), so this one stays halted at -S: only
     // Drop can end it.
     let Some(bin) = snapshot_util::qemu_path_or_skip() else {
         return;

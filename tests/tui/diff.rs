@@ -33,7 +33,7 @@ fn d_shows_the_aligned_paths_with_the_mispredicts_and_computes_once() {
     assert_eq!(s.diff.computed, 1);
     let d = s.diff.result.clone().unwrap().unwrap();
     // Before the loop has begun: the default, a typical iteration (which
-    // one tests/pathdiff.rs checks against the run's own figures), not the
+    // one tests/reports/pathdiff.rs checks against the run's own figures), not the
     // last (the 100th, with the loop exit's mispredict).
     assert!(matches!(d.choice, Choice::Typical { .. }), "{:?}", d.choice);
     assert_ne!(d.a.iteration, 100);

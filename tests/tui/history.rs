@@ -153,9 +153,9 @@ fn going_back_into_a_thinned_gap_says_so() {
 /// The README's bound: the TUI a billion instructions into the syscall
 /// loop, with the other variant brought there by Tab, under 1 GiB
 /// resident, its history within the default 320 MiB. Minutes even in a
-/// release build: `cargo test --release --test tui_history -- --ignored`.
+/// release build: `cargo test --release --test tui -- --ignored history::`.
 #[test]
-#[ignore = "minutes: cargo test --release --test tui_history -- --ignored"]
+#[ignore = "minutes: cargo test --release --test tui -- --ignored history::"]
 fn the_tui_stays_under_a_gib_at_a_billion_instructions() {
     if !common::alone(
         module_path!(),
