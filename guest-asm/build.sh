@@ -4,7 +4,7 @@
 # Needs Debian's binutils-riscv64-linux-gnu. The output is reproducible byte for
 # byte: we run from this directory with relative paths, map the directory out of
 # the DWARF, and link without a build id. `cargo test` re-runs this into a
-# temporary directory and compares (tests/guest_build.rs).
+# temporary directory and compares (tests/kernel/guest_build.rs).
 #
 #   guest-asm/build.sh [OUTDIR [INITDIR]]   (defaults: ../assets/guest, ../assets/init)
 #

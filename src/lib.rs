@@ -3,8 +3,7 @@
 //!
 //! Data flows one way: `machine` → events → observers (`session::stats`, and
 //! the core model: prediction and cost) → `report` / the TUI. See ARCHITECTURE.md.
-
-#![forbid(unsafe_code)]
+//! No unsafe code: `unsafe_code = "forbid"` in Cargo.toml's `[lints]`.
 
 pub mod atomics;
 pub mod cli;

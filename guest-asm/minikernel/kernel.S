@@ -269,7 +269,7 @@
 #   audit (audit=1, no rules: a dummy context): entry 6 +
 #     __audit_syscall_entry 36 + ktime_get_coarse_real_ts64 23; exit 5 +
 #     __audit_syscall_exit 13 + audit_reset_context 12.
-# Each function's instruction list is in tests/work_trace.rs beside the
+# Each function's instruction list is in tests/kernel/work_trace.rs beside the
 # constant it makes up. rseq (knob_rseq, user_rseq.S) adds nothing to a
 # getppid: its work runs only on TIF_NOTIFY_RESUME (155 instructions per
 # context switch of a registered task, userctx.S, counted there too).

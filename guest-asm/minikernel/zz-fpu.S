@@ -157,7 +157,7 @@ stat_fstate_restore:
 # fp_touch(): with knob_use_fp, count this call in fs0 (fs0 += 1.0), as a
 # task computing in floating point between two yields would; FS becomes
 # Dirty. Each task's fs0 counts its own calls only if the switch keeps each
-# task's f registers apart (tests/fp.rs checks it).
+# task's f registers apart (tests/machine/fp.rs checks it).
 	.globl fp_touch
 	.type fp_touch, @function
 fp_touch:

@@ -2,7 +2,7 @@
 # S-mode and then from U-mode, with the minikernel's firmware
 # (minikernel/zalrsc-fw.S) installed the way fw.S installs it. On a core with
 # native AMOs (`trapscope elf`) the AMOs run as they are; on one whose AMOs
-# trap (the P8700 profile, tests/amo_emulation.rs) the firmware emulates each
+# trap (the P8700 profile, tests/machine/amo_emulation.rs) the firmware emulates each
 # one. Both runs must give the results the unprivileged spec's "A" chapter
 # defines, written out below by hand for one pair of operands:
 #   .d: mem = A = 0xfffffffffffffff0 (-16), rs2 = B = 0x0000000123456789

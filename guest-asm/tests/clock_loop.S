@@ -1,5 +1,5 @@
 # clock_loop: a loop that reads the clock, for `trapscope verify`'s counted
-# clock (tests/verify_clock.rs). Run from reset it loops 2000 times and
+# clock (tests/snapshot/verify_clock.rs). Run from reset it loops 2000 times and
 # passes; `trapscope snapshot --elf` stops it at clock_loop's 5th execution,
 # and `verify` then runs 200 more iterations in QEMU and in trapscope, which
 # must end with the same registers and RAM: the values read here go into

@@ -10,7 +10,7 @@
 # * The spec lets an implementation mark Dirty conservatively. The machine
 #   under trapscope (and so this contract) tracks it exactly: an f store
 #   only reads FP state and leaves FS as it was.
-# tests/fp.rs reads the events trapscope reports for the labels below
+# tests/machine/fp.rs reads the events trapscope reports for the labels below
 # (fs_off_fadd, fs_first_write).
 #
 # Checks (M-mode only; medeleg = 0, so every trap goes to st_m_trap):

@@ -2,7 +2,7 @@
 #
 # - UART (ns16550a at 0x1000_0000): LSR (offset 5) says the transmitter is
 #   empty (THRE, bit 5), so a polling driver sends at once; the bytes sent
-#   are what trapscope prints (tests/irq.rs checks "platform ok").
+#   are what trapscope prints (tests/machine/irq.rs checks "platform ok").
 # - CLINT (0x0200_0000): mtime (+0xbff8) moves forward with the model's
 #   clock; mtimecmp (+0x4000) reads back what was written; msip (+0) keeps
 #   bit 0 only and raises mip.MSIP.

@@ -1,6 +1,6 @@
 # watch_alias: one physical doubleword reached through two virtual
 # addresses, for trapscope's watchpoints, which watch physical memory
-# (tests/watch.rs sets one on `cell` and checks where each access stops).
+# (tests/machine/watch.rs sets one on `cell` and checks where each access stops).
 #
 # Sv39 (priv spec §4.3) maps VA 0x8000_0000 to itself and VA 0xc000_0000
 # (the alias) to PA 0x8000_0000, both R W X with A and D set. S-mode stores

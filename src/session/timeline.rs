@@ -5,7 +5,7 @@
 //! marks, and the RAS's depth after each change.
 //!
 //! The run is single-stepped (the same events and cycles as by blocks,
-//! which tests/cycles.rs checks), so each event is stamped where the
+//! which tests/cli/cycles.rs checks), so each event is stamped where the
 //! instruction it belongs to began: the cycle a stamp gives is the same in
 //! block mode and when stepping, and no hot path of the observer changes.
 

@@ -146,3 +146,42 @@ pub fn status_kib(key: &str) -> u64 {
 pub fn rss_bytes() -> u64 {
     status_kib("VmRSS:") << 10
 }
+
+/// For a test that measures this process (its resident memory): the other
+/// tests of its binary run as threads of the same process, and what they
+/// allocate would count in. True in a child process of this test binary
+/// that runs the test `test` of `module` (as `module_path!()` names it)
+/// alone, where the test goes on; anywhere else, runs that child, fails
+/// unless the test passed there, and returns false (the caller returns).
+pub fn alone(module: &str, test: &str) -> bool {
+    const ALONE: &str = "TRAPSCOPE_TEST_ALONE";
+    // The harness names a test by its path below the crate.
+    let name = match module.split_once("::") {
+        Some((_, path)) => format!("{path}::{test}"),
+        None => test.to_string(),
+    };
+    if std::env::var_os(ALONE).is_some_and(|v| v == name.as_str()) {
+        return true;
+    }
+    let out = Command::new(std::env::current_exe().unwrap())
+        .arg(&name)
+        .args([
+            "--exact",
+            "--include-ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(ALONE, &name)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprint!("{stderr}");
+    assert!(
+        out.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{name}, alone in a child process: {}\n{stdout}{stderr}",
+        out.status
+    );
+    false
+}

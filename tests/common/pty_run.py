@@ -1,5 +1,5 @@
 # Runs trapscope's TUI on a pseudo-terminal and acts on it step by step,
-# for tests/tui_signals.rs. By default as a job-control shell runs a job:
+# for tests/tui/signals.rs. By default as a job-control shell runs a job:
 # this process leads the session the terminal controls, and the TUI is
 # its own process group in the foreground, so that a stop can be
 # continued. With --orphan first, the TUI leads a session of its own (as

@@ -4,7 +4,7 @@
 //! die stub: straight-line code ending in `call init_fail`), with the
 //! registers that hold constants (`li`, `lui`, `la`) at each instruction, so
 //! that a system call's number and arguments can be read at its ecall.
-//! Shared by tests/init_paths.rs.
+//! Shared by tests/kernel/init_paths.rs.
 
 // Each test file that uses it uses part of it.
 #![allow(dead_code)]
