@@ -20,7 +20,6 @@ mod expect_events;
 mod expect_ext;
 mod expect_names;
 mod functions;
-mod no_outside_citations;
 mod pairs;
 mod per_event;
 mod profiles;

@@ -3,7 +3,7 @@
 //! ARGS` blocks, the checked error examples and the `<!-- generated: ... -->`
 //! sections; and the annotated scenario example parses.
 
-mod pages;
+use crate::pages;
 
 use std::path::Path;
 

@@ -3,8 +3,6 @@
 //! Markdown they are read by: fenced blocks, headings and their anchors,
 //! links.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 pub fn root() -> &'static Path {
