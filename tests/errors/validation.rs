@@ -1,4 +1,4 @@
-//! Bad input (README.md, "Exit status"): usage errors are one line, user strings are
+//! Bad input (docs/reference/cli.md, "Exit status"): usage errors are one line, user strings are
 //! escaped, content errors carry `file:line:col`, and ELF errors speak ELF.
 
 use crate::common;

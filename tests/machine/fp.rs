@@ -1,4 +1,4 @@
-//! sstatus.FS as events (README.md, "FP state"): the guest
+//! sstatus.FS as events (docs/scenarios/fp-state.md): the guest
 //! self-test fs_state.S (guest-asm/tests/) runs FP instructions with FS Off,
 //! Initial and Clean; here the events trapscope reports for it are checked
 //! against the labels in that program, in block mode and single steps.

@@ -1,7 +1,7 @@
-//! Memory that a long run holds stays bounded (README "Speed" states the
+//! Memory that a long run holds stays bounded (docs/measurements/speed.md states the
 //! bounds): the checkpoints' block-stream chunks count against their cap,
 //! and a storm of traps that never return holds a bounded list of them.
-//! The structures' bytes are counted, not timed; the README extrapolates.
+//! The structures' bytes are counted, not timed; the speed page extrapolates.
 
 use crate::common;
 

@@ -1,11 +1,11 @@
 //! Hostile guests that trap, rewrite their own code or run emulated
 //! instructions every few instructions are cut off with one line long
-//! before the default budget (machine/storm.rs; README "Speed"), and a
+//! before the default budget (machine/traps/storm.rs; docs/measurements/speed.md), and a
 //! plain loop, loads under MPRV and a page table in a device are not. Their
 //! timings against the plain loop, and what each event costs against what
 //! the rule charges, are `bench`'s. Spaced out to trap just less often than
 //! the cut-off, they run on, and what a headless run holds stays bounded
-//! (README "Speed": memory bounds).
+//! (docs/measurements/speed.md: memory bounds).
 
 use crate::common;
 
@@ -57,7 +57,7 @@ fn storms_are_cut_off_with_one_line() {
             "{}: {line}",
             kind.name()
         );
-        assert!(line.contains("(README: Speed)"), "{line}");
+        assert!(line.contains("(docs/measurements/speed.md)"), "{line}");
     }
 }
 

@@ -1,5 +1,5 @@
 //! RAM files that would have trapscope hold far more than they should
-//! (README "Real kernels: snapshots"): a zlib stream that inflates past the
+//! (docs/guides/real-kernels.md): a zlib stream that inflates past the
 //! manifest's size is refused as it passes it, without holding that size;
 //! a size the file could never inflate to is refused before inflating; a
 //! procfs file in the RAM file's place is refused at once. Each with one

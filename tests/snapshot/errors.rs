@@ -1,4 +1,4 @@
-//! Bad input to snapshots, through the binary (README.md, "Exit status"): each
+//! Bad input to snapshots, through the binary (docs/reference/cli.md, "Exit status"): each
 //! case gives one `trapscope: ` line on stderr and exit 2 (130 for Ctrl-C,
 //! 143 for SIGTERM), never a panic or a hang, and no QEMU outlives
 //! trapscope.

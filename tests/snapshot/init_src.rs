@@ -1,4 +1,4 @@
-//! A snapshot carries its init's sources (README "Your own init"): the
+//! A snapshot carries its init's sources (docs/guides/own-elf.md, "Your own init"): the
 //! files the init's line table names are found beside the ELF, copied to
 //! `DIR/init-src/` and mapped in the manifest's `init.sources`; a line
 //! table or a link naming a file outside the ELF's directory copies

@@ -277,7 +277,7 @@ fn minikernel_snapshot_matches_qemu_and_the_native_run() {
 }
 
 /// The same oracle check on a real Linux kernel, when one is at hand:
-/// TRAPSCOPE_LINUX=DIR with DIR/Image and DIR/vmlinux (built as the README
+/// TRAPSCOPE_LINUX=DIR with DIR/Image and DIR/vmlinux (built as docs/guides/real-kernels.md
 /// says). Kernels are never in the repository, so it runs only when asked:
 /// `TRAPSCOPE_LINUX=DIR cargo test --test snapshot -- --ignored
 /// linux_snapshot_matches_qemu`.
@@ -309,7 +309,7 @@ fn linux_snapshot_matches_qemu() {
             ecall_symbol: "init_ecall".into(),
             loop_symbol: "init_loop".into(),
             // The vector inits need V (a kernel built with
-            // CONFIG_RISCV_ISA_V, README "Vector kernels").
+            // CONFIG_RISCV_ISA_V, docs/guides/vector-kernels.md).
             vlen: init.starts_with('v').then_some(256),
             ..config()
         };

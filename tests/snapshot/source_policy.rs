@@ -239,7 +239,7 @@ fn a_kernel_src_of_the_root_directory_is_not_a_source_root() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// README "The reviewer's recipe": two trees, each vmlinux built in its own
+/// docs/guides/patch-review.md, "The reviewer's recipe": two trees, each vmlinux built in its own
 /// (DWARF's compilation directory), snapshots recording them; the "after"
 /// variant's lines come from the tree its DWARF names, the "before"
 /// variant's from a copy named by `kernel_src` once its tree moved on.

@@ -1,4 +1,4 @@
-//! `trapscope verify` through the binary (README.md, "`trapscope verify`"):
+//! `trapscope verify` through the binary (docs/guides/real-kernels.md, "`trapscope verify`"):
 //! exit 0 when a snapshot of the Sv39 minikernel is what QEMU reaches, at
 //! the snapshot point and after the iterations; exit 1 when a register or
 //! a RAM byte of it was changed, naming the register, or the address with

@@ -1,4 +1,4 @@
-//! The FP pane and the glyphs that stand in for colour (README.md, "FP
+//! The FP pane and the glyphs that stand in for colour (docs/scenarios/fp-state.md, "FP
 //! state"), drawn into a test backend.
 
 use crate::common;
@@ -38,7 +38,7 @@ fn v_reaches_the_fp_pane_and_it_shows_the_reset_state() {
     let text = screen(&mut s, 160, 45);
     assert!(text.contains("FP registers"), "{text}");
     let rows = pane_rows(&mut s, Pane::Fp, 45, 24).join("\n");
-    // Reset (README contract): mstatus 0, so FS Off; fcsr 0.
+    // Reset (docs/reference/machine.md): mstatus 0, so FS Off; fcsr 0.
     assert!(rows.contains("FS [Off]→ Initial → Clean → Dirty"), "{rows}");
     assert!(rows.contains("fcsr 0x00 frm RNE fflags -"), "{rows}");
     assert!(rows.contains("no transition yet"), "{rows}");

@@ -1,5 +1,5 @@
 //! The TUI's time-travel history, all variants together, within
-//! `--history-mib` (README "Time travel"): past it checkpoints are thinned
+//! `--history-mib` (docs/guides/time-travel.md): past it checkpoints are thinned
 //! and the block stream's oldest chunks go; `B` then finds a breakpoint
 //! hit before the stream by re-executing from an earlier checkpoint, and
 //! the status line says the history is thinned.
@@ -150,7 +150,7 @@ fn going_back_into_a_thinned_gap_says_so() {
     );
 }
 
-/// The README's bound: the TUI a billion instructions into the syscall
+/// The bound docs/guides/time-travel.md states: the TUI a billion instructions into the syscall
 /// loop, with the other variant brought there by Tab, under 1 GiB
 /// resident, its history within the default 320 MiB. Minutes even in a
 /// release build: `cargo test --release --test tui -- --ignored history::`.

@@ -1,4 +1,4 @@
-//! Time travel in the TUI (README.md, "Time travel"): Tab straight back returns to exactly
+//! Time travel in the TUI (docs/guides/time-travel.md): Tab straight back returns to exactly
 //! where the variant was, even where mapping by iteration and trap event is
 //! not symmetric (past the end of the measured loop), and even after idle
 //! time ran the parked variant on; `b` at instruction 0 says why nothing
