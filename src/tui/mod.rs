@@ -2,6 +2,7 @@
 //! changes the state, and `render` draws it. The terminal is restored on
 //! every way out, panics and Ctrl-C included.
 
+pub mod action;
 pub mod command;
 pub mod input;
 pub mod keymap;
@@ -227,7 +228,7 @@ fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
 
 /// Draws a long action's progress on the bottom row (after 150 ms) and
 /// goes on unless Esc, q or Ctrl-C set the interrupt flag.
-fn progress_hook(shown: Rc<Cell<bool>>) -> update::long::ProgressFn {
+fn progress_hook(shown: Rc<Cell<bool>>) -> state::ProgressFn {
     Box::new(move |p| {
         if p.started.elapsed() >= std::time::Duration::from_millis(150) {
             let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));

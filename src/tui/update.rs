@@ -1,8 +1,9 @@
-//! Actions and `update`, the only place the TUI's state changes
-//! (docs/decisions.md C4).
+//! `update`, the only place the TUI's state changes (docs/decisions.md
+//! C4): each `Action` (`action.rs`, re-exported here) carried out.
 
 use std::time::Instant;
 
+pub use super::action::Action;
 use super::state::{AppState, Mode, PAN_STEP, Pane};
 use crate::trace::{EventKind, Priv};
 
@@ -20,58 +21,6 @@ mod reverse;
 mod rewind;
 mod stepping;
 mod switch;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    Step,
-    StepOver,
-    StepOut,
-    Continue,
-    RunToTrap,
-    StepBack,
-    ReverseContinue,
-    /// `r`: back to the start (where the lesson is).
-    Restart,
-    /// `R`: back to power-on.
-    Reset,
-    SwitchVariant,
-    ToggleBreakpoint,
-    ToggleDisasm,
-    ToggleVector,
-    /// Bring the next shared pane forward (the compact layout).
-    NextTab,
-    CycleFilter,
-    NextPane,
-    Focus(Pane),
-    ScrollUp,
-    ScrollDown,
-    /// Left / Right: the focused pane's columns past its edge.
-    PanLeft,
-    PanRight,
-    /// PgUp / PgDn: a page in the focused pane.
-    PageUp,
-    PageDown,
-    /// `D`: the path diff view.
-    ToggleDiff,
-    /// Enter: the source of the diff's selected line.
-    DiffJump,
-    Help,
-    /// Space: play the next script step.
-    Advance,
-    CommandStart,
-    /// `/`: the search prompt; `]`/`[` the next and previous match.
-    SearchStart,
-    SearchNext,
-    SearchPrev,
-    Input(char),
-    Backspace,
-    Submit,
-    Cancel,
-    Quit,
-    /// Ctrl-Z where nobody could continue a stopped TUI (`signals.rs`;
-    /// where one can, the reader thread stops the process itself).
-    Suspend,
-}
 
 impl AppState {
     pub fn update(&mut self, a: Action) {
@@ -236,14 +185,6 @@ impl AppState {
             }
         }
         self.timing.update_us = t0.elapsed().as_micros() as u64;
-    }
-
-    pub fn say(&mut self, msg: impl Into<String>) {
-        self.message = Some((msg.into(), false));
-    }
-
-    pub fn error(&mut self, msg: impl Into<String>) {
-        self.message = Some((msg.into(), true));
     }
 
     fn scroll(&mut self, d: i64) {

@@ -174,7 +174,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
 
 /// The line a long action shows while it runs (drawn over the status
 /// line's last row).
-pub fn progress_line(p: &crate::tui::update::long::Progress<'_>) -> String {
+pub fn progress_line(p: &crate::tui::state::Progress<'_>) -> String {
     let secs = p.started.elapsed().as_secs_f64();
     let of = match p.total {
         Some(t) if t > 0 => format!(" of {t} ({}%)", p.done.saturating_mul(100) / t),
