@@ -6,7 +6,7 @@
 //! and `handle`s them as one batch:
 //! - q and Ctrl-C outside the command line quit before anything else in
 //!   the batch;
-//! - below the minimum size (`render::MIN_WIDTH`×`MIN_HEIGHT`) every other
+//! - below the minimum size (`layout::MIN_WIDTH`×`MIN_HEIGHT`) every other
 //!   key and click is refused: nothing changes that the user cannot see;
 //! - `b` typed k times in a row is one re-execution k instructions back;
 //! - at most `MAX_MOVES` actions that move the machine run per batch; the
@@ -21,7 +21,7 @@ use ratatui::crossterm::event::{
 };
 
 use super::keymap::Keymap;
-use super::render;
+use super::layout;
 use super::state::{AppState, Mode};
 use super::update::Action;
 
@@ -139,10 +139,7 @@ pub struct Handled {
     pub dropped: usize,
 }
 
-/// The size below which only q, Ctrl-C and resizing act.
-pub fn too_small(size: (u16, u16)) -> bool {
-    size.0 < render::MIN_WIDTH || size.1 < render::MIN_HEIGHT
-}
+pub use super::layout::too_small;
 
 /// Handles the events read in one frame; `size` is the terminal's, kept
 /// up to date by resize events; `quit_now` is the reader thread's flag
@@ -196,7 +193,7 @@ pub fn handle(
             }
             Event::Mouse(m) => {
                 let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
-                let hit = render::areas(area, s)
+                let hit = layout::areas(area, s)
                     .into_iter()
                     .find(|(_, r)| r.contains((m.column, m.row).into()))
                     .map(|(p, _)| p);

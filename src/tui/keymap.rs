@@ -213,3 +213,66 @@ impl fmt::Display for Keymap {
         Ok(())
     }
 }
+
+/// A line of the help screen: a key (or keys, or a command's form) and what
+/// it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpItem {
+    pub label: String,
+    pub text: &'static str,
+}
+
+/// A part of the help screen under its heading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpSection {
+    pub heading: &'static str,
+    /// The `:` commands (long forms go on a line of their own).
+    pub commands: bool,
+    pub items: Vec<HelpItem>,
+}
+
+/// The help screen's words: the keys (bindings that do the same thing
+/// share one line), then the commands.
+pub fn help_sections() -> Vec<HelpSection> {
+    let keys = Keymap::default();
+    let mut items: Vec<HelpItem> = Vec::new();
+    for b in &keys.bindings {
+        match items.last_mut() {
+            Some(it) if it.text == b.help => {
+                it.label.push(' ');
+                it.label.push_str(b.label);
+            }
+            _ => items.push(HelpItem {
+                label: b.label.to_string(),
+                text: b.help,
+            }),
+        }
+    }
+    items.push(HelpItem {
+        label: "Esc".into(),
+        text: "stop a long action (continue, run to trap, a lesson step, a step back or any re-execution); leave the command line, the / prompt or this help",
+    });
+    items.push(HelpItem {
+        label: "mouse".into(),
+        text: "click a pane to focus it, wheel scrolls it",
+    });
+    let commands = super::command::HELP
+        .iter()
+        .map(|(c, h)| HelpItem {
+            label: c.to_string(),
+            text: h,
+        })
+        .collect();
+    vec![
+        HelpSection {
+            heading: "keys",
+            commands: false,
+            items,
+        },
+        HelpSection {
+            heading: "commands (after :)",
+            commands: true,
+            items: commands,
+        },
+    ]
+}

@@ -7,6 +7,7 @@ pub mod command;
 pub mod input;
 pub mod keymap;
 pub mod latency;
+pub mod layout;
 pub mod record;
 pub mod render;
 pub mod script;

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 pub use super::action::Action;
+use super::layout;
 use super::state::{AppState, Mode, PAN_STEP, Pane};
 use crate::trace::{EventKind, Priv};
 
@@ -42,7 +43,7 @@ impl AppState {
                 self.help_scroll = 0;
             } else {
                 let area = self.views.screen.get().unwrap_or_default();
-                let max = crate::tui::render::help::max_scroll(area);
+                let max = crate::tui::layout::help::max_scroll(area);
                 self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
             }
             return;
@@ -110,8 +111,8 @@ impl AppState {
                 // Forward from the pane in front, which a focus or a lesson
                 // step may have chosen; focus follows, so it stays in front,
                 // and a lesson's highlight gives way.
-                let t = crate::tui::render::tabs(self.lower);
-                let now = crate::tui::render::front(self);
+                let t = layout::tabs(self.lower);
+                let now = layout::front(self);
                 let i = t.iter().position(|p| *p == now).unwrap_or(0);
                 self.tab = (i + 1) % t.len();
                 self.focus = t[self.tab];
@@ -120,17 +121,7 @@ impl AppState {
             Action::NextPane => {
                 // Only the panes the last frame showed (the compact layout's
                 // shared place shows one at a time).
-                let area = self
-                    .views
-                    .screen
-                    .get()
-                    .unwrap_or(ratatui::layout::Rect::new(
-                        0,
-                        0,
-                        crate::tui::render::WIDE_WIDTH,
-                        crate::tui::render::WIDE_HEIGHT,
-                    ));
-                let on = crate::tui::render::shown(area, self);
+                let on = layout::shown(layout::last_screen(self), self);
                 let i = on.iter().position(|p| *p == self.focus);
                 if let Some(next) = i.map_or(on.first(), |i| on.get((i + 1) % on.len())) {
                     self.focus = *next;
