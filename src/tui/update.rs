@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 pub use super::action::Action;
+use super::keymap::next_mode;
 use super::layout;
 use super::state::{AppState, Mode, PAN_STEP, Pane};
 use crate::trace::{EventKind, Priv};
@@ -31,6 +32,11 @@ impl AppState {
         }
         if self.mode == Mode::Help && a != Action::Quit {
             // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
+            self.mode = next_mode(&self.mode, &a);
+            if self.mode != Mode::Help {
+                self.help_scroll = 0;
+                return;
+            }
             let by: i64 = match a {
                 Action::ScrollUp => -1,
                 Action::ScrollDown => 1,
@@ -38,16 +44,14 @@ impl AppState {
                 Action::PageDown => 10,
                 _ => 0,
             };
-            if by == 0 {
-                self.mode = Mode::Normal;
-                self.help_scroll = 0;
-            } else {
-                let area = self.views.screen.get().unwrap_or_default();
-                let max = crate::tui::layout::help::max_scroll(area);
-                self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
-            }
+            let area = self.views.screen.get().unwrap_or_default();
+            let max = layout::help::max_scroll(area);
+            self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
             return;
         }
+        // The keyboard's mode, as the keymap says the action leaves it.
+        let before = std::mem::replace(&mut self.mode, Mode::Normal);
+        self.mode = next_mode(&before, &a);
         // Actions that move the machine (a recording keeps them as steps).
         // A command (`:run`, `:goto`) may move it too.
         let moves = crate::tui::input::moves_machine(&a) || a == Action::Submit;
@@ -136,30 +140,21 @@ impl AppState {
             Action::PageDown => self.scroll(self.views.page(self.focus, super::state::diff_page())),
             Action::ToggleDiff => self.toggle_diff(),
             Action::DiffJump => self.diff_jump(),
-            Action::Help => self.mode = Mode::Help,
             Action::Advance => self.advance(),
-            Action::CommandStart => self.mode = Mode::Command(String::new()),
-            Action::SearchStart => self.mode = Mode::Search(String::new()),
             Action::SearchNext => self.search_again(true),
             Action::SearchPrev => self.search_again(false),
-            Action::Input(c) => {
-                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode {
-                    s.push(c);
-                }
-            }
-            Action::Backspace => {
-                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode
-                    && s.pop().is_none()
-                {
-                    self.mode = Mode::Normal;
-                }
-            }
-            Action::Submit => match std::mem::replace(&mut self.mode, Mode::Normal) {
+            Action::Submit => match before {
                 Mode::Command(s) => self.command(&s),
                 Mode::Search(q) => self.search_submit(q),
                 _ => {}
             },
-            Action::Cancel => self.mode = Mode::Normal,
+            // The mode is all these change (`next_mode`).
+            Action::Help
+            | Action::CommandStart
+            | Action::SearchStart
+            | Action::Input(_)
+            | Action::Backspace
+            | Action::Cancel => {}
             Action::Quit => self.quit = true,
             Action::Suspend => {}
         }

@@ -9,8 +9,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 use crate::tui::keymap::{self, HelpItem};
 
-/// The widest the box grows (wider lines read badly).
+/// The widest the box grows in one column (wider lines read badly).
 const MAX_WIDTH: u16 = 116;
+/// The widest a column grows when there are two: the box then takes up to
+/// two of them, its borders and the gap between them.
+const MAX_COLUMN: u16 = 72;
 
 /// Longer command forms than this go on a line of their own.
 const COMMAND_PAD: usize = 22;
@@ -54,9 +57,9 @@ pub fn entry(label: &str, pad: usize, text: &str, width: usize) -> Vec<Row> {
 }
 
 /// The help's entries, each a few wrapped rows, for columns `width` wide:
-/// each section of the keymap's help under its heading, keys in one
-/// column of labels, commands in another. Columns break between entries,
-/// never inside one.
+/// each section of the keymap's help under its heading (which comes with
+/// the section's first entry), keys in one column of labels, commands in
+/// another. Columns break between entries, never inside one.
 pub fn entries(width: usize) -> Vec<Vec<Row>> {
     let mut out: Vec<Vec<Row>> = Vec::new();
     for (i, section) in keymap::help_sections().into_iter().enumerate() {
@@ -65,7 +68,6 @@ pub fn entries(width: usize) -> Vec<Vec<Row>> {
             head.push(Row::Text(String::new()));
         }
         head.push(Row::Heading(section.heading.to_string()));
-        out.push(head);
         let pad = match section.commands {
             false => section
                 .items
@@ -82,14 +84,17 @@ pub fn entries(width: usize) -> Vec<Vec<Row>> {
                 .unwrap_or(1),
         };
         for HelpItem { label, text } in &section.items {
+            // The heading goes with the first entry (a column never ends
+            // on a heading).
+            let mut e = std::mem::take(&mut head);
             if label.len() > pad {
                 // A long form on a line of its own, its text under it.
-                let mut e = vec![Row::Text(label.to_string())];
+                e.push(Row::Text(label.to_string()));
                 e.extend(entry("", pad, text, width));
-                out.push(e);
             } else {
-                out.push(entry(label, pad, text, width));
+                e.extend(entry(label, pad, text, width));
             }
+            out.push(e);
         }
     }
     out
@@ -127,7 +132,8 @@ pub struct Help {
     pub cols: Vec<Vec<Row>>,
 }
 
-/// The help at `area`: in one column if it fits, else two.
+/// The help at `area`: in one column if it fits, else two, each as wide
+/// as the screen allows up to `MAX_COLUMN`.
 pub fn laid_out(area: Rect) -> Help {
     let w = area.width.saturating_sub(2).min(MAX_WIDTH);
     let room = usize::from(area.height.saturating_sub(2));
@@ -141,6 +147,7 @@ pub fn laid_out(area: Rect) -> Help {
             cols: vec![one.concat()],
         };
     }
+    let w = area.width.saturating_sub(2).min(2 * MAX_COLUMN + 3);
     let col_w = usize::from(w.saturating_sub(2)).saturating_sub(1) / 2;
     Help {
         width: w,
@@ -155,11 +162,6 @@ pub fn max_scroll(area: Rect) -> usize {
     let h = laid_out(area);
     let height = h.cols.iter().map(Vec::len).max().unwrap_or(0);
     height.saturating_sub(h.room.saturating_sub(1))
-}
-
-/// How many entries the help has.
-pub fn entry_count() -> usize {
-    entries(80).len()
 }
 
 /// The box, `width` wide and tall enough for `rows` rows, in the middle of

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::dim;
+pub use crate::tui::layout::help::max_scroll;
 use crate::tui::layout::help::{self as place, Row};
-pub use crate::tui::layout::help::{entry_count, max_scroll};
 
 /// A laid-out row as a line: headings dimmed.
 fn line(r: Row) -> Line<'static> {
