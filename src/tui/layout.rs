@@ -18,9 +18,11 @@
 //! ```
 //! Below 150×36 the compact layout lets the CSRs, the call stack, the
 //! cycles and the lower pane take turns in one place. The status line's
-//! height (`status.rs`) and the help box (`help.rs`) are laid out here too;
-//! `wrap.rs` wraps text to a width for both.
+//! height (`status.rs`), the help box (`help.rs`) and the disassembly's
+//! listing (`disasm.rs`, which the search goes by) are laid out here too;
+//! `wrap.rs` wraps text to a width.
 
+pub mod disasm;
 pub mod help;
 pub mod status;
 pub mod wrap;

@@ -296,7 +296,7 @@ impl AppState {
 
     fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
         let p = self.live.program().clone();
-        let center = crate::tui::render::disasm_center(self);
+        let center = crate::tui::layout::disasm::center(self);
         let mut ranges = code_ranges(&p);
         if !ranges.iter().any(|&(a, b)| (a..b).contains(&center)) {
             // Code no function symbol covers: the window the pane decodes.
@@ -310,7 +310,7 @@ impl AppState {
         let visit = |r: (u64, u64), len: u64, want: &dyn Fn(u64) -> bool| -> Option<u64> {
             let bytes = self.live.m.read_mem(r.0, len as usize)?;
             let insns = crate::machine::decode_range(r.0, &bytes);
-            let rows = crate::tui::render::disasm_rows(self, &p, &insns);
+            let rows = crate::tui::layout::disasm::rows(self, &p, &insns);
             let mut hits = rows
                 .iter()
                 .filter(|row| want(row.pc) && find_in(&row.searchable(), q).is_some())

@@ -17,7 +17,6 @@ mod ras;
 mod regs;
 mod reservation;
 mod source;
-pub(crate) use source::{disasm_center, disasm_rows};
 pub mod status;
 mod timeline;
 mod vector;
