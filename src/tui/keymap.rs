@@ -1,11 +1,12 @@
-//! What every key means, in every mode, in one table (docs/decisions.md
-//! C4): `keys.rs` lists each mode's keys with their action, their line on
-//! the help screen and their row of README.md's key table; `commands.rs`
-//! does the same for the `:` commands. Everything that asks what a key
-//! does reads it here: `key_action` and `input::handle` (the action), the
-//! reader thread (`input::Typing`: whether a key starts or goes on typing a
-//! line, and whether it quits or stops a long action at once), the help
-//! screen (`help_sections`) and the Markdown tables (`markdown`).
+//! What every key means, in every mode, in one table
+//! (docs/decisions.md C4): `keys.rs` and `modes.rs` list each mode's keys
+//! with their action, their line on the help screen and their row of
+//! README.md's key table; `commands.rs` does the same for the `:`
+//! commands. Everything that asks what a key does reads it here:
+//! `key_action` and `input::handle` (the action), the reader thread
+//! (`input::Typing`: whether a key starts or goes on typing a line, and
+//! whether it quits or stops a long action at once), the help screen
+//! (`help_sections`) and the Markdown tables (`markdown`).
 //!
 //! A key is looked up in its mode; a key the mode names beats a wildcard
 //! (any character on a line, any other key in the help). The diff view is

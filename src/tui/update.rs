@@ -1,5 +1,6 @@
-//! `update`, the only place the TUI's state changes (docs/decisions.md
-//! C4): each `Action` (`action.rs`, re-exported here) carried out.
+//! `update`, the only place the TUI's state changes
+//! (docs/decisions.md C4): each `Action` (`action.rs`, re-exported here)
+//! carried out.
 
 use std::time::Instant;
 

@@ -95,15 +95,6 @@ pub static COMMANDS: &[CommandRow] = &[
     },
     CommandRow {
         commands: &[Command {
-            names: &["unprobe"],
-            cmd: Cmd::Unprobe,
-            usage: "unprobe SYMBOL|0xADDR|all",
-            help: "remove probes (the guest reruns to here)",
-        }],
-        doc: None,
-    },
-    CommandRow {
-        commands: &[Command {
             names: &["x"],
             cmd: Cmd::Examine,
             usage: "x ADDR|SYM|REG [N]",
@@ -133,6 +124,16 @@ pub static COMMANDS: &[CommandRow] = &[
             keys: "`watch ADDR|SYM [LEN]`, `unwatch N|ADDR|SYM|all`",
             long: "stop after any load or store of those bytes (\"Kernel-debugger views\")",
         }),
+    },
+    CommandRow {
+        commands: &[Command {
+            names: &["unprobe"],
+            cmd: Cmd::Unprobe,
+            usage: "unprobe SYMBOL|0xADDR|all",
+            help: "remove probes (the guest reruns to here)",
+        }],
+        // The README's command table has no row for it.
+        doc: None,
     },
     CommandRow {
         commands: &[Command {
