@@ -1,63 +1,15 @@
-//! The `:` command line: `break LOCATION` (`SYM`, `SYM+0xOFF`, `FILE:LINE`,
-//! `0xADDR`), `delete LOCATION|all`, `run N`,
-//! `core NAME`, `variant NAME`, `set KNOB=VALUE`, `goto EVENT`, and the
-//! lesson recorder's `record`, `say TEXT`, `save FILE` (`record.rs`).
+//! The `:` command line carried out: `break LOCATION` (`SYM`, `SYM+0xOFF`,
+//! `FILE:LINE`, `0xADDR`), `delete LOCATION|all`, `run N`, `core NAME`,
+//! `variant NAME`, `set KNOB=VALUE`, `goto EVENT`, and the lesson
+//! recorder's `record`, `say TEXT`, `save FILE` (`record.rs`). The names and
+//! their help are the command table's (`keymap/commands.rs`).
 
 use std::rc::Rc;
 
+use super::keymap::commands::{self, Cmd};
 use super::state::AppState;
 use crate::cost::Profile;
 use crate::machine::Outcome;
-
-/// The commands, for the help screen.
-pub const HELP: &[(&str, &str)] = &[
-    (
-        "break SYM|SYM+0xOFF|FILE:LINE|0xADDR",
-        "stop there (c continues to it)",
-    ),
-    (
-        "probe SYMBOL|0xADDR",
-        "a guest-visible probe (a breakpoint trap, kprobe-like)",
-    ),
-    (
-        "probe! SYMBOL|0xADDR",
-        "place it even inside an LR/SC sequence",
-    ),
-    ("delete SYMBOL|0xADDR|all", "remove breakpoints"),
-    ("run N", "run N more instructions"),
-    (
-        "core NAME|PATH.toml",
-        "estimate for another core (same pc and iteration)",
-    ),
-    (
-        "variant NAME",
-        "show another variant (same iteration and event)",
-    ),
-    ("set KNOB=VALUE", "change a knob and restart"),
-    ("goto N", "go to event #N of the events pane"),
-    (
-        "x ADDR|SYM|REG [N]",
-        "memory there, N bytes (default 128), in the Memory pane",
-    ),
-    (
-        "watch ADDR|SYM [LEN]",
-        "stop after any load/store there (physical: aliases hit)",
-    ),
-    ("unwatch N|ADDR|SYM|all", "remove watchpoints"),
-    (
-        "unprobe SYMBOL|0xADDR|all",
-        "remove probes (the guest reruns to here)",
-    ),
-    (
-        "record | record off",
-        "record a lesson: each step taken becomes a [[script]] step",
-    ),
-    ("say TEXT", "narration for the step just recorded"),
-    (
-        "save FILE",
-        "write the recorded lesson as [[script]] TOML (a new file)",
-    ),
-];
 
 impl AppState {
     /// The probes changed: the machine is rebuilt at the same instruction
@@ -74,15 +26,24 @@ impl AppState {
         let mut parts = line.split_whitespace();
         let cmd = parts.next().unwrap_or_default();
         let arg = parts.collect::<Vec<_>>().join(" ");
-        match (cmd, arg.as_str()) {
-            ("", _) => {}
+        if cmd.is_empty() {
+            return;
+        }
+        // What the name means is the command table's (`keymap/commands.rs`).
+        let Some(c) = commands::find(cmd).map(|c| c.cmd) else {
+            return self.error(format!("unknown command ':{line}' (? lists the commands)"));
+        };
+        match (c, arg.as_str()) {
             // A lesson has no field for these: the steps after one would
             // replay on other settings.
-            ("probe" | "probe!" | "unprobe" | "set" | "core", _) if self.recorder.is_some() => self
-                .error(format!(
+            (Cmd::Probe | Cmd::ProbeAnyway | Cmd::Unprobe | Cmd::Set | Cmd::Core, _)
+                if self.recorder.is_some() =>
+            {
+                self.error(format!(
                     ":{cmd} while recording: a lesson cannot replay it (:record off first)"
-                )),
-            ("break" | "b", a) if !a.is_empty() => match self.address(a) {
+                ))
+            }
+            (Cmd::Break, a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     self.breakpoints.insert(addr);
                     // The name typed, and where it resolved when that is
@@ -104,10 +65,10 @@ impl AppState {
                 }
                 None => self.error(format!("break: {}", self.why_not(a))),
             },
-            ("probe" | "probe!", a) if !a.is_empty() => match self.address(a) {
+            (Cmd::Probe | Cmd::ProbeAnyway, a) if !a.is_empty() => match self.address(a) {
                 Some(addr) => {
                     let check = crate::atomics::checker::probe_allowed(self.live.program(), addr);
-                    match (check, cmd == "probe!") {
+                    match (check, c == Cmd::ProbeAnyway) {
                         (Err(why), false) => self.error(format!(
                             "probe rejected: {why} (`:probe! {a}` to place it anyway)"
                         )),
@@ -122,7 +83,7 @@ impl AppState {
                 }
                 None => self.error(format!("probe: {}", self.why_not(a))),
             },
-            ("delete" | "d", "all") => {
+            (Cmd::Delete, "all") => {
                 self.breakpoints.clear();
                 let probes = match self.probes.len() {
                     0 => String::new(),
@@ -132,7 +93,7 @@ impl AppState {
                 };
                 self.say(format!("all breakpoints removed{probes}"));
             }
-            ("unprobe", "all") if !self.probes.is_empty() => {
+            (Cmd::Unprobe, "all") if !self.probes.is_empty() => {
                 let n = self.probes.len();
                 self.probes.clear();
                 let noun = if n == 1 { "probe" } else { "probes" };
@@ -140,7 +101,7 @@ impl AppState {
                     "{n} {noun} removed: the guest runs without them again"
                 ));
             }
-            ("unprobe", a) if !a.is_empty() => match self.address(a) {
+            (Cmd::Unprobe, a) if !a.is_empty() => match self.address(a) {
                 Some(addr) if self.probes.contains(&addr) => {
                     self.probes.retain(|&p| p != addr);
                     let d = self.live.program().describe(addr);
@@ -148,13 +109,13 @@ impl AppState {
                 }
                 _ => self.error(format!("unprobe: no probe at '{a}'")),
             },
-            ("delete" | "d", a) if !a.is_empty() => match self.address(a) {
+            (Cmd::Delete, a) if !a.is_empty() => match self.address(a) {
                 Some(addr) if self.breakpoints.remove(&addr) => {
                     self.say(format!("breakpoint at {a} removed"))
                 }
                 _ => self.error(format!("delete: no breakpoint at '{a}'")),
             },
-            ("run" | "r", n) => match n.replace('_', "").parse::<u64>() {
+            (Cmd::Run, n) => match n.replace('_', "").parse::<u64>() {
                 Ok(n) => {
                     let target = self.live.executed().saturating_add(n);
                     let mut p = self.progress.take();
@@ -173,7 +134,7 @@ impl AppState {
                 }
                 Err(_) => self.error("run: give a number of instructions, e.g. run 100"),
             },
-            ("core", name) if !name.is_empty() => match Profile::find(name) {
+            (Cmd::Core, name) if !name.is_empty() => match Profile::find(name) {
                 Ok(p) if !has_v(&p) && needs_v(&self.scenario) => {
                     // The guest's vector code would raise illegal-instruction
                     // there and end the run: say so rather than go.
@@ -217,7 +178,7 @@ impl AppState {
                 }
                 Err(e) => self.error(e),
             },
-            ("variant", name) if !name.is_empty() => {
+            (Cmd::Variant, name) if !name.is_empty() => {
                 match self.scenario.variants.iter().position(|v| v.name == name) {
                     Some(i) => self.switch_variant(i),
                     None => {
@@ -226,7 +187,7 @@ impl AppState {
                     }
                 }
             }
-            ("set", kv) if kv.contains('=') => {
+            (Cmd::Set, kv) if kv.contains('=') => {
                 let (k, v) = kv.split_once('=').unwrap_or_default();
                 let (k, v) = (k.trim(), v.trim().replace('_', ""));
                 let value = match v.strip_prefix("0x") {
@@ -249,18 +210,18 @@ impl AppState {
                     }
                 }
             }
-            ("goto" | "g", n) => match n.trim_start_matches('#').parse::<u64>() {
+            (Cmd::Goto, n) => match n.trim_start_matches('#').parse::<u64>() {
                 Ok(i) => self.goto_event(i),
                 Err(_) => self.error("goto: give an event number from the events pane"),
             },
-            ("x", a) if !a.is_empty() => self.examine(a),
-            ("watch" | "w", a) if !a.is_empty() => self.watch(a),
-            ("unwatch", a) if !a.is_empty() => self.unwatch(a),
-            ("record", "") => self.start_recording(),
-            ("record", "off") => self.stop_recording(),
-            ("say", text) if !text.is_empty() => self.record_say(text),
-            ("say", _) => self.error("say: give the narration, e.g. :say the trap enters here"),
-            ("save", file) => self.record_save(file),
+            (Cmd::Examine, a) if !a.is_empty() => self.examine(a),
+            (Cmd::Watch, a) if !a.is_empty() => self.watch(a),
+            (Cmd::Unwatch, a) if !a.is_empty() => self.unwatch(a),
+            (Cmd::Record, "") => self.start_recording(),
+            (Cmd::Record, "off") => self.stop_recording(),
+            (Cmd::Say, text) if !text.is_empty() => self.record_say(text),
+            (Cmd::Say, _) => self.error("say: give the narration, e.g. :say the trap enters here"),
+            (Cmd::Save, file) => self.record_save(file),
             _ => self.error(format!("unknown command ':{line}' (? lists the commands)")),
         }
     }

@@ -1,12 +1,12 @@
 //! Input per frame: no key lost, quitting first, floods bounded. A reader thread
 //! reads every terminal event into a channel, so none is lost while an
-//! action runs (a resize included), and acts on three keys at once: q and
-//! Ctrl-C quit, and Esc (like them) stops a long action, through the
-//! machine's interrupt flag. Each frame the loop takes every event waiting
-//! and `handle`s them as one batch:
+//! action runs (a resize included), and acts at once on the keys the
+//! keymap's table marks urgent: q and Ctrl-C quit, and Esc (like them)
+//! stops a long action, through the machine's interrupt flag. Each frame
+//! the loop takes every event waiting and `handle`s them as one batch:
 //! - q and Ctrl-C outside the command line quit before anything else in
 //!   the batch;
-//! - below the minimum size (`render::MIN_WIDTH`×`MIN_HEIGHT`) every other
+//! - below the minimum size (`layout::MIN_WIDTH`×`MIN_HEIGHT`) every other
 //!   key and click is refused: nothing changes that the user cannot see;
 //! - `b` typed k times in a row is one re-execution k instructions back;
 //! - at most `MAX_MOVES` actions that move the machine run per batch; the
@@ -16,12 +16,11 @@
 
 use std::time::Instant;
 
-use ratatui::crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use ratatui::crossterm::event::{Event, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
 
-use super::keymap::Keymap;
-use super::render;
+pub use super::keymap::Urgent;
+use super::keymap::{KeyMode, Keymap, next_mode};
+use super::layout;
 use super::state::{AppState, Mode};
 use super::update::Action;
 
@@ -44,36 +43,28 @@ impl Stamped {
     }
 }
 
-/// Whether the keyboard is on the command line, followed key by key as
-/// `key_action` moves the mode (the reader thread cannot see the state).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The keyboard's mode as the reader thread follows it, key by key, through
+/// the keymap's table (it cannot see the state): whether a key starts or
+/// goes on typing a line (where q is a letter), and what acts at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Typing {
-    /// Characters typed after `:` (or `/`), when on the command line or
-    /// the search prompt.
-    pub line: Option<usize>,
-    pub help: bool,
+    pub mode: Mode,
 }
 
-/// What a key does at once, before the batch runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Urgent {
-    Quit,
-    Stop,
+impl Default for Typing {
+    fn default() -> Typing {
+        Typing { mode: Mode::Normal }
+    }
 }
 
 impl Typing {
     pub fn of(mode: &Mode) -> Typing {
-        match mode {
-            Mode::Command(s) | Mode::Search(s) => Typing {
-                line: Some(s.chars().count()),
-                help: false,
-            },
-            Mode::Help => Typing {
-                line: None,
-                help: true,
-            },
-            Mode::Normal => Typing::default(),
-        }
+        Typing { mode: mode.clone() }
+    }
+
+    /// The action `k` stands for in the mode followed.
+    pub fn action(&self, k: &KeyEvent) -> Option<Action> {
+        Keymap::default().action_in(KeyMode::of_mode(&self.mode), *k)
     }
 
     /// Follows one key; says if it must act at once.
@@ -81,48 +72,13 @@ impl Typing {
         if k.kind != KeyEventKind::Press {
             return None;
         }
-        if is_ctrl_c(k) {
-            return Some(Urgent::Quit);
+        let keys = Keymap::default();
+        let b = keys.binding(KeyMode::of_mode(&self.mode), k)?;
+        if let Some(a) = b.action(k) {
+            self.mode = next_mode(&self.mode, &a);
         }
-        // Ctrl-Z types nothing, on the command line too.
-        if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) {
-            return None;
-        }
-        if k.code == KeyCode::Esc {
-            self.line = None;
-            self.help = false;
-            return Some(Urgent::Stop);
-        }
-        match self.line {
-            Some(n) => match k.code {
-                KeyCode::Enter => self.line = None,
-                KeyCode::Backspace if n == 0 => self.line = None,
-                KeyCode::Backspace => self.line = Some(n - 1),
-                KeyCode::Char(_) => self.line = Some(n + 1),
-                _ => {}
-            },
-            None if k.code == KeyCode::Char('q') => return Some(Urgent::Quit),
-            // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
-            None if self.help => {
-                if !matches!(
-                    k.code,
-                    KeyCode::Up | KeyCode::Down | KeyCode::PageUp | KeyCode::PageDown
-                ) {
-                    self.help = false
-                }
-            }
-            None => match k.code {
-                KeyCode::Char(':' | '/') => self.line = Some(0),
-                KeyCode::Char('?') => self.help = true,
-                _ => {}
-            },
-        }
-        None
+        b.urgent
     }
-}
-
-fn is_ctrl_c(k: &KeyEvent) -> bool {
-    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)
 }
 
 /// What one batch did.
@@ -134,15 +90,15 @@ pub struct Handled {
     pub update_us: u64,
     /// Actions run.
     pub acted: usize,
+    /// The actions the batch's keys and clicks asked for and that ran, in
+    /// order (a run of `b` is one re-execution, and one `StepBack` a key).
+    pub actions: Vec<Action>,
     /// Keys and clicks refused (terminal too small) or dropped (too many).
     pub refused: usize,
     pub dropped: usize,
 }
 
-/// The size below which only q, Ctrl-C and resizing act.
-pub fn too_small(size: (u16, u16)) -> bool {
-    size.0 < render::MIN_WIDTH || size.1 < render::MIN_HEIGHT
-}
+pub use super::layout::too_small;
 
 /// Handles the events read in one frame; `size` is the terminal's, kept
 /// up to date by resize events; `quit_now` is the reader thread's flag
@@ -168,6 +124,7 @@ pub fn handle(
             && typing.key(k) == Some(Urgent::Quit)
         {
             s.update(Action::Quit);
+            h.actions.push(Action::Quit);
             return h;
         }
     }
@@ -176,6 +133,7 @@ pub fn handle(
     while i < batch.len() {
         if quit_now() {
             s.update(Action::Quit);
+            h.actions.push(Action::Quit);
             return h;
         }
         let ev = &batch[i].event;
@@ -192,11 +150,11 @@ pub fn handle(
                 continue;
             }
             Event::Key(k) if k.kind == KeyEventKind::Press => {
-                super::key_action(keys, &s.mode, *k).into_iter().collect()
+                keys.action_in(KeyMode::of(s), *k).into_iter().collect()
             }
             Event::Mouse(m) => {
                 let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
-                let hit = render::areas(area, s)
+                let hit = layout::areas(area, s)
                     .into_iter()
                     .find(|(_, r)| r.contains((m.column, m.row).into()))
                     .map(|(p, _)| p);
@@ -227,13 +185,16 @@ pub fn handle(
                 let mut n = 1;
                 while let Some(Event::Key(k)) = batch.get(i).map(|e| &e.event)
                     && k.kind == KeyEventKind::Press
-                    && super::key_action(keys, &s.mode, *k) == Some(Action::StepBack)
+                    && keys.action_in(KeyMode::of(s), *k) == Some(Action::StepBack)
                 {
                     n += 1;
                     i += 1;
                 }
                 s.step_back_by(n);
+                h.actions
+                    .extend(std::iter::repeat_n(Action::StepBack, n as usize));
             } else {
+                h.actions.push(a.clone());
                 s.update(a);
             }
             h.update_us += t.elapsed().as_micros() as u64;

@@ -1,215 +1,356 @@
-//! Keys → actions. One table with compiled-in defaults; the help screen is
-//! generated from it (docs/decisions.md C4).
+//! What every key means, in every mode, in one table
+//! (docs/decisions.md C4): `keys.rs` and `modes.rs` list each mode's keys
+//! with their action, their line on the help screen and their row of
+//! README.md's key table; `commands.rs` does the same for the `:`
+//! commands. Everything that asks what a key does reads it here:
+//! `key_action` and `input::handle` (the action), the reader thread
+//! (`input::Typing`: whether a key starts or goes on typing a line, and
+//! whether it quits or stops a long action at once), the help screen
+//! (`help_sections`) and the Markdown tables (`markdown`).
+//!
+//! A key is looked up in its mode; a key the mode names beats a wildcard
+//! (any character on a line, any other key in the help). The diff view is
+//! normal mode while `D` has the diff open: its own entries say what the
+//! keys do to the diff, and every other key is a normal one.
+
+pub mod commands;
+mod keys;
+mod markdown;
+mod modes;
 
 use std::fmt;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::update::Action;
+use super::action::Action;
+use super::state::{AppState, Mode};
+pub use commands::{COMMANDS, Cmd, Command, CommandRow};
+pub use markdown::markdown;
 
+/// Every mode's keys, in two parts: the normal mode's (`keys.rs`, in the
+/// order of the README's key table), then the other modes' (`modes.rs`).
+pub static KEYS: &[&[Entry]] = &[keys::NORMAL_KEYS, modes::OTHER_KEYS];
+
+/// Where the keyboard is, for the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyMode {
+    Normal,
+    /// Normal mode with the diff view open (`D`).
+    Diff,
+    /// Typing a `:` command.
+    Command,
+    /// Typing a `/` search.
+    Search,
+    Help,
+}
+
+impl KeyMode {
+    pub const ALL: [KeyMode; 5] = [
+        KeyMode::Normal,
+        KeyMode::Diff,
+        KeyMode::Command,
+        KeyMode::Search,
+        KeyMode::Help,
+    ];
+
+    /// The mode of `mode` (the diff view aside: `of` sees it).
+    pub fn of_mode(mode: &Mode) -> KeyMode {
+        match mode {
+            Mode::Normal => KeyMode::Normal,
+            Mode::Help => KeyMode::Help,
+            Mode::Command(_) => KeyMode::Command,
+            Mode::Search(_) => KeyMode::Search,
+        }
+    }
+
+    /// The keyboard's mode in `s`.
+    pub fn of(s: &AppState) -> KeyMode {
+        match KeyMode::of_mode(&s.mode) {
+            KeyMode::Normal if s.diff.open => KeyMode::Diff,
+            m => m,
+        }
+    }
+
+    /// The modes a key is looked up in, in order: the diff view's keys,
+    /// then the normal ones.
+    fn chain(self) -> &'static [KeyMode] {
+        match self {
+            KeyMode::Normal => &[KeyMode::Normal],
+            KeyMode::Diff => &[KeyMode::Diff, KeyMode::Normal],
+            KeyMode::Command => &[KeyMode::Command],
+            KeyMode::Search => &[KeyMode::Search],
+            KeyMode::Help => &[KeyMode::Help],
+        }
+    }
+
+    /// The heading of the mode's part of the help screen.
+    fn heading(self) -> &'static str {
+        match self {
+            KeyMode::Normal => "keys",
+            KeyMode::Diff => "in the diff view (D)",
+            KeyMode::Command | KeyMode::Search => "on the command line (:) and the / prompt",
+            KeyMode::Help => "in this help",
+        }
+    }
+}
+
+/// Which key events a binding takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// The key with Ctrl up (Shift and Alt are not looked at).
+    Plain(KeyCode),
+    /// The character with Ctrl held.
+    Ctrl(char),
+    /// The key whatever the modifiers.
+    Bare(KeyCode),
+    /// Any character key, whatever the modifiers (a wildcard).
+    AnyChar,
+    /// Any key the mode names nowhere else (a wildcard).
+    Other,
+    /// Not a key: a click or the wheel over a pane (`input::handle`).
+    Mouse,
+}
+
+impl Key {
+    /// Whether `k` is this key; wildcards and the mouse take none here.
+    fn names(self, k: &KeyEvent) -> bool {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match self {
+            Key::Plain(c) => k.code == c && !ctrl,
+            Key::Ctrl(c) => k.code == KeyCode::Char(c) && ctrl,
+            Key::Bare(c) => k.code == c,
+            Key::AnyChar | Key::Other | Key::Mouse => false,
+        }
+    }
+
+    /// Whether the wildcard takes `k`.
+    fn takes(self, k: &KeyEvent) -> bool {
+        match self {
+            Key::AnyChar => matches!(k.code, KeyCode::Char(_)),
+            Key::Other => true,
+            _ => false,
+        }
+    }
+}
+
+/// What a binding does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Does {
+    Act(Action),
+    /// Types the key's character (`Action::Input`).
+    Type,
+    /// Focuses the pane under the pointer; the wheel scrolls it too.
+    Point,
+    /// Nothing to the state: the reader thread's interrupt alone (Esc
+    /// stopping a long action).
+    Interrupt,
+}
+
+/// What a key does at once, in the reader thread, before the queued keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Urgent {
+    /// Quit, ahead of every key queued before it.
+    Quit,
+    /// Stop a long action (the machine's interrupt flag).
+    Stop,
+}
+
+/// A key and what it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
-    pub key: KeyCode,
-    pub ctrl: bool,
-    pub action: Action,
+    pub key: Key,
+    /// The key as the help screen names it.
     pub label: &'static str,
+    pub does: Does,
+    pub urgent: Option<Urgent>,
+    /// Its line on the help screen.
     pub help: &'static str,
 }
 
-pub struct Keymap {
-    pub bindings: Vec<Binding>,
+impl Binding {
+    /// The action for `k`, which this binding takes.
+    pub fn action(&self, k: &KeyEvent) -> Option<Action> {
+        match (&self.does, k.code) {
+            (Does::Act(a), _) => Some(a.clone()),
+            (Does::Type, KeyCode::Char(c)) => Some(Action::Input(c)),
+            _ => None,
+        }
+    }
 }
 
-fn b(key: KeyCode, action: Action, label: &'static str, help: &'static str) -> Binding {
-    Binding {
-        key,
-        ctrl: false,
-        action,
-        label,
-        help,
-    }
+/// A row of the README's key and command tables: the keys' cell and the
+/// long description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Doc {
+    pub keys: &'static str,
+    pub long: &'static str,
+}
+
+/// Keys that belong together, in the modes they act in, and their row in
+/// the README's key table (none: on the help screen only).
+#[derive(Debug)]
+pub struct Entry {
+    pub modes: &'static [KeyMode],
+    pub bindings: &'static [Binding],
+    pub doc: Option<Doc>,
+}
+
+/// The keymap: the compiled-in tables.
+#[derive(Clone, Copy, Debug)]
+pub struct Keymap {
+    pub entries: &'static [&'static [Entry]],
+    pub commands: &'static [CommandRow],
 }
 
 impl Default for Keymap {
     fn default() -> Keymap {
-        use KeyCode::Char as C;
         Keymap {
-            bindings: vec![
-                b(C('s'), Action::Step, "s", "step one instruction"),
-                b(C('n'), Action::StepOver, "n", "step over a call"),
-                b(C('o'), Action::StepOut, "o", "step out of the function"),
-                b(
-                    C('c'),
-                    Action::Continue,
-                    "c",
-                    "continue to a breakpoint or watchpoint (or the end)",
-                ),
-                b(
-                    C('t'),
-                    Action::RunToTrap,
-                    "t",
-                    "run to the next trap or trap return",
-                ),
-                b(
-                    C('b'),
-                    Action::StepBack,
-                    "b",
-                    "step back (from the nearest checkpoint)",
-                ),
-                b(
-                    C('B'),
-                    Action::ReverseContinue,
-                    "B",
-                    "reverse-continue to the last breakpoint hit",
-                ),
-                b(
-                    C('r'),
-                    Action::Restart,
-                    "r",
-                    "back to the start (where the lesson is)",
-                ),
-                b(C('R'), Action::Reset, "R", "reset to power-on"),
-                b(
-                    KeyCode::Tab,
-                    Action::SwitchVariant,
-                    "Tab",
-                    "switch variant, same iteration and event",
-                ),
-                b(
-                    C(' '),
-                    Action::Advance,
-                    "Space",
-                    "next lesson step (scenario script)",
-                ),
-                b(
-                    C('p'),
-                    Action::ToggleBreakpoint,
-                    "p",
-                    "toggle a breakpoint at the pc",
-                ),
-                b(C('d'), Action::ToggleDisasm, "d", "source / disassembly"),
-                b(
-                    C('v'),
-                    Action::ToggleVector,
-                    "v",
-                    "the pane under the registers: RAS, vector (with V), LR/SC, FP, pt_regs, backtrace, memory, stack",
-                ),
-                b(
-                    C('w'),
-                    Action::NextTab,
-                    "w",
-                    "next pane in the shared place (compact layout)",
-                ),
-                b(
-                    C('f'),
-                    Action::CycleFilter,
-                    "f",
-                    "filter the events by kind",
-                ),
-                b(
-                    KeyCode::BackTab,
-                    Action::NextPane,
-                    "S-Tab",
-                    "focus the next pane on screen",
-                ),
-                b(
-                    KeyCode::Up,
-                    Action::ScrollUp,
-                    "Up",
-                    "scroll the focused pane",
-                ),
-                b(
-                    KeyCode::Down,
-                    Action::ScrollDown,
-                    "Down",
-                    "scroll the focused pane",
-                ),
-                b(
-                    KeyCode::Left,
-                    Action::PanLeft,
-                    "Left",
-                    "scroll the focused pane sideways (its border says where more is)",
-                ),
-                b(
-                    KeyCode::Right,
-                    Action::PanRight,
-                    "Right",
-                    "scroll the focused pane sideways (its border says where more is)",
-                ),
-                b(
-                    KeyCode::PageUp,
-                    Action::PageUp,
-                    "PgUp",
-                    "scroll the focused pane a page",
-                ),
-                b(
-                    KeyCode::PageDown,
-                    Action::PageDown,
-                    "PgDn",
-                    "scroll the focused pane a page",
-                ),
-                b(
-                    C('D'),
-                    Action::ToggleDiff,
-                    "D",
-                    "path diff: this variant against its pair, this iteration",
-                ),
-                b(
-                    KeyCode::Enter,
-                    Action::DiffJump,
-                    "Enter",
-                    "diff: show the selected line in the source",
-                ),
-                b(
-                    C(':'),
-                    Action::CommandStart,
-                    ":",
-                    "command line (see below)",
-                ),
-                b(
-                    C('/'),
-                    Action::SearchStart,
-                    "/",
-                    "search the focused source, disassembly or events",
-                ),
-                b(C(']'), Action::SearchNext, "]", "next match (n steps over)"),
-                b(C('['), Action::SearchPrev, "[", "previous match"),
-                b(C('?'), Action::Help, "?", "this help"),
-                b(C('q'), Action::Quit, "q", "quit"),
-                Binding {
-                    key: C('c'),
-                    ctrl: true,
-                    action: Action::Quit,
-                    label: "Ctrl-C",
-                    help: "quit",
-                },
-                Binding {
-                    key: C('z'),
-                    ctrl: true,
-                    action: Action::Suspend,
-                    label: "Ctrl-Z",
-                    help: "suspend to the shell (fg takes it back; without a job-control shell it says so and goes on)",
-                },
-            ],
+            entries: KEYS,
+            commands: COMMANDS,
         }
     }
 }
 
 impl Keymap {
+    /// The bindings of `mode` itself (not those it falls back to), in the
+    /// table's order.
+    pub fn bindings(&self, mode: KeyMode) -> impl Iterator<Item = &'static Binding> + 'static {
+        self.entries
+            .iter()
+            .flat_map(|part| part.iter())
+            .filter(move |e| e.modes.contains(&mode))
+            .flat_map(|e| e.bindings.iter())
+    }
+
+    /// The binding that takes `k` in `mode`.
+    pub fn binding(&self, mode: KeyMode, k: &KeyEvent) -> Option<&'static Binding> {
+        mode.chain().iter().find_map(|&m| {
+            self.bindings(m)
+                .find(|b| b.key.names(k))
+                .or_else(|| self.bindings(m).find(|b| b.key.takes(k)))
+        })
+    }
+
+    /// The action for `k` in `mode`.
+    pub fn action_in(&self, mode: KeyMode, k: KeyEvent) -> Option<Action> {
+        self.binding(mode, &k).and_then(|b| b.action(&k))
+    }
+
     /// The action for a key in normal mode.
     pub fn action(&self, k: KeyEvent) -> Option<Action> {
-        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-        self.bindings
-            .iter()
-            .find(|b| b.key == k.code && b.ctrl == ctrl)
-            .map(|b| b.action.clone())
+        self.action_in(KeyMode::Normal, k)
+    }
+
+    /// What `k` does at once in `mode`, in the reader thread.
+    pub fn urgent(&self, mode: KeyMode, k: &KeyEvent) -> Option<Urgent> {
+        self.binding(mode, k).and_then(|b| b.urgent)
     }
 }
 
+/// The normal mode's keys, one a line.
 impl fmt::Display for Keymap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in &self.bindings {
+        for b in self.bindings(KeyMode::Normal) {
             writeln!(f, "{:>7}  {}", b.label, b.help)?;
         }
         Ok(())
     }
+}
+
+/// The mode `a` leaves the keyboard in, from `mode`: what `update` does to
+/// `AppState::mode`, and how the reader thread follows it.
+pub fn next_mode(mode: &Mode, a: &Action) -> Mode {
+    match (mode, a) {
+        (m, Action::Quit | Action::Suspend) => m.clone(),
+        // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
+        (Mode::Help, Action::ScrollUp | Action::ScrollDown | Action::PageUp | Action::PageDown) => {
+            Mode::Help
+        }
+        (Mode::Help, _) => Mode::Normal,
+        (_, Action::Help) => Mode::Help,
+        (_, Action::CommandStart) => Mode::Command(String::new()),
+        (_, Action::SearchStart) => Mode::Search(String::new()),
+        (Mode::Command(s), Action::Input(c)) => Mode::Command(format!("{s}{c}")),
+        (Mode::Search(s), Action::Input(c)) => Mode::Search(format!("{s}{c}")),
+        // Backspace on an empty line leaves it.
+        (Mode::Command(s) | Mode::Search(s), Action::Backspace) if s.is_empty() => Mode::Normal,
+        (Mode::Command(s), Action::Backspace) => Mode::Command(erase(s)),
+        (Mode::Search(s), Action::Backspace) => Mode::Search(erase(s)),
+        (_, Action::Submit | Action::Cancel) => Mode::Normal,
+        (m, _) => m.clone(),
+    }
+}
+
+/// `s` without its last character.
+fn erase(s: &str) -> String {
+    let mut s = s.to_string();
+    s.pop();
+    s
+}
+
+/// A line of the help screen: a key (or keys, or a command's form) and what
+/// it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpItem {
+    pub label: String,
+    pub text: &'static str,
+}
+
+/// A part of the help screen under its heading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpSection {
+    pub heading: &'static str,
+    /// The `:` commands (long forms go on a line of their own).
+    pub commands: bool,
+    pub items: Vec<HelpItem>,
+}
+
+/// The help screen's words, from the tables: each mode's keys under its
+/// heading, in the table's order (keys that do the same thing, one after
+/// the other, share a line; a key said already in an earlier part, with
+/// the same words, is not said again), then the commands.
+pub fn help_sections() -> Vec<HelpSection> {
+    let mut out: Vec<HelpSection> = Vec::new();
+    let mut said: Vec<(&str, &str)> = Vec::new();
+    for e in KEYS.iter().flat_map(|part| part.iter()) {
+        let heading = e.modes.first().map_or("keys", |m| m.heading());
+        if out.last().is_none_or(|s| s.heading != heading) {
+            out.push(HelpSection {
+                heading,
+                commands: false,
+                items: Vec::new(),
+            });
+        }
+        let Some(section) = out.last_mut() else {
+            continue;
+        };
+        for b in e.bindings {
+            if said.contains(&(b.label, b.help)) {
+                continue;
+            }
+            said.push((b.label, b.help));
+            match section.items.last_mut() {
+                Some(it) if it.text == b.help => {
+                    it.label.push(' ');
+                    it.label.push_str(b.label);
+                }
+                _ => section.items.push(HelpItem {
+                    label: b.label.to_string(),
+                    text: b.help,
+                }),
+            }
+        }
+    }
+    out.retain(|s| !s.items.is_empty());
+    out.push(HelpSection {
+        heading: "commands (after :)",
+        commands: true,
+        items: commands::all()
+            .map(|c| HelpItem {
+                label: c.usage.to_string(),
+                text: c.help,
+            })
+            .collect(),
+    });
+    out
 }

@@ -2,10 +2,12 @@
 //! changes the state, and `render` draws it. The terminal is restored on
 //! every way out, panics and Ctrl-C included.
 
+pub mod action;
 pub mod command;
 pub mod input;
 pub mod keymap;
 pub mod latency;
+pub mod layout;
 pub mod record;
 pub mod render;
 pub mod script;
@@ -23,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode};
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
 
 use crate::cost::Profile;
@@ -42,28 +44,10 @@ impl Drop for Guard {
     }
 }
 
-/// The action for a key, given what the keyboard is doing.
+/// The action for a key, given what the keyboard is doing: a look-up in
+/// the keymap's table (`keymap.rs`).
 pub fn key_action(keys: &Keymap, mode: &Mode, k: event::KeyEvent) -> Option<Action> {
-    let ctrl =
-        |c: char| k.code == KeyCode::Char(c) && k.modifiers.contains(event::KeyModifiers::CONTROL);
-    match mode {
-        _ if ctrl('c') => Some(Action::Quit),
-        _ if ctrl('z') => Some(Action::Suspend),
-        Mode::Command(_) | Mode::Search(_) => match k.code {
-            KeyCode::Enter => Some(Action::Submit),
-            KeyCode::Esc => Some(Action::Cancel),
-            KeyCode::Backspace => Some(Action::Backspace),
-            KeyCode::Char(c) => Some(Action::Input(c)),
-            _ => None,
-        },
-        Mode::Help if k.code == KeyCode::Char('q') => Some(Action::Quit),
-        Mode::Help if k.code == KeyCode::Up => Some(Action::ScrollUp),
-        Mode::Help if k.code == KeyCode::Down => Some(Action::ScrollDown),
-        Mode::Help if k.code == KeyCode::PageUp => Some(Action::PageUp),
-        Mode::Help if k.code == KeyCode::PageDown => Some(Action::PageDown),
-        Mode::Help => Some(Action::Cancel),
-        Mode::Normal => keys.action(k),
-    }
+    keys.action_in(keymap::KeyMode::of_mode(mode), k)
 }
 
 pub fn run(
@@ -184,19 +168,19 @@ fn done(stop: &AtomicBool) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads terminal events into a channel, stamped; q and Ctrl-C (outside
-/// the command line) set `quit_now` and, with Esc, the machine's interrupt
-/// flag, so a long action stops at once. Ctrl-Z stops the process as the
-/// terminal's own suspend key would, when a shell can continue it
-/// (`signals.rs`).
+/// Reads terminal events into a channel, stamped; following the mode key
+/// by key (`input::Typing`), it asks the keymap's table what acts at once:
+/// q and Ctrl-C (outside the command line) set `quit_now` and, with Esc,
+/// the machine's interrupt flag, so a long action stops at once. Ctrl-Z
+/// stops the process as the terminal's own suspend key would, when a shell
+/// can continue it (`signals.rs`).
 fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
     let stop = crate::machine::sigint::flag();
     std::thread::spawn(move || {
         let mut typing = input::Typing::default();
         while let Ok(ev) = event::read() {
             if let Event::Key(k) = &ev
-                && k.code == KeyCode::Char('z')
-                && k.modifiers.contains(event::KeyModifiers::CONTROL)
+                && typing.action(k) == Some(Action::Suspend)
             {
                 if k.kind != event::KeyEventKind::Press {
                     continue;
@@ -210,11 +194,11 @@ fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
             }
             if let Event::Key(k) = &ev {
                 match typing.key(k) {
-                    Some(input::Urgent::Quit) => {
+                    Some(keymap::Urgent::Quit) => {
                         quit_now.store(true, Ordering::Relaxed);
                         stop.store(true, Ordering::Relaxed);
                     }
-                    Some(input::Urgent::Stop) => stop.store(true, Ordering::Relaxed),
+                    Some(keymap::Urgent::Stop) => stop.store(true, Ordering::Relaxed),
                     None => {}
                 }
             }
@@ -227,7 +211,7 @@ fn spawn_reader(quit_now: Arc<AtomicBool>, tx: mpsc::Sender<input::Stamped>) {
 
 /// Draws a long action's progress on the bottom row (after 150 ms) and
 /// goes on unless Esc, q or Ctrl-C set the interrupt flag.
-fn progress_hook(shown: Rc<Cell<bool>>) -> update::long::ProgressFn {
+fn progress_hook(shown: Rc<Cell<bool>>) -> state::ProgressFn {
     Box::new(move |p| {
         if p.started.elapsed() >= std::time::Duration::from_millis(150) {
             let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));

@@ -13,44 +13,11 @@
 //! `start_at`, else power-on.
 
 use super::state::AppState;
+pub use super::state::{Mark, Recorded, Recorder};
 use crate::machine::{Outcome, Until};
 use crate::scenario::{ScriptStep, StepTarget};
 use crate::session;
 use crate::trace::EventKind;
-
-/// A position: variant, instructions executed, event-log length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mark {
-    pub variant: usize,
-    pub executed: u64,
-    pub events: u64,
-}
-
-/// One recorded step and where it ended.
-#[derive(Clone, Debug)]
-pub struct Recorded {
-    pub step: ScriptStep,
-    pub end: Mark,
-}
-
-#[derive(Clone, Debug)]
-pub struct Recorder {
-    /// Where a replay begins.
-    pub origin: Mark,
-    pub steps: Vec<Recorded>,
-    /// After a Tab: the position it mapped to, where the next step begins
-    /// (and switches variant).
-    anchor: Option<Mark>,
-}
-
-impl Recorder {
-    /// Where the next step begins.
-    fn last(&self) -> Mark {
-        self.anchor
-            .or_else(|| self.steps.last().map(|r| r.end))
-            .unwrap_or(self.origin)
-    }
-}
 
 /// The number of events the events pane lists before position `log_total`
 /// (retired ranges left out: their number depends on how a run was cut

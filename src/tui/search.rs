@@ -12,57 +12,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 
 use crate::machine::SrcLoc;
-use crate::tui::state::{AppState, Pane};
-
-/// Where a match is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hit {
-    /// A line of a source file.
-    Line(SrcLoc),
-    /// An instruction of the disassembly.
-    Insn(u64),
-    /// An event, by its index in the log.
-    Event(u64),
-}
-
-/// The last search and its match.
-#[derive(Clone, Debug, Default)]
-pub struct Search {
-    pub query: String,
-    hit: Option<Hit>,
-    /// (variant, instructions executed) when the match was found: the view
-    /// stays on it until the machine moves, then follows the pc again.
-    at: (usize, u64),
-    /// The source search's cycle, while its match is on screen.
-    lines: Option<LineCycle>,
-}
-
-/// Every source line matching a query, in the order `]` visits them: the
-/// lines this run has executed, then those it has not; within each, from
-/// the line after the view's (when the cycle began) to the end of its file,
-/// the files after it in the line table's order, round to the files before
-/// it, and last the view's own file up to that line. `]` past the last goes
-/// back to the first, and that is the wrap the status line reports.
-#[derive(Clone, Debug)]
-struct LineCycle {
-    query: String,
-    /// Each matching line and whether it has run.
-    items: Vec<(SrcLoc, bool)>,
-    /// The match on screen.
-    at: usize,
-}
+use crate::tui::state::{AppState, LineCycle, Pane};
+pub use crate::tui::state::{Hit, Search};
 
 /// Instructions' bytes the disassembly search decodes at most per search
 /// (a vmlinux has megabytes of text).
 const CODE_LIMIT: u64 = 4 << 20;
-
-impl Search {
-    /// The match the panes show, if the machine has not moved since.
-    pub fn hit(&self, s: &AppState) -> Option<Hit> {
-        self.hit
-            .filter(|_| self.at == (s.live.variant, s.live.executed()))
-    }
-}
 
 /// The style of the matched text.
 pub fn matched() -> Style {
@@ -341,7 +296,7 @@ impl AppState {
 
     fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
         let p = self.live.program().clone();
-        let center = crate::tui::render::disasm_center(self);
+        let center = crate::tui::layout::disasm::center(self);
         let mut ranges = code_ranges(&p);
         if !ranges.iter().any(|&(a, b)| (a..b).contains(&center)) {
             // Code no function symbol covers: the window the pane decodes.
@@ -355,7 +310,7 @@ impl AppState {
         let visit = |r: (u64, u64), len: u64, want: &dyn Fn(u64) -> bool| -> Option<u64> {
             let bytes = self.live.m.read_mem(r.0, len as usize)?;
             let insns = crate::machine::decode_range(r.0, &bytes);
-            let rows = crate::tui::render::disasm_rows(self, &p, &insns);
+            let rows = crate::tui::layout::disasm::rows(self, &p, &insns);
             let mut hits = rows
                 .iter()
                 .filter(|row| want(row.pc) && find_in(&row.searchable(), q).is_some())

@@ -5,19 +5,11 @@
 //! start is exactly what stepping would reach. `R` resets to power-on.
 
 use super::script::play_step;
+pub use super::state::Rule;
 use super::state::{AppState, Live, Pane};
 use crate::machine::{Machine, Outcome, Until};
 use crate::session::checkpoint::Checkpoints;
 use crate::session::{self, stats::Stats};
-
-/// Which rule chose the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    StartAt,
-    FirstStep,
-    FirstIteration,
-    Entry,
-}
 
 /// Where the start is, once found.
 struct StartAt {

@@ -12,12 +12,23 @@ use crate::session::{self, RunOpts, VariantRun};
 mod debug;
 mod diff;
 mod history;
+mod idle;
 mod live;
+mod opening;
+mod progress;
+mod query;
+mod recording;
 mod sources;
 mod view;
 pub use debug::{DebugViews, WatchEntry};
 pub use diff::{DiffKey, DiffView, diff_page};
+pub use idle::Idle;
 pub use live::{CsrView, LOG_CAP, Live, TrapFrame};
+pub use opening::Rule;
+pub use progress::{Progress, ProgressFn};
+pub(in crate::tui) use query::LineCycle;
+pub use query::{Hit, Search};
+pub use recording::{Mark, Recorded, Recorder};
 pub use sources::SourceFiles;
 pub use view::{PAN_STEP, PaneViews};
 
@@ -164,24 +175,24 @@ pub struct AppState {
     /// How machines are built (`--mem-limit`, `--strict-segments`).
     pub machine: crate::machine::MachineConfig,
     /// The last `/` search and its match.
-    pub search: crate::tui::search::Search,
+    pub search: Search,
     /// Watchpoints and the memory view's place (`state/debug.rs`).
     pub debug: DebugViews,
     /// The path diff view (`D`).
     pub diff: DiffView,
     /// Draws a long action's progress and says whether to go on (the
     /// terminal's; none headless).
-    pub progress: Option<super::update::long::ProgressFn>,
+    pub progress: Option<ProgressFn>,
     /// A lesson being recorded (`:record`).
-    pub recorder: Option<super::record::Recorder>,
+    pub recorder: Option<Recorder>,
     /// The machines of the variants not on screen, each with its
     /// checkpoints, by variant (Tab takes one out and parks the live one).
     pub parked: Vec<Option<Live>>,
     /// Where `r` goes (rule, variant, instruction count, in words), once
     /// found (`start.rs`).
-    pub start_found: Option<(super::start::Rule, usize, u64, String)>,
+    pub start_found: Option<(Rule, usize, u64, String)>,
     /// Work done while the TUI waits for keys (`update/idle.rs`).
-    pub idle: super::update::idle::Idle,
+    pub idle: Idle,
     /// The last Tab: (variant, instruction count) its round of Tabs began
     /// at, and where it landed, so that Tabs round the variants with
     /// nothing moved return there exactly (`update/switch.rs`).
@@ -275,7 +286,7 @@ impl AppState {
             recorder: None,
             parked: Vec::new(),
             start_found: None,
-            idle: super::update::idle::Idle::new(lazy),
+            idle: Idle::new(lazy),
             tab_back: None,
             narration_left: None,
             views: PaneViews::default(),
@@ -399,6 +410,16 @@ impl AppState {
         if let Some(t) = here.and_then(|n| self.scenario.narration_for(&n).map(str::to_string)) {
             self.set_narration(t);
         }
+    }
+
+    /// A message for the status line.
+    pub fn say(&mut self, msg: impl Into<String>) {
+        self.message = Some((msg.into(), false));
+    }
+
+    /// An error for the status line (in red).
+    pub fn error(&mut self, msg: impl Into<String>) {
+        self.message = Some((msg.into(), true));
     }
 
     /// The narration on screen; new text is read from its top.

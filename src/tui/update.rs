@@ -1,8 +1,12 @@
-//! Actions and `update`, the only place the TUI's state changes
-//! (docs/decisions.md C4).
+//! `update`, the only place the TUI's state changes
+//! (docs/decisions.md C4): each `Action` (`action.rs`, re-exported here)
+//! carried out.
 
 use std::time::Instant;
 
+pub use super::action::Action;
+use super::keymap::next_mode;
+use super::layout;
 use super::state::{AppState, Mode, PAN_STEP, Pane};
 use crate::trace::{EventKind, Priv};
 
@@ -21,58 +25,6 @@ mod rewind;
 mod stepping;
 mod switch;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    Step,
-    StepOver,
-    StepOut,
-    Continue,
-    RunToTrap,
-    StepBack,
-    ReverseContinue,
-    /// `r`: back to the start (where the lesson is).
-    Restart,
-    /// `R`: back to power-on.
-    Reset,
-    SwitchVariant,
-    ToggleBreakpoint,
-    ToggleDisasm,
-    ToggleVector,
-    /// Bring the next shared pane forward (the compact layout).
-    NextTab,
-    CycleFilter,
-    NextPane,
-    Focus(Pane),
-    ScrollUp,
-    ScrollDown,
-    /// Left / Right: the focused pane's columns past its edge.
-    PanLeft,
-    PanRight,
-    /// PgUp / PgDn: a page in the focused pane.
-    PageUp,
-    PageDown,
-    /// `D`: the path diff view.
-    ToggleDiff,
-    /// Enter: the source of the diff's selected line.
-    DiffJump,
-    Help,
-    /// Space: play the next script step.
-    Advance,
-    CommandStart,
-    /// `/`: the search prompt; `]`/`[` the next and previous match.
-    SearchStart,
-    SearchNext,
-    SearchPrev,
-    Input(char),
-    Backspace,
-    Submit,
-    Cancel,
-    Quit,
-    /// Ctrl-Z where nobody could continue a stopped TUI (`signals.rs`;
-    /// where one can, the reader thread stops the process itself).
-    Suspend,
-}
-
 impl AppState {
     pub fn update(&mut self, a: Action) {
         let t0 = Instant::now();
@@ -81,6 +33,11 @@ impl AppState {
         }
         if self.mode == Mode::Help && a != Action::Quit {
             // Up/Down and PgUp/PgDn scroll the help; any other key closes it.
+            self.mode = next_mode(&self.mode, &a);
+            if self.mode != Mode::Help {
+                self.help_scroll = 0;
+                return;
+            }
             let by: i64 = match a {
                 Action::ScrollUp => -1,
                 Action::ScrollDown => 1,
@@ -88,16 +45,14 @@ impl AppState {
                 Action::PageDown => 10,
                 _ => 0,
             };
-            if by == 0 {
-                self.mode = Mode::Normal;
-                self.help_scroll = 0;
-            } else {
-                let area = self.views.screen.get().unwrap_or_default();
-                let max = crate::tui::render::help::max_scroll(area);
-                self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
-            }
+            let area = self.views.screen.get().unwrap_or_default();
+            let max = layout::help::max_scroll(area);
+            self.help_scroll = (self.help_scroll as i64 + by).clamp(0, max as i64) as usize;
             return;
         }
+        // The keyboard's mode, as the keymap says the action leaves it.
+        let before = std::mem::replace(&mut self.mode, Mode::Normal);
+        self.mode = next_mode(&before, &a);
         // Actions that move the machine (a recording keeps them as steps).
         // A command (`:run`, `:goto`) may move it too.
         let moves = crate::tui::input::moves_machine(&a) || a == Action::Submit;
@@ -161,8 +116,8 @@ impl AppState {
                 // Forward from the pane in front, which a focus or a lesson
                 // step may have chosen; focus follows, so it stays in front,
                 // and a lesson's highlight gives way.
-                let t = crate::tui::render::tabs(self.lower);
-                let now = crate::tui::render::front(self);
+                let t = layout::tabs(self.lower);
+                let now = layout::front(self);
                 let i = t.iter().position(|p| *p == now).unwrap_or(0);
                 self.tab = (i + 1) % t.len();
                 self.focus = t[self.tab];
@@ -171,17 +126,7 @@ impl AppState {
             Action::NextPane => {
                 // Only the panes the last frame showed (the compact layout's
                 // shared place shows one at a time).
-                let area = self
-                    .views
-                    .screen
-                    .get()
-                    .unwrap_or(ratatui::layout::Rect::new(
-                        0,
-                        0,
-                        crate::tui::render::WIDE_WIDTH,
-                        crate::tui::render::WIDE_HEIGHT,
-                    ));
-                let on = crate::tui::render::shown(area, self);
+                let on = layout::shown(layout::last_screen(self), self);
                 let i = on.iter().position(|p| *p == self.focus);
                 if let Some(next) = i.map_or(on.first(), |i| on.get((i + 1) % on.len())) {
                     self.focus = *next;
@@ -196,30 +141,21 @@ impl AppState {
             Action::PageDown => self.scroll(self.views.page(self.focus, super::state::diff_page())),
             Action::ToggleDiff => self.toggle_diff(),
             Action::DiffJump => self.diff_jump(),
-            Action::Help => self.mode = Mode::Help,
             Action::Advance => self.advance(),
-            Action::CommandStart => self.mode = Mode::Command(String::new()),
-            Action::SearchStart => self.mode = Mode::Search(String::new()),
             Action::SearchNext => self.search_again(true),
             Action::SearchPrev => self.search_again(false),
-            Action::Input(c) => {
-                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode {
-                    s.push(c);
-                }
-            }
-            Action::Backspace => {
-                if let Mode::Command(s) | Mode::Search(s) = &mut self.mode
-                    && s.pop().is_none()
-                {
-                    self.mode = Mode::Normal;
-                }
-            }
-            Action::Submit => match std::mem::replace(&mut self.mode, Mode::Normal) {
+            Action::Submit => match before {
                 Mode::Command(s) => self.command(&s),
                 Mode::Search(q) => self.search_submit(q),
                 _ => {}
             },
-            Action::Cancel => self.mode = Mode::Normal,
+            // The mode is all these change (`next_mode`).
+            Action::Help
+            | Action::CommandStart
+            | Action::SearchStart
+            | Action::Input(_)
+            | Action::Backspace
+            | Action::Cancel => {}
             Action::Quit => self.quit = true,
             Action::Suspend => {}
         }
@@ -236,14 +172,6 @@ impl AppState {
             }
         }
         self.timing.update_us = t0.elapsed().as_micros() as u64;
-    }
-
-    pub fn say(&mut self, msg: impl Into<String>) {
-        self.message = Some((msg.into(), false));
-    }
-
-    pub fn error(&mut self, msg: impl Into<String>) {
-        self.message = Some((msg.into(), true));
     }
 
     fn scroll(&mut self, d: i64) {

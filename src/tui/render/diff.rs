@@ -6,7 +6,7 @@
 //! Enter points at the selected row's line.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
@@ -15,45 +15,13 @@ use super::{dim, hot, pane_block};
 use crate::report::pathdiff::{self, Op, PathDiff, cycles, signed};
 use crate::tui::state::{AppState, Pane};
 
-/// The left column while the view is open: the source over the diff.
-const SPLIT: [Constraint; 2] = [Constraint::Percentage(35), Constraint::Min(6)];
-
 /// Draws the source and the diff over the left column (`left`: the union
 /// of the source, narration and events panes).
 pub fn overlay(f: &mut Frame<'_>, left: Rect, s: &AppState) {
     f.render_widget(Clear, left);
-    let [src, diff] = Layout::vertical(SPLIT).areas(left);
+    let [src, diff] = crate::tui::layout::diff_split(left);
     super::draw_pane(f, src, s, Pane::Source);
     render(f, diff, s);
-}
-
-/// A row of the view needs about this many columns.
-const WANT: u16 = 76;
-
-/// Where the view goes: the left column (source, narration, events), and
-/// the middle one too (registers, RAS) when the left alone is too narrow.
-pub fn place(areas: &[(Pane, Rect)]) -> Option<Rect> {
-    let left = union(areas, &[Pane::Source, Pane::Narration, Pane::Events])?;
-    if left.width >= WANT {
-        return Some(left);
-    }
-    let middle = [
-        Pane::Registers,
-        Pane::Ras,
-        Pane::Vector,
-        Pane::Vs,
-        Pane::Reservation,
-    ];
-    Some(union(areas, &middle).map_or(left, |m| left.union(m)))
-}
-
-/// The rectangle covering `panes` in `areas`.
-pub fn union(areas: &[(Pane, Rect)], panes: &[Pane]) -> Option<Rect> {
-    areas
-        .iter()
-        .filter(|(p, _)| panes.contains(p))
-        .map(|(_, r)| *r)
-        .reduce(|a, b| a.union(b))
 }
 
 fn mark_style(o: &Op) -> (char, Style) {

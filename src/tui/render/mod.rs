@@ -1,19 +1,6 @@
-//! The screen: the layout as `const` constraint arrays, one file per pane,
-//! each drawing from `&AppState` (docs/decisions.md C2, C3).
-//!
-//! ```text
-//! ┌ Source ─────────────────────┐┌ Registers ────────┐┌ CSRs ──────────────┐
-//! │ cycles  line  entry.S       ││ ra  sp  gp  tp ...││ sstatus, sepc ...  │
-//! │ ▶ current line, ● breakpoint││                   │├ Privilege & traps ─┤
-//! │                             ││                   ││ [S] the call stack │
-//! ├ Narration ──────────────────┤├ RAS ──────────────┤├ Cycles ────────────┤
-//! │ the scenario's text         ││ entries, last pop ││ phases, sparkline, │
-//! ├ Events ─────────────────────┤│ predicted/actual  ││ other variant      │
-//! │ #12 trap ecall ...          ││                   ││                    │
-//! └─────────────────────────────┘└───────────────────┘└────────────────────┘
-//!  status: scenario · variant · core · pc · instructions · message
-//! ```
-//! The right column has room for the vector and atomics panes to come.
+//! The screen drawn: one file per pane, each drawing from `&AppState`
+//! (docs/decisions.md C2, C3) where `layout.rs` puts it; then the diff
+//! view over the panes it covers, the status line and the help.
 
 mod backtrace;
 mod csrs;
@@ -30,165 +17,27 @@ mod ras;
 mod regs;
 mod reservation;
 mod source;
-pub(crate) use source::{disasm_center, disasm_rows};
 pub mod status;
 mod timeline;
 mod vector;
 mod vs;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
-use super::state::{AppState, Lower, Mode, Pane};
-
-/// Below this the panes cannot be drawn legibly (a classroom projector's
-/// 100×30 is the smallest screen the layout is made for).
-pub const MIN_WIDTH: u16 = 100;
-pub const MIN_HEIGHT: u16 = 30;
-/// From this size on every pane has a place of its own; below it (the
-/// compact layout) the CSRs, the call stack, the cycles and the lower pane
-/// share one place, one in front at a time (`w` brings the next forward).
-pub const WIDE_WIDTH: u16 = 150;
-pub const WIDE_HEIGHT: u16 = 36;
-
-/// The panes above, the status line below: two rows, more when the
-/// message needs them (`status::rows`).
-fn rows(area: Rect, s: &AppState) -> [Constraint; 2] {
-    [
-        Constraint::Min(0),
-        Constraint::Length(status::rows(s, area.width)),
-    ]
-}
-const COLUMNS: [Constraint; 3] = [
-    Constraint::Min(40),
-    Constraint::Length(45),
-    Constraint::Length(43),
-];
-const LEFT: [Constraint; 3] = [
-    Constraint::Percentage(58),
-    Constraint::Length(6),
-    Constraint::Min(5),
-];
-const MIDDLE: [Constraint; 2] = [Constraint::Length(18), Constraint::Min(6)];
-/// With a vector unit, the RAS's place holds the VS state and the registers.
-const VECTOR: [Constraint; 2] = [Constraint::Length(5), Constraint::Min(4)];
-/// The call stack and the cycles share what the CSRs leave.
-const RIGHT: [Constraint; 3] = [
-    Constraint::Length(13),
-    Constraint::Fill(1),
-    Constraint::Fill(1),
-];
-/// The compact layout: the source column and one of 47 (the registers'
-/// 45 and a margin), the registers above the shared place and its tab line.
-const COMPACT: [Constraint; 2] = [Constraint::Min(50), Constraint::Length(47)];
-const COMPACT_RIGHT: [Constraint; 3] = [
-    Constraint::Length(18),
-    Constraint::Length(1),
-    Constraint::Min(6),
-];
-
-/// Whether `area` takes the compact layout.
-pub fn compact(area: Rect) -> bool {
-    area.width < WIDE_WIDTH || area.height < WIDE_HEIGHT
-}
-
-/// The panes that take turns in the compact layout's shared place, in `w`
-/// order: the lower pane stands for whichever `v` chose.
-pub fn tabs(lower: Lower) -> [Pane; 4] {
-    let low = match lower {
-        Lower::Ras => Pane::Ras,
-        Lower::Vector => Pane::Vector,
-        Lower::Reservation => Pane::Reservation,
-        Lower::Fp => Pane::Fp,
-        Lower::PtRegs => Pane::PtRegs,
-        Lower::Backtrace => Pane::Backtrace,
-        Lower::Memory => Pane::Memory,
-        Lower::Stack => Pane::Stack,
-    };
-    [Pane::Csrs, Pane::Privilege, Pane::Cycles, low]
-}
-
-/// The pane in front of the shared place: the one a lesson step points at
-/// or the focused one when they take turns there, else the last chosen.
-pub fn front(s: &AppState) -> Pane {
-    let t = tabs(s.lower);
-    let is_tab = |p: Pane| t.contains(&p) || (p == Pane::Vs && s.lower == Lower::Vector);
-    let pick = |p: Pane| if p == Pane::Vs { Pane::Vector } else { p };
-    match (s.highlight, s.focus) {
-        (Some(h), _) if is_tab(h) => pick(h),
-        (_, f) if is_tab(f) => pick(f),
-        _ => t[s.tab % t.len()],
-    }
-}
-
-/// Where each pane is, for drawing and mouse clicks.
-pub fn areas(area: Rect, s: &AppState) -> Vec<(Pane, Rect)> {
-    let [main, _] = Layout::vertical(rows(area, s)).areas(area);
-    if compact(area) {
-        let [l, r] = Layout::horizontal(COMPACT).areas(main);
-        let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
-        let [regs, _, shared] = Layout::vertical(COMPACT_RIGHT).areas(r);
-        let mut v = vec![
-            (Pane::Source, src),
-            (Pane::Narration, narr),
-            (Pane::Events, ev),
-            (Pane::Registers, regs),
-        ];
-        lower_areas(&mut v, front(s), shared);
-        return v;
-    }
-    let [l, m, r] = Layout::horizontal(COLUMNS).areas(main);
-    let [src, narr, ev] = Layout::vertical(LEFT).areas(l);
-    let [regs, ras] = Layout::vertical(MIDDLE).areas(m);
-    let [csrs, prv, cyc] = Layout::vertical(RIGHT).areas(r);
-    let mut v = vec![
-        (Pane::Source, src),
-        (Pane::Narration, narr),
-        (Pane::Events, ev),
-        (Pane::Registers, regs),
-        (Pane::Csrs, csrs),
-        (Pane::Privilege, prv),
-        (Pane::Cycles, cyc),
-    ];
-    let low = tabs(s.lower)[3];
-    lower_areas(&mut v, low, ras);
-    v
-}
-
-/// The panes on screen at `area`, the focus's round (S-Tab): left to right,
-/// top to bottom; the diff view stands for the panes it covers.
-pub fn shown(area: Rect, s: &AppState) -> Vec<Pane> {
-    let mut all = areas(area, s);
-    if s.diff.open
-        && let Some(d) = diff::place(&all)
-    {
-        all.retain(|(_, r)| r.intersection(d) != *r);
-        all.push((Pane::Diff, d));
-    }
-    all.sort_by_key(|(_, r)| (r.x, r.y));
-    all.into_iter().map(|(p, _)| p).collect()
-}
-
-/// `pane` in `r`; the vector pane brings the VS state above it.
-fn lower_areas(v: &mut Vec<(Pane, Rect)>, pane: Pane, r: Rect) {
-    if pane == Pane::Vector {
-        let [vs, vregs] = Layout::vertical(VECTOR).areas(r);
-        v.push((Pane::Vs, vs));
-        v.push((Pane::Vector, vregs));
-    } else {
-        v.push((pane, r));
-    }
-}
+use super::layout;
+pub use super::layout::{
+    MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH, areas, compact, front, shown, tabs,
+};
+use super::state::{AppState, Mode, Pane};
 
 /// The compact layout's tab line: the panes taking turns, the one in front
 /// marked by brackets as well as colour.
 fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
-    let [main, _] = Layout::vertical(rows(area, s)).areas(area);
-    let [_, r] = Layout::horizontal(COMPACT).areas(main);
-    let [_, line, _] = Layout::vertical(COMPACT_RIGHT).areas(r);
+    let line = layout::tab_line(area, s);
     let shown = front(s);
     let mut spans = Vec::new();
     for p in tabs(s.lower) {
@@ -219,7 +68,7 @@ fn tab_line(f: &mut Frame<'_>, area: Rect, s: &AppState) {
 pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     let area = f.area();
     s.views.screen.set(Some(area));
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if layout::too_small((area.width, area.height)) {
         too_small(f, area);
         return;
     }
@@ -232,12 +81,11 @@ pub fn draw(f: &mut Frame<'_>, s: &AppState) {
     }
     // The diff view covers what it needs, the tab line included.
     if s.diff.open
-        && let Some(r) = diff::place(&all)
+        && let Some(r) = layout::diff_place(&all)
     {
         diff::overlay(f, r, s);
     }
-    let [_, st] = Layout::vertical(rows(area, s)).areas(area);
-    status::render(f, st, s);
+    status::render(f, layout::status_line(area, s), s);
     if s.mode == Mode::Help {
         help::render(f, area, s.help_scroll);
     }

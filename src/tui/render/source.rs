@@ -16,8 +16,6 @@ use crate::tui::state::{AppState, Pane};
 mod disasm;
 mod heat;
 
-pub(crate) use disasm::{center as disasm_center, rows as disasm_rows};
-
 fn current() -> Style {
     Style::new()
         .bg(Color::Blue)

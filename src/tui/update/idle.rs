@@ -8,41 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::session::{RunOpts, VariantJob, VariantRun};
+use crate::session::{RunOpts, VariantJob};
+pub use crate::tui::state::Idle;
 use crate::tui::state::{AppState, Live};
 
 /// Instructions between looks at the clock.
 const PIECE: u64 = 5_000;
-
-pub struct Idle {
-    /// Whole runs are made here rather than at once (the terminal's TUI).
-    pub lazy: bool,
-    /// The summaries still to make, and the one under way.
-    todo: Vec<usize>,
-    job: Option<(usize, VariantJob)>,
-}
-
-impl Idle {
-    pub fn new(lazy: bool) -> Idle {
-        Idle {
-            lazy,
-            todo: Vec::new(),
-            job: None,
-        }
-    }
-
-    /// Every variant's summary is to be made again.
-    pub fn queue_summaries(&mut self, n: usize, summaries: &mut Vec<Option<VariantRun>>) {
-        *summaries = vec![None; n];
-        self.todo = (0..n).collect();
-        self.job = None;
-    }
-
-    /// Whether summaries are still being made (the cycles pane says so).
-    pub fn summarising(&self) -> bool {
-        self.job.is_some() || !self.todo.is_empty()
-    }
-}
 
 impl AppState {
     fn summary_opts(&self) -> RunOpts {

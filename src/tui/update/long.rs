@@ -11,22 +11,10 @@ use std::time::Instant;
 use crate::machine::{Machine, Outcome, Until};
 use crate::session::checkpoint::Checkpoints;
 use crate::session::stats::Stats;
+pub use crate::tui::state::{Progress, ProgressFn};
 
 /// Instructions per piece.
 pub const CHUNK: u64 = 100_000;
-
-/// How far a long action got.
-pub struct Progress<'a> {
-    pub what: &'a str,
-    /// Instructions run so far by this action.
-    pub done: u64,
-    /// Of how many, when known (a re-execution to a point).
-    pub total: Option<u64>,
-    pub started: Instant,
-}
-
-/// Draws progress; false stops the action.
-pub type ProgressFn = Box<dyn FnMut(&Progress<'_>) -> bool>;
 
 /// `m.run(u)`, in pieces when there is a progress hook or a store of
 /// checkpoints, which takes one between pieces as its interval says.

@@ -1,0 +1,35 @@
+//! The key and command tables as Markdown, as README.md's section "The
+//! TUI" gives them: the normal mode's keys, then the `:` commands, each row
+//! from the table's entries, so that the README's tables can be generated
+//! from the code.
+
+use super::{COMMANDS, Doc, KEYS, KeyMode};
+
+/// The README's key table (`| key | action |`) and command table
+/// (`| command | what it does |`), a blank line between them.
+pub fn markdown() -> String {
+    let keys = KEYS
+        .iter()
+        .flat_map(|part| part.iter())
+        .filter(|e| e.modes == [KeyMode::Normal])
+        .filter_map(|e| e.doc);
+    let commands = COMMANDS.iter().filter_map(|r| r.doc);
+    let mut out = table("| key | action |", keys);
+    out.push('\n');
+    out.push_str(&table("| command | what it does |", commands));
+    out
+}
+
+/// A two-column table under `head`.
+fn table(head: &str, rows: impl Iterator<Item = Doc>) -> String {
+    let mut out = format!("{head}\n|---|---|\n");
+    for d in rows {
+        out.push_str(&format!("| {} | {} |\n", cell(d.keys), cell(d.long)));
+    }
+    out
+}
+
+/// A cell's text: a `|` is escaped, so it does not end the cell.
+fn cell(t: &str) -> String {
+    t.replace('|', "\\|")
+}
