@@ -1,7 +1,7 @@
 //! What every key means, in every mode, in one table
 //! (docs/decisions.md C4): `keys.rs` and `modes.rs` list each mode's keys
 //! with their action, their line on the help screen and their row of
-//! README.md's key table; `commands.rs` does the same for the `:`
+//! the key page's table (docs/reference/keys.md); `commands.rs` does the same for the `:`
 //! commands. Everything that asks what a key does reads it here:
 //! `key_action` and `input::handle` (the action), the reader thread
 //! (`input::Typing`: whether a key starts or goes on typing a line, and
@@ -28,7 +28,7 @@ pub use commands::{COMMANDS, Cmd, Command, CommandRow};
 pub use markdown::markdown;
 
 /// Every mode's keys, in two parts: the normal mode's (`keys.rs`, in the
-/// order of the README's key table), then the other modes' (`modes.rs`).
+/// order of the key page's table), then the other modes' (`modes.rs`).
 pub static KEYS: &[&[Entry]] = &[keys::NORMAL_KEYS, modes::OTHER_KEYS];
 
 /// Where the keyboard is, for the table.
@@ -178,7 +178,7 @@ impl Binding {
     }
 }
 
-/// A row of the README's key and command tables: the keys' cell and the
+/// A row of the key page's key and command tables: the keys' cell and the
 /// long description.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Doc {
@@ -187,7 +187,7 @@ pub struct Doc {
 }
 
 /// Keys that belong together, in the modes they act in, and their row in
-/// the README's key table (none: on the help screen only).
+/// the key page's table (none: on the help screen only).
 #[derive(Debug)]
 pub struct Entry {
     pub modes: &'static [KeyMode],

@@ -100,7 +100,7 @@ pub fn describe(shown: (u64, u64, u64)) -> String {
     )
 }
 
-/// Time travel deep into a run (README.md, "Time travel"): the keys that go back or
+/// Time travel deep into a run (docs/guides/time-travel.md): the keys that go back or
 /// across, at a depth, with the memory the checkpoints hold there.
 #[derive(Debug, serde::Serialize)]
 pub struct Travel {

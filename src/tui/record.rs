@@ -1,4 +1,4 @@
-//! Recording a lesson in the TUI (README.md, "Recording a lesson"): `:record` starts, each
+//! Recording a lesson in the TUI (docs/guides/lessons.md, "Recording a lesson"): `:record` starts, each
 //! step taken becomes a `[[script]]` step, `:say TEXT` narrates the step
 //! just taken, `:save FILE` writes them as TOML that `--autoplay` and
 //! `trapscope run --script` replay.

@@ -1,4 +1,4 @@
-//! Where the TUI opens and `r` returns (README.md, "Where the TUI opens"),
+//! Where the TUI opens and `r` returns (docs/tui.md, "Where the TUI opens"),
 //! in this order: the scenario's `start_at`; else where the lesson's
 //! first step arrives; else the first instruction of the first timed
 //! iteration; else the entry. The machine runs there from power-on, so the

@@ -8,7 +8,10 @@
 //!   labelled by its after variant's label;
 //! - `tui-screen SCENARIO WxH KEYS`: the TUI drawn through ratatui's test
 //!   backend at that size, where it opens, after pressing KEYS (a space stands for Space),
-//!   with the host timings blanked.
+//!   with the host timings blanked;
+//! - `key-table` and `command-table`: the TUI's key and `:` command tables,
+//!   as `trapscope::tui::keymap::markdown` writes them from the keymap (the
+//!   same table the help screen and the key handler read).
 //!
 //! `TRAPSCOPE_README_UPDATE=1 cargo test --test docs readme_generated` rewrites
 //! them (tools/readme-samples.py runs that after the command samples).
@@ -154,6 +157,17 @@ fn generate(spec: &str) -> String {
             let keys = keys.trim_matches('"');
             tui_screen(sc, size, keys)
         }
+        "key-table" | "command-table" => {
+            let md = trapscope::tui::keymap::markdown();
+            let (keys, commands) = md
+                .split_once("\n\n")
+                .expect("the key table, a blank line, the command table");
+            if kind == "key-table" {
+                keys.to_string()
+            } else {
+                commands.to_string()
+            }
+        }
         _ => panic!("unknown generated section kind {kind:?}"),
     }
 }
@@ -195,7 +209,7 @@ fn the_readme_sections_generated_here_have_not_drifted() {
         "generated sections have drifted: {drifted:?}; regenerate them with \
          `TRAPSCOPE_README_UPDATE=1 cargo test --test docs readme_generated` (or tools/readme-samples.py)"
     );
-    for k in ["pairs-by-core", "tui-screen"] {
+    for k in ["pairs-by-core", "tui-screen", "key-table", "command-table"] {
         assert!(kinds.iter().any(|x| x == k), "no generated {k} section");
     }
 }

@@ -26,6 +26,7 @@ mod history;
 mod input;
 mod iterations;
 mod kernel_views;
+mod keymap;
 mod layout;
 mod lesson;
 mod lesson_text;

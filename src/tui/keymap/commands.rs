@@ -1,6 +1,6 @@
 //! The `:` commands as one table, beside the keys' (`keys.rs`): each
 //! command's names (the short ones too), its form and line on the help
-//! screen, and the row of the command table in README.md ("The TUI") it
+//! screen, and the row of the command table on docs/reference/keys.md it
 //! belongs to. `command.rs` finds what a typed name means here, so the
 //! names the parser takes and the names the help lists are one list.
 
@@ -39,7 +39,7 @@ pub struct Command {
     pub help: &'static str,
 }
 
-/// Commands that belong together and their row in the README's command
+/// Commands that belong together and their row in the key page's command
 /// table (none: on the help screen only).
 #[derive(Debug)]
 pub struct CommandRow {
@@ -90,7 +90,7 @@ pub static COMMANDS: &[CommandRow] = &[
         ],
         doc: Some(Doc {
             keys: "`probe SYMBOL|0xADDR`, `probe! ...`",
-            long: "a guest-visible probe (a breakpoint trap, kprobe-like; \"LR/SC loops and AMOs\")",
+            long: "a guest-visible probe (a breakpoint trap, kprobe-like; [LR/SC loops and AMOs](../scenarios/lrsc-amos.md))",
         }),
     },
     CommandRow {
@@ -122,7 +122,7 @@ pub static COMMANDS: &[CommandRow] = &[
         ],
         doc: Some(Doc {
             keys: "`watch ADDR|SYM [LEN]`, `unwatch N|ADDR|SYM|all`",
-            long: "stop after any load or store of those bytes (\"Kernel-debugger views\")",
+            long: "stop after any load or store of those bytes ([Kernel-debugger views](../tui.md#kernel-debugger-views))",
         }),
     },
     CommandRow {
@@ -132,7 +132,7 @@ pub static COMMANDS: &[CommandRow] = &[
             usage: "unprobe SYMBOL|0xADDR|all",
             help: "remove probes (the guest reruns to here)",
         }],
-        // The README's command table has no row for it.
+        // The key page's command table has no row for it.
         doc: None,
     },
     CommandRow {
@@ -218,7 +218,7 @@ pub static COMMANDS: &[CommandRow] = &[
         ],
         doc: Some(Doc {
             keys: "`record`, `say TEXT`, `save FILE`, `record off`",
-            long: "record a lesson (\"Recording a lesson\")",
+            long: "record a lesson ([Recording a lesson](../guides/lessons.md#recording-a-lesson))",
         }),
     },
 ];

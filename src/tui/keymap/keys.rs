@@ -1,7 +1,7 @@
 //! The keymap's table, normal mode (`keymap.rs` says how it is read; the
 //! other modes are in `modes.rs`): each entry the keys that belong
 //! together, each key with its action and its line on the help screen, and
-//! the entry's row of the key table in README.md ("The TUI"), keys and long
+//! the entry's row of the key table on docs/reference/keys.md, keys and long
 //! description, which `keymap::markdown` writes back, in that table's
 //! order.
 
@@ -46,7 +46,7 @@ pub(super) const fn urgent(
     }
 }
 
-/// The normal mode's keys, in the order of the README's key table.
+/// The normal mode's keys, in the order of the key page's table.
 pub static NORMAL_KEYS: &[Entry] = &[
     Entry {
         modes: NORMAL,
@@ -119,7 +119,7 @@ pub static NORMAL_KEYS: &[Entry] = &[
         ],
         doc: Some(Doc {
             keys: "`b` / `B`",
-            long: "step back / reverse-continue to the last time a breakpoint was reached (from the nearest checkpoint: \"Time travel\", below)",
+            long: "step back / reverse-continue to the last time a breakpoint was reached (from the nearest checkpoint: [Time travel](../guides/time-travel.md))",
         }),
     },
     Entry {
@@ -354,7 +354,7 @@ pub static NORMAL_KEYS: &[Entry] = &[
         )],
         doc: Some(Doc {
             keys: "`:`",
-            long: "command line (below)",
+            long: "command line (the command table below)",
         }),
     },
     Entry {

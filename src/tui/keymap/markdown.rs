@@ -1,11 +1,11 @@
-//! The key and command tables as Markdown, as README.md's section "The
-//! TUI" gives them: the normal mode's keys, then the `:` commands, each row
-//! from the table's entries, so that the README's tables can be generated
-//! from the code.
+//! The key and command tables as Markdown, as the book's key page (docs/reference/keys.md)
+//! gives them: the normal mode's keys, then the `:` commands, each row
+//! from the table's entries, so that the page's tables are generated
+//! from the code (tests/docs/readme_generated.rs).
 
 use super::{COMMANDS, Doc, KEYS, KeyMode};
 
-/// The README's key table (`| key | action |`) and command table
+/// The key page's key table (`| key | action |`) and command table
 /// (`| command | what it does |`), a blank line between them.
 pub fn markdown() -> String {
     let keys = KEYS

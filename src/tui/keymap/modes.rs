@@ -1,7 +1,7 @@
 //! The keymap's table, the modes other than normal (`keys.rs` has the
 //! normal mode's): what the diff view, the command line and the `/`
 //! prompt, and the help screen make of keys. None has a row in the
-//! README's key table; the help screen lists them under their mode.
+//! key page's table; the help screen lists them under their mode.
 
 use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::KeyCode::Char as C;

@@ -89,7 +89,7 @@ pub fn entries(width: usize) -> Vec<Vec<Row>> {
             let mut e = std::mem::take(&mut head);
             if label.len() > pad {
                 // A long form on a line of its own, its text under it.
-                e.push(Row::Text(label.to_string()));
+                e.push(Row::Text(label.clone()));
                 e.extend(entry("", pad, text, width));
             } else {
                 e.extend(entry(label, pad, text, width));

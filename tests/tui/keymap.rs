@@ -3,11 +3,10 @@
 //! through the test backend), every key the table lists for a mode does
 //! its action through the real key handler (`input::handle`), the reader
 //! thread's view of the mode keeps in step with the state's, and the
-//! Markdown the table writes is README.md's key and command tables, read
-//! from the README itself.
+//! Markdown the table writes holds every key and command (the book's
+//! docs/reference/keys.md shows it, generated: tests/docs/readme_generated.rs).
 
-mod common;
-use common::tui::{app_at, screen};
+use crate::common::tui::{app_at, screen};
 
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -306,29 +305,6 @@ fn the_reader_threads_mode_keeps_in_step_with_the_state() {
     }
 }
 
-/// README.md's table under `head`: its rows, up to the first line that is
-/// not one.
-fn readme_table(readme: &str, head: &str) -> String {
-    let mut lines = readme.lines().skip_while(|l| *l != head);
-    let mut out = String::new();
-    for l in lines.by_ref().take_while(|l| l.starts_with('|')) {
-        out.push_str(l);
-        out.push('\n');
-    }
-    assert!(out.lines().count() > 5, "no table {head} in README.md");
-    out
-}
-
-#[test]
-fn the_markdown_is_the_readmes_key_and_command_tables() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
-    let keys = readme_table(&readme, "| key | action |");
-    let commands = readme_table(&readme, "| command | what it does |");
-    let md = keymap::markdown();
-    assert_eq!(md, format!("{keys}\n{commands}"));
-}
-
 #[test]
 fn the_markdown_names_every_normal_key_and_command() {
     let md = keymap::markdown();
@@ -366,7 +342,7 @@ fn the_markdown_names_every_normal_key_and_command() {
         for c in row.commands {
             let named = command_cells.contains(&format!("`{} ", c.names[0]))
                 || command_cells.contains(&format!("`{}`", c.names[0]));
-            // A command the README's table has no row for is on the help
+            // A command the key page's table has no row for is on the help
             // screen only: the table says so with a row without a doc.
             assert_eq!(
                 named,
