@@ -344,3 +344,39 @@ fn the_scan_sees_each_form_of_import() {
         vec![("isa".to_string(), 1)]
     );
 }
+
+/// Every file or folder ARCHITECTURE.md names in backticks exists: a path
+/// under `src/`, a room of `src/` (a room's row names its own files
+/// bare), `guest-asm/` or the repository's root, with a `::item` after it
+/// allowed and a `NAME` placeholder standing for any file.
+#[test]
+fn every_path_architecture_names_exists() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for tick in ticked(&text) {
+        let path = tick.split("::").next().unwrap_or("");
+        let looks_like_path = !path.contains(' ')
+            && (path.ends_with('/')
+                || [".rs", ".S", ".inc", ".toml", ".py", ".sh", ".md"]
+                    .iter()
+                    .any(|x| path.ends_with(x)));
+        if !looks_like_path || path.contains("NAME") {
+            continue;
+        }
+        checked += 1;
+        let bases = ["src", "guest-asm", "."]
+            .iter()
+            .map(|b| root().join(b))
+            .chain(rooms().into_iter().map(|r| root().join("src").join(r)));
+        let found = bases.into_iter().any(|base| base.join(path).exists());
+        if !found {
+            missing.push(path.to_string());
+        }
+    }
+    assert!(checked > 30, "only {checked} paths found to check");
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names paths that do not exist: {missing:?}"
+    );
+}

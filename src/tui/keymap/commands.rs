@@ -132,8 +132,10 @@ pub static COMMANDS: &[CommandRow] = &[
             usage: "unprobe SYMBOL|0xADDR|all",
             help: "remove probes (the guest reruns to here)",
         }],
-        // The key page's command table has no row for it.
-        doc: None,
+        doc: Some(Doc {
+            keys: "`unprobe SYMBOL|0xADDR|all`",
+            long: "remove probes (the guest runs again to the same place without them)",
+        }),
     },
     CommandRow {
         commands: &[Command {

@@ -53,10 +53,16 @@ pub fn render(f: &mut Frame<'_>, area: Rect, scroll: usize) {
         while c.len() < view {
             c.push(Line::raw(""));
         }
-        c.push(Line::styled(
-            format!("… {below} more lines: Down scrolls (or a taller terminal)"),
-            dim(),
-        ));
+        // The note sits in the last column: said in full where it fits,
+        // shorter where the column is narrow (a compact terminal), so that
+        // it is never cut at the border.
+        let full = format!("… {below} more lines: Down scrolls (or a taller terminal)");
+        let note = if full.chars().count() <= help.col_w {
+            full
+        } else {
+            format!("… {below} more: Down scrolls")
+        };
+        c.push(Line::styled(note, dim()));
     }
     let rows = shown.iter().map(Vec::len).max().unwrap_or(0);
     let r = place::frame(area, help.width, rows);
