@@ -1,6 +1,6 @@
 //! A scenario variant's `snapshot = "DIR"` refuses what is not a snapshot
 //! this trapscope wrote, naming what is wrong, at the scenario's
-//! file:line:col (README.md, "Exit status"). The snapshots are made by hand
+//! file:line:col (docs/reference/cli.md, "Exit status"). The snapshots are made by hand
 //! (snapshot_util), so no QEMU is needed; the vmlinux build-id cases need
 //! riscv64-linux-gnu binutils (skipped with a reason without them, failed
 //! under TRAPSCOPE_REQUIRE_GUEST_AS=1).

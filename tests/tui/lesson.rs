@@ -1,4 +1,4 @@
-//! Starting where the lesson is (README.md, "Where the TUI opens"): the start rule, `r` and `R`, a
+//! Starting where the lesson is (docs/tui.md, "Where the TUI opens"): the start rule, `r` and `R`, a
 //! lesson replayed after its end, recording a lesson, and the shipped
 //! lessons.
 
