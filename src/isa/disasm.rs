@@ -2,7 +2,7 @@
 //! `objdump -d` output kernel developers already know.
 //!
 //! Deliberate differences from binutils 2.40's objdump (the fixture test in
-//! `tests/objdump.rs` pins each one):
+//! `src/isa/tests/objdump.rs` pins each one):
 //! - operands are separated by ", "; jump and branch targets are
 //!   `0x`-prefixed absolute addresses without a `<symbol>`;
 //! - I-type ALU and CSR-immediate instructions keep their spec mnemonics
