@@ -306,3 +306,63 @@ fn the_link_checker_flags_broken_links() {
     assert!(broken_links_in("docs/reference/cli.md", &page).is_empty());
     assert!(broken_links_in("docs/x/y/cli.md", &page).len() > 5);
 }
+
+/// Every test file a page names (`tests/...rs`) exists, and every
+/// `cargo test --test NAME` names a test binary, so that a reader sent to a
+/// test finds it (the tests moved into groups once; this keeps the pages
+/// from drifting again).
+#[test]
+fn the_tests_the_pages_name_exist() {
+    let mut pages: Vec<String> = crate::pages::pages();
+    pages.push("ARCHITECTURE.md".into());
+    pages.push("guest-asm/README.md".into());
+    let binaries: Vec<String> = std::fs::read_dir(root().join("tests"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("main.rs").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for page in &pages {
+        let text = read(page);
+        for (at, _) in text.match_indices("tests/") {
+            let word: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "_/.".contains(*c))
+                .collect();
+            let word = word.trim_end_matches('.');
+            if !word.ends_with(".rs") || word.contains("NAME") {
+                continue;
+            }
+            // A path inside the repository, not one under another root
+            // (src/isa/tests/...).
+            if at > 0 && text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '/') {
+                continue;
+            }
+            seen += 1;
+            if !root().join(word).exists() {
+                wrong.push(format!("{page}: {word}"));
+            }
+        }
+        for (at, _) in text.match_indices("--test ") {
+            let name: String = text[at + "--test ".len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() || name == "NAME" {
+                continue;
+            }
+            seen += 1;
+            if !binaries.contains(&name) {
+                wrong.push(format!("{page}: --test {name}"));
+            }
+        }
+    }
+    assert!(seen > 10, "only {seen} test names found");
+    assert!(
+        wrong.is_empty(),
+        "pages name tests that do not exist (binaries: {binaries:?}):\n{}",
+        wrong.join("\n")
+    );
+}
