@@ -283,7 +283,10 @@ pub fn write(dir: &Path, c: &Collected) -> Result<(), String> {
             make_dir(&at)?;
         }
         crate::output::create_new(&path, bytes).map_err(|e| {
-            e.unwrap_or_else(|| format!("{}: exists in a new directory", path.display()))
+            e.map_or_else(
+                || format!("{}: exists in a new directory", path.display()),
+                |e| e.to_string(),
+            )
         })?;
     }
     Ok(())

@@ -23,8 +23,9 @@ pub fn names_a_file(init: &str) -> bool {
 /// (ET_EXEC, no interpreter, no dynamic section) with the two marker
 /// symbols. The error is one line without the file name.
 pub fn check(path: &Path, marker: &str, loop_top: &str) -> Result<(), String> {
-    let b = crate::input::read_regular(path, "init ELF", crate::input::ELF_MAX)?;
-    elfhdr::parse(&b)?;
+    let b = crate::input::read_regular(path, "init ELF", crate::input::ELF_MAX)
+        .map_err(|e| e.to_string())?;
+    elfhdr::parse(&b).map_err(|e| e.to_string())?;
     let e_type = u16::from_le_bytes([b[16], b[17]]);
     if e_type != ET_EXEC {
         return Err(format!(

@@ -201,9 +201,10 @@ impl Booted {
                 let rd = work.join("initramfs.cpio");
                 crate::output::create_new(&rd, &super::cpio::initramfs(facts.init_elf.clone()))
                     .map_err(|e| {
-                        e.unwrap_or_else(|| {
-                            format!("{}: exists in a fresh directory", rd.display())
-                        })
+                        e.map_or_else(
+                            || format!("{}: exists in a fresh directory", rd.display()),
+                            |e| e.to_string(),
+                        )
                     })?;
                 (image.clone(), Some(rd), kernel_append(cfg), None)
             }

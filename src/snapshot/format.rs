@@ -279,6 +279,7 @@ impl Snapshot {
         })?;
         let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
         crate::output::replace(&dir.join(MANIFEST), (json + "\n").as_bytes())
+            .map_err(|e| e.to_string())
     }
 
     /// Reads and checks a snapshot directory.

@@ -65,7 +65,8 @@ pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
             }
             let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
             if let Err(e) = crate::output::create_new(&probe, b"") {
-                let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
+                let why =
+                    e.map_or_else(|| format!("{} exists", probe.display()), |e| e.to_string());
                 return Err(bad(format!("cannot write into the directory: {why}")));
             }
             let _ = std::fs::remove_file(&probe);
