@@ -213,7 +213,7 @@ pub struct Scenario {
     pub lrsc: Lrsc,
     pub probes: Vec<String>,
     /// The probes the LR/SC checker rejects (placed anyway), and why.
-    pub probe_rejections: Vec<(String, String)>,
+    pub probe_rejections: Vec<(String, crate::atomics::checker::ProbeRejected)>,
     pub results: Vec<ResultSpec>,
     /// `[seed_table]`: rows `compare` prints in a seed's own form.
     pub seed_table: Option<SeedTable>,
