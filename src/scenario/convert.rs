@@ -180,7 +180,7 @@ pub(super) fn convert(
         }
         let core = match &v.core {
             Some(c) => Some(Rc::new(
-                Profile::find(c.get_ref()).map_err(|m| loc.span(c, m))?,
+                Profile::find(c.get_ref()).map_err(|e| loc.span(c, e.to_string()))?,
             )),
             None => None,
         };
@@ -291,7 +291,9 @@ pub(super) fn convert(
         } else {
             c.get_ref().clone()
         };
-        cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
+        cores.push(Rc::new(
+            Profile::find(&arg).map_err(|e| loc.span(c, e.to_string()))?,
+        ));
     }
     check_vector_cores(loc, &f, &variants, &cores)?;
     let references = references::references(loc, &f.reference, &cores, &variants, &phases)?;
