@@ -20,8 +20,8 @@ impl Ours {
     /// The machine at the snapshot point. `vmlinux` overrides the path the
     /// snapshot recorded (its build id must be the snapshot's).
     pub fn new(snap: Snapshot, vmlinux: Option<&std::path::Path>) -> Result<Ours, String> {
-        let loaded =
-            crate::snapshot::variant::from_snapshot(snap, vmlinux, None).map_err(|e| e.msg)?;
+        let loaded = crate::snapshot::variant::from_snapshot(snap, vmlinux, None)
+            .map_err(|e| e.to_string())?;
         let program = Rc::new(loaded.program);
         let mut machine = Machine::with_config(program, NoObserver, MachineConfig::default())
             .map_err(|e| e.to_string())?;
