@@ -30,7 +30,7 @@ impl Ours {
         }
         machine
             .resume(&loaded.resume)
-            .map_err(crate::session::load_error_text)?;
+            .map_err(|e| crate::session::Refused::from(e).to_string())?;
         Ok(Ours { machine })
     }
 
