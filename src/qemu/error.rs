@@ -82,13 +82,6 @@ pub enum QemuError {
     Spawn { bin: PathBuf, err: std::io::Error },
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<QemuError> for String {
-    fn from(e: QemuError) -> String {
-        e.to_string()
-    }
-}
-
 /// Why a short QEMU command did not run to its end (`output_within`).
 #[derive(Debug, thiserror::Error)]
 pub enum ProcessError {

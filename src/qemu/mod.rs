@@ -39,7 +39,7 @@ pub fn find_binary() -> Result<PathBuf, QemuError> {
 /// `find_binary` with the error as its line, for the TUI, which keeps it
 /// as text.
 pub fn find() -> Result<PathBuf, String> {
-    Ok(find_binary()?)
+    find_binary().map_err(|e| e.to_string())
 }
 
 /// `find_binary` with the two variables given.

@@ -52,13 +52,6 @@ pub enum SnapshotError {
     Json(serde_json::Error),
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<SnapshotError> for String {
-    fn from(e: SnapshotError) -> String {
-        e.to_string()
-    }
-}
-
 /// Why a manifest is not one this trapscope reads (`parse_manifest`),
 /// without its path.
 #[derive(Debug, thiserror::Error)]
