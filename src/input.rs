@@ -43,64 +43,88 @@ fn mib(n: u64) -> String {
     }
 }
 
+/// Why `read_regular` would not read a file: one line, without the path
+/// (callers put it in front). `what` names the file as the caller does
+/// ("guest ELF", "scenario"). The words of an `io::Error` are part of the
+/// message, so it is not also given as the error's `source`.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be looked at, opened or read.
+    #[error("cannot read {what}: {err}")]
+    Io { what: String, err: std::io::Error },
+    /// A directory, FIFO, device or socket (`kind` says which).
+    #[error("the {what} is {kind}: trapscope reads only regular files")]
+    NotRegular { what: String, kind: &'static str },
+    /// Larger than the cap the caller gave.
+    #[error("the {what} is {len} bytes, more than the {} trapscope reads", mib(*cap))]
+    TooLarge { what: String, len: u64, cap: u64 },
+    /// A file reporting 0 bytes that yields data (procfs, sysfs).
+    #[error(
+        "the {what} reports a size of 0 but yields data (a procfs or sysfs file): trapscope reads only regular files of the size they report"
+    )]
+    YieldsMore { what: String },
+    /// No memory for `len` bytes.
+    #[error("the {what} is {len} bytes, more than this machine's memory holds")]
+    NoMemory { what: String, len: u64 },
+    /// Fewer bytes than the file's size reports (sysfs, or cut while read).
+    #[error(
+        "the {what} yields {got} bytes, fewer than the {len} its size reports (a sysfs file, or one cut while read): trapscope reads only regular files of the size they report"
+    )]
+    YieldsLess { what: String, got: usize, len: u64 },
+}
+
 /// The bytes of the regular file at `path` (`what` names it in errors:
 /// "guest ELF", "scenario"), at most `cap` of them. The error is one line,
 /// without the path (callers put it in front).
-pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String> {
+pub fn read_regular(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let what = || what.to_string();
+    let io = |err| ReadError::Io { what: what(), err };
     // `metadata` follows symlinks, so a link to a FIFO is seen as a FIFO.
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(io)?;
     let t = meta.file_type();
     if !t.is_file() {
-        return Err(format!(
-            "the {what} is {}: trapscope reads only regular files",
-            kind(&t)
-        ));
+        return Err(ReadError::NotRegular {
+            what: what(),
+            kind: kind(&t),
+        });
     }
+    let too_large = |len| ReadError::TooLarge {
+        what: what(),
+        len,
+        cap,
+    };
     if meta.len() > cap {
-        return Err(format!(
-            "the {what} is {} bytes, more than the {} trapscope reads",
-            meta.len(),
-            mib(cap)
-        ));
+        return Err(too_large(meta.len()));
     }
-    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    let mut f = std::fs::File::open(path).map_err(io)?;
     // The size of the file opened (fstat), which no rename in between can
     // change: never more than that is read, so a file that grows while
     // read is read as it was. procfs and sysfs files report 0 and yield
     // data (`/proc/self/pagemap` would yield gigabytes): a probe of 8 bytes
     // (pagemap refuses reads of fewer) tells them from an empty file.
-    let len = f
-        .metadata()
-        .map_err(|e| format!("cannot read {what}: {e}"))?
-        .len();
+    let len = f.metadata().map_err(io)?.len();
     if len > cap {
-        return Err(format!(
-            "the {what} is {len} bytes, more than the {} trapscope reads",
-            mib(cap)
-        ));
+        return Err(too_large(len));
     }
     if len == 0 {
         let mut probe = [0u8; 8];
         return match f.read(&mut probe) {
             Ok(0) => Ok(Vec::new()),
-            Ok(_) => Err(format!(
-                "the {what} reports a size of 0 but yields data (a procfs or sysfs file): trapscope reads only regular files of the size they report"
-            )),
-            Err(e) => Err(format!("cannot read {what}: {e}")),
+            Ok(_) => Err(ReadError::YieldsMore { what: what() }),
+            Err(e) => Err(io(e)),
         };
     }
     let mut bytes = Vec::new();
     bytes
         .try_reserve_exact(len as usize)
-        .map_err(|_| format!("the {what} is {len} bytes, more than this machine's memory holds"))?;
-    f.take(len)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {what}: {e}"))?;
+        .map_err(|_| ReadError::NoMemory { what: what(), len })?;
+    f.take(len).read_to_end(&mut bytes).map_err(io)?;
     if (bytes.len() as u64) < len {
-        return Err(format!(
-            "the {what} yields {} bytes, fewer than the {len} its size reports (a sysfs file, or one cut while read): trapscope reads only regular files of the size they report",
-            bytes.len()
-        ));
+        return Err(ReadError::YieldsLess {
+            what: what(),
+            got: bytes.len(),
+            len,
+        });
     }
     Ok(bytes)
 }
@@ -135,7 +159,9 @@ mod tests {
         // procfs reports 0 bytes for these and yields data; pagemap would
         // yield 8 bytes per page of the address space.
         for p in ["/proc/self/status", "/proc/self/pagemap"] {
-            let e = read_regular(Path::new(p), "snapshot RAM", KERNEL_IMAGE_MAX).unwrap_err();
+            let e = read_regular(Path::new(p), "snapshot RAM", KERNEL_IMAGE_MAX)
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains("reports a size of 0 but yields data"),
                 "{p}: {e}"
@@ -160,7 +186,9 @@ mod tests {
             return;
         };
         assert_eq!(m.len(), 4096, "sysfs reports a page");
-        let e = read_regular(p, "scenario", TEXT_MAX).unwrap_err();
+        let e = read_regular(p, "scenario", TEXT_MAX)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("fewer than the 4096 its size reports") && !e.contains('\n'),
             "{e}"
@@ -174,7 +202,9 @@ mod tests {
             ("/dev/urandom", "character device"),
             ("/", "directory"),
         ] {
-            let e = read_regular(Path::new(p), "scenario", TEXT_MAX).unwrap_err();
+            let e = read_regular(Path::new(p), "scenario", TEXT_MAX)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(kind), "{p}: {e}");
         }
     }

@@ -111,7 +111,7 @@ impl Locator<'_> {
             msg,
         };
         let bytes = crate::input::read_regular(path, what, crate::input::TEXT_MAX)
-            .map_err(|m| err(0, 0, m))?;
+            .map_err(|m| err(0, 0, m.to_string()))?;
         String::from_utf8(bytes).map_err(|e| {
             let (line, col) = crate::input::utf8_error_at(e.as_bytes(), &e.utf8_error());
             err(

@@ -55,39 +55,77 @@ pub(crate) fn dir_of(path: &Path) -> &Path {
     }
 }
 
+/// Why trapscope could not write a file or make a directory here, with the
+/// path at fault: `replace`, `create_new`, `check_own_dir`, `scratch_dir`.
+/// The words of an `io::Error` are part of the message, so it is not also
+/// given as the error's `source`.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The directory to write into could not be looked at.
+    #[error("{}: {err}", dir.display())]
+    Dir { dir: PathBuf, err: std::io::Error },
+    #[error(
+        "{}: the directory belongs to another user (uid {uid}): trapscope writes only into yours",
+        dir.display()
+    )]
+    NotYours { dir: PathBuf, uid: u32 },
+    #[error("{}: is a symbolic link: give the directory itself", dir.display())]
+    Link { dir: PathBuf },
+    #[error("{}: exists and is not a directory", dir.display())]
+    NotADirectory { dir: PathBuf },
+    /// A file could not be written or put in place.
+    #[error("{}: cannot write: {err}", path.display())]
+    Write { path: PathBuf, err: std::io::Error },
+    /// Every temporary name tried beside `path` exists.
+    #[error("{}: cannot find a free temporary name in {}", path.display(), dir.display())]
+    NoFreeName { path: PathBuf, dir: PathBuf },
+    /// `create_new` could not create or fill the file.
+    #[error("{}: {err}", path.display())]
+    Create { path: PathBuf, err: std::io::Error },
+    /// No scratch directory could be made in `base`.
+    #[error("{}: cannot create a scratch directory: {err}", base.display())]
+    Scratch { base: PathBuf, err: std::io::Error },
+}
+
+/// The TUI and the CLI keep their errors as text.
+impl From<WriteError> for String {
+    fn from(e: WriteError) -> String {
+        e.to_string()
+    }
+}
+
 /// Why `dir` may not be written into (it is followed: the user named it).
-fn check_parent(dir: &Path) -> Result<(), String> {
-    let m = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn check_parent(dir: &Path) -> Result<(), WriteError> {
+    let m = std::fs::metadata(dir).map_err(|err| WriteError::Dir {
+        dir: dir.to_path_buf(),
+        err,
+    })?;
     let sticky = m.permissions().mode() & 0o1000 != 0;
     if m.uid() != euid() && !(m.uid() == 0 && sticky) {
-        return Err(format!(
-            "{}: the directory belongs to another user (uid {}): trapscope writes only into yours",
-            dir.display(),
-            m.uid()
-        ));
+        return Err(WriteError::NotYours {
+            dir: dir.to_path_buf(),
+            uid: m.uid(),
+        });
     }
     Ok(())
 }
 
 /// A directory trapscope fills itself (a snapshot's `-o DIR`): a real
 /// directory, not a link to one, that belongs to the user.
-pub fn check_own_dir(dir: &Path) -> Result<(), String> {
-    let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn check_own_dir(dir: &Path) -> Result<(), WriteError> {
+    let m = std::fs::symlink_metadata(dir).map_err(|err| WriteError::Dir {
+        dir: dir.to_path_buf(),
+        err,
+    })?;
+    let dir = dir.to_path_buf();
     if m.file_type().is_symlink() {
-        return Err(format!(
-            "{}: is a symbolic link: give the directory itself",
-            dir.display()
-        ));
+        return Err(WriteError::Link { dir });
     }
     if !m.is_dir() {
-        return Err(format!("{}: exists and is not a directory", dir.display()));
+        return Err(WriteError::NotADirectory { dir });
     }
     if m.uid() != euid() {
-        return Err(format!(
-            "{}: the directory belongs to another user (uid {}): trapscope writes only into yours",
-            dir.display(),
-            m.uid()
-        ));
+        return Err(WriteError::NotYours { dir, uid: m.uid() });
     }
     Ok(())
 }
@@ -97,9 +135,13 @@ pub fn check_own_dir(dir: &Path) -> Result<(), String> {
 fn write_new(
     path: &Path,
     fill: &mut dyn FnMut(&mut std::fs::File) -> std::io::Result<()>,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, WriteError> {
     let dir = dir_of(path);
     check_parent(dir)?;
+    let cannot = |err| WriteError::Write {
+        path: path.to_path_buf(),
+        err,
+    };
     let base = path
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
@@ -113,7 +155,7 @@ fn write_new(
         let mut f = match f {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("{}: cannot write: {e}", path.display())),
+            Err(e) => return Err(cannot(e)),
         };
         let r = fill(&mut f).and_then(|()| f.flush());
         drop(f);
@@ -121,15 +163,14 @@ fn write_new(
             Ok(()) => Ok(tmp),
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
-                Err(format!("{}: cannot write: {e}", path.display()))
+                Err(cannot(e))
             }
         };
     }
-    Err(format!(
-        "{}: cannot find a free temporary name in {}",
-        path.display(),
-        dir.display()
-    ))
+    Err(WriteError::NoFreeName {
+        path: path.to_path_buf(),
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// Writes `path` whole, replacing what was there (a link is replaced, not
@@ -137,30 +178,38 @@ fn write_new(
 pub fn replace_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut std::fs::File) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     let tmp = write_new(path, fill)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
+    std::fs::rename(&tmp, path).map_err(|err| {
         let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", path.display())
+        WriteError::Write {
+            path: path.to_path_buf(),
+            err,
+        }
     })
 }
 
 /// `replace_with` for bytes at hand.
-pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     replace_with(path, &mut |f| f.write_all(bytes))
 }
 
 /// Writes `path`, which must not exist yet (nor be a link: O_EXCL does
 /// not follow one). The error for an existing one is `Err(None)`, for the
 /// caller's own words; others name the path or directory at fault.
-pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), Option<String>> {
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), Option<WriteError>> {
     check_parent(dir_of(path)).map_err(Some)?;
     let f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(FILE_MODE)
         .open(path);
-    let cannot = |e: std::io::Error| Some(format!("{}: {e}", path.display()));
+    let cannot = |err| {
+        Some(WriteError::Create {
+            path: path.to_path_buf(),
+            err,
+        })
+    };
     let mut f = match f {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(None),
@@ -205,7 +254,7 @@ mod tests {
         let d = scratch("new");
         let dangling = d.join("lesson.toml");
         std::os::unix::fs::symlink(d.join("elsewhere"), &dangling).unwrap();
-        assert_eq!(create_new(&dangling, b"x"), Err(None));
+        assert!(matches!(create_new(&dangling, b"x"), Err(None)));
         assert!(!d.join("elsewhere").exists());
         create_new(&d.join("fresh.toml"), b"x").unwrap();
         assert_eq!(std::fs::read(d.join("fresh.toml")).unwrap(), b"x");
@@ -219,7 +268,7 @@ mod tests {
         std::fs::create_dir(d.join("real")).unwrap();
         std::os::unix::fs::symlink(d.join("real"), d.join("link")).unwrap();
         assert!(check_own_dir(&d.join("real")).is_ok());
-        let e = check_own_dir(&d.join("link")).unwrap_err();
+        let e = check_own_dir(&d.join("link")).unwrap_err().to_string();
         assert!(e.contains("symbolic link"), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -236,9 +285,11 @@ mod tests {
         } else {
             PathBuf::from("/")
         };
-        let e = check_own_dir(&theirs).unwrap_err();
+        let e = check_own_dir(&theirs).unwrap_err().to_string();
         assert!(e.contains("belongs to another user"), "{e}");
-        let e = replace(&theirs.join("x.json"), b"x").unwrap_err();
+        let e = replace(&theirs.join("x.json"), b"x")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("belongs to another user"), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }

@@ -17,13 +17,51 @@ pub struct Sequence {
     pub lr: u64,
     pub sc: u64,
     /// Why it is not a constrained sequence (empty: it is).
-    pub violations: Vec<String>,
+    pub violations: Vec<Violation>,
+}
+
+/// A §8.3 rule an LR/SC sequence breaks (`Sequence::violations`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Violation {
+    /// The instruction at `pc`, between the LR and the SC, is `what` ("a
+    /// load", "FENCE", "an instruction outside base I").
+    #[error("{pc:#x}: {what}")]
+    Instruction { pc: u64, what: &'static str },
+    #[error("the SC's size differs from the LR's")]
+    Size,
+    #[error("the SC may not address the LR's reservation")]
+    Address,
+    /// `count` instructions, the LR and SC and the retry branch included.
+    #[error("{count} instructions: more than 16")]
+    TooLong { count: usize },
+}
+
+/// Why a probe may not sit at an address (`probe_allowed`). The places are
+/// as `Program::describe` names them, for the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeRejected {
+    /// `pc` is after the LR at `lr` and up to its SC at `sc`.
+    #[error(
+        "{place} is inside the LR/SC sequence {lr_place} .. {sc_place}: a probe there traps on every attempt, the trap path's sc drops the reservation, and the SC can never succeed"
+    )]
+    InSequence {
+        pc: u64,
+        lr: u64,
+        sc: u64,
+        place: String,
+        lr_place: String,
+        sc_place: String,
+    },
 }
 
 /// Instructions the §8.3 rules allow between the LR and the SC.
-fn allowed(d: &DecodedInsn) -> Result<(), String> {
+fn allowed(d: &DecodedInsn) -> Result<(), Violation> {
+    let outside = "an instruction outside base I";
     let Some(i) = d.insn else {
-        return Err(format!("{:#x}: an instruction outside base I", d.pc));
+        return Err(Violation::Instruction {
+            pc: d.pc,
+            what: outside,
+        });
     };
     let bad = match i.op {
         Op::Lui | Op::Auipc | Op::AluImm(_) | Op::Alu(_) => None,
@@ -41,11 +79,11 @@ fn allowed(d: &DecodedInsn) -> Result<(), String> {
             Some("a SYSTEM instruction")
         }
         Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } => Some("another atomic"),
-        Op::Mul(_) | Op::Div(_) | Op::Fp | Op::Vector => Some("an instruction outside base I"),
+        Op::Mul(_) | Op::Div(_) | Op::Fp | Op::Vector => Some(outside),
     };
     match bad {
         None => Ok(()),
-        Some(what) => Err(format!("{:#x}: {what}", d.pc)),
+        Some(what) => Err(Violation::Instruction { pc: d.pc, what }),
     }
 }
 
@@ -70,7 +108,7 @@ pub fn sequence_in(insns: &[DecodedInsn], pc: u64) -> Option<Sequence> {
     if at > sc {
         return None;
     }
-    let mut violations: Vec<String> = insns[lr + 1..sc]
+    let mut violations: Vec<Violation> = insns[lr + 1..sc]
         .iter()
         .filter_map(|d| allowed(d).err())
         .collect();
@@ -80,17 +118,17 @@ pub fn sequence_in(insns: &[DecodedInsn], pc: u64) -> Option<Sequence> {
         _ => 0,
     };
     if width(l.op) != width(s.op) {
-        violations.push("the SC's size differs from the LR's".into());
+        violations.push(Violation::Size);
     }
     if l.rs1 != s.rs1
         || insns[lr + 1..sc]
             .iter()
             .any(|d| d.insn.is_some_and(|i| i.rd == l.rs1 && l.rs1 != 0))
     {
-        violations.push("the SC may not address the LR's reservation".into());
+        violations.push(Violation::Address);
     }
     if sc - lr + 2 > 16 {
-        violations.push(format!("{} instructions: more than 16", sc - lr + 2));
+        violations.push(Violation::TooLong { count: sc - lr + 2 });
     }
     Some(Sequence {
         lr: insns[lr].pc,
@@ -114,14 +152,16 @@ pub fn sequence_at(p: &Program, pc: u64) -> Option<Sequence> {
 
 /// Whether a probe (a trap taken before the instruction runs) may sit at
 /// `pc`: not between an LR and its SC, where every attempt would then fail.
-pub fn probe_allowed(p: &Program, pc: u64) -> Result<(), String> {
+pub fn probe_allowed(p: &Program, pc: u64) -> Result<(), ProbeRejected> {
     match sequence_at(p, pc) {
-        Some(s) if pc > s.lr => Err(format!(
-            "{} is inside the LR/SC sequence {} .. {}: a probe there traps on every attempt, the trap path's sc drops the reservation, and the SC can never succeed",
-            p.describe(pc),
-            p.describe(s.lr),
-            p.describe(s.sc)
-        )),
+        Some(s) if pc > s.lr => Err(ProbeRejected::InSequence {
+            pc,
+            lr: s.lr,
+            sc: s.sc,
+            place: p.describe(pc),
+            lr_place: p.describe(s.lr),
+            sc_place: p.describe(s.sc),
+        }),
         _ => Ok(()),
     }
 }
@@ -159,7 +199,8 @@ mod tests {
     fn a_load_between_lr_and_sc_breaks_the_rules() {
         let s = sequence_in(&insns(), 0x1c).unwrap();
         assert_eq!((s.lr, s.sc), (0x14, 0x20));
-        assert_eq!(s.violations, vec!["0x18: a load".to_string()]);
+        let words: Vec<String> = s.violations.iter().map(ToString::to_string).collect();
+        assert_eq!(words, vec!["0x18: a load".to_string()]);
     }
 
     #[test]
@@ -185,7 +226,9 @@ mod long_sequences {
         let s = sequence_in(&insns, 0x20).unwrap();
         assert_eq!((s.lr, s.sc), (0, 0x44));
         assert!(
-            s.violations.iter().any(|v| v.contains("more than 16")),
+            s.violations
+                .iter()
+                .any(|v| v.to_string().contains("more than 16")),
             "{:?}",
             s.violations
         );

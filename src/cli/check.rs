@@ -143,7 +143,9 @@ pub(super) fn check(
                             .iter()
                             .find(|(v, _)| v == variant)
                             .ok_or_else(|| format!("variant {variant} did not run"))
-                            .and_then(|(_, j)| expect::lookup_path(j, path)),
+                            .and_then(|(_, j)| {
+                                expect::lookup_path(j, path).map_err(|e| e.to_string())
+                            }),
                         crate::scenario::Operand::Pair {
                             before,
                             after,

@@ -2,6 +2,7 @@
 
 pub mod class;
 pub mod depends;
+mod find;
 mod inorder;
 pub mod ledger;
 pub mod model;
@@ -9,6 +10,7 @@ pub mod profile;
 pub mod validate;
 mod window;
 
+pub use find::FindError;
 pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS, PipeState};
 pub use profile::{Basis, Param, Profile};
 

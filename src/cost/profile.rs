@@ -336,12 +336,13 @@ impl Profile {
             vector: dto.vector.convert(&loc, &mut at)?,
             atomics: dto.atomics.convert(&loc, &mut at)?,
         };
-        super::validate::check(&p).map_err(|(field, msg)| {
+        super::validate::check(&p).map_err(|e| {
+            let field = e.field();
             let off = at
                 .iter()
                 .find(|(n, _)| *n == field || n.rsplit('.').next() == Some(field))
                 .map_or(0, |(_, o)| *o);
-            loc.at(off, msg)
+            loc.at(off, e.to_string())
         })?;
         Ok(p)
     }
@@ -363,74 +364,5 @@ impl Profile {
             .filter(|r| r.3)
             .map(|r| r.0)
             .collect()
-    }
-
-    /// The shipped profiles directory.
-    pub fn dir() -> PathBuf {
-        crate::project_dir().join("assets").join("cores")
-    }
-
-    /// A shipped profile by name (`u74`), or a path to a user's own `.toml`.
-    pub fn find(name_or_path: &str) -> Result<Profile, String> {
-        let p = Path::new(name_or_path);
-        if name_or_path.ends_with(".toml") || p.components().count() > 1 {
-            return Profile::load(p).map_err(|e| e.to_string());
-        }
-        let path = Profile::dir().join(format!("{name_or_path}.toml"));
-        if !path.exists() {
-            return Err(format!(
-                "unknown core '{name_or_path}' (cores: {}; or give a path to a profile .toml)",
-                Profile::names().join(", ")
-            ));
-        }
-        Profile::load(&path).map_err(|e| e.to_string())
-    }
-
-    /// The shipped profiles that run V 1.0 at `vlen` bits (what a snapshot
-    /// taken at that VLEN needs), by name.
-    pub fn with_v(vlen: u32) -> Vec<String> {
-        Profile::names()
-            .into_iter()
-            .filter(|n| {
-                Profile::find(n).is_ok_and(|p| {
-                    p.vector.present.value && p.vector.vlen.value == vlen && p.vector_isa == "v1.0"
-                })
-            })
-            .collect()
-    }
-
-    /// What to run a snapshot with vector state at `vlen` on instead of a
-    /// core without V: the shipped profiles that have it, or a profile of
-    /// the user's own.
-    pub fn advice_for_vlen(vlen: u32) -> String {
-        let cores = Profile::with_v(vlen);
-        if cores.is_empty() {
-            format!(
-                "no shipped profile runs V 1.0 at VLEN {vlen}: give --core a profile of your own that does"
-            )
-        } else {
-            format!(
-                "run it with --core {} (or a variant's `core`)",
-                cores.join(" or --core ")
-            )
-        }
-    }
-
-    pub fn names() -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(Profile::dir())
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .filter_map(|e| {
-                        let p = e.path();
-                        if p.extension()? != "toml" {
-                            return None;
-                        }
-                        Some(p.file_stem()?.to_string_lossy().into_owned())
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        v.sort();
-        v
     }
 }

@@ -23,61 +23,138 @@ pub const WINDOW_MAX: u32 = 4096;
 /// and low enough that the integer ledger cannot overflow in any budget.
 pub const CYCLES_MAX: u32 = 10_000;
 
+/// A VLEN the V spec does not allow (`vlen_rule`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("VLEN {vlen} is not a power of two from {VLEN_MIN} to {VLEN_MAX} (V implies Zvl128b)")]
+pub struct VlenError {
+    pub vlen: u32,
+}
+
+/// A core profile value out of its range (`check`): each names its field
+/// (`field`), which the loader turns into `file:line:col`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RangeError {
+    #[error("{field} = {value}: must be finite and > 0")]
+    NotPositive { field: &'static str, value: f64 },
+    #[error("{field} = {value}: must be from {lo} to {hi}")]
+    OutOfRange {
+        field: &'static str,
+        value: u32,
+        lo: u32,
+        hi: u32,
+    },
+    /// Not pipe letters from A to `last`, each once.
+    #[error(
+        "{field} = \"{value}\": write pipe letters from A to {last}, each once (the core has {pipes} pipes)"
+    )]
+    Pipes {
+        field: &'static str,
+        value: String,
+        last: char,
+        pipes: u32,
+    },
+    #[error("{field}: unknown name \"{name}\" (names: {})", known.join(", "))]
+    UnknownName {
+        field: &'static str,
+        name: String,
+        known: &'static [&'static str],
+    },
+    #[error("frontend_stages = {frontend}: more than the pipeline's {depth} stages")]
+    FrontendDeeper { frontend: u32, depth: u32 },
+    #[error(
+        "issue_width = {width}: an in-order core issues at most one instruction per pipe, and it has {pipes} pipes"
+    )]
+    IssueOverPipes { width: u32, pipes: u32 },
+    #[error(
+        "alu_early = {early}: an early ALU result cannot come later than the late one (latency.alu = {alu})"
+    )]
+    AluEarly { early: u32, alu: u32 },
+    #[error("csr_write_flush = \"{rule}\": write one of {}", class::FLUSH_RULES.join(", "))]
+    FlushRule { rule: String },
+    #[error("vlen = 0, but the core has a vector unit (present = true): give its VLEN")]
+    NoVlen,
+    #[error("dlen = {dlen}, but vlen = 0 (no vector unit): write 0")]
+    DlenWithoutVector { dlen: u32 },
+    #[error("vlen = {}: {}", .0.vlen, .0)]
+    Vlen(VlenError),
+    #[error("dlen = {dlen}: DLEN must be a power of two no larger than VLEN ({vlen})")]
+    Dlen { dlen: u32, vlen: u32 },
+}
+
+impl RangeError {
+    /// The profile field at fault.
+    pub fn field(&self) -> &'static str {
+        match self {
+            RangeError::NotPositive { field, .. }
+            | RangeError::OutOfRange { field, .. }
+            | RangeError::Pipes { field, .. }
+            | RangeError::UnknownName { field, .. } => field,
+            RangeError::FrontendDeeper { .. } => "frontend_stages",
+            RangeError::IssueOverPipes { .. } => "issue_width",
+            RangeError::AluEarly { .. } => "alu_early",
+            RangeError::FlushRule { .. } => "csr_write_flush",
+            RangeError::NoVlen | RangeError::Vlen(_) => "vlen",
+            RangeError::DlenWithoutVector { .. } | RangeError::Dlen { .. } => "dlen",
+        }
+    }
+}
+
 /// The VLEN rule, shared with `elf --vlen`.
-pub fn vlen_rule(vlen: u32) -> Result<(), String> {
+pub fn vlen_rule(vlen: u32) -> Result<(), VlenError> {
     if !vlen.is_power_of_two() || !(VLEN_MIN..=VLEN_MAX).contains(&vlen) {
-        return Err(format!(
-            "VLEN {vlen} is not a power of two from {VLEN_MIN} to {VLEN_MAX} (V implies Zvl128b)"
-        ));
+        return Err(VlenError { vlen });
     }
     Ok(())
 }
 
-fn positive(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
-    if !v.is_finite() || v <= 0.0 {
-        return Err((field, format!("{field} = {v}: must be finite and > 0")));
+fn positive(field: &'static str, value: f64) -> Result<(), RangeError> {
+    if !value.is_finite() || value <= 0.0 {
+        return Err(RangeError::NotPositive { field, value });
     }
     Ok(())
 }
 
-fn within(field: &'static str, v: u32, lo: u32, hi: u32) -> Result<(), (&'static str, String)> {
-    if !(lo..=hi).contains(&v) {
-        return Err((field, format!("{field} = {v}: must be from {lo} to {hi}")));
+fn within(field: &'static str, value: u32, lo: u32, hi: u32) -> Result<(), RangeError> {
+    if !(lo..=hi).contains(&value) {
+        return Err(RangeError::OutOfRange {
+            field,
+            value,
+            lo,
+            hi,
+        });
     }
     Ok(())
 }
 
 /// A pipe string: letters A.. within the core's pipes, at least one.
-fn pipes(field: &'static str, v: &str, n: u32) -> Result<(), (&'static str, String)> {
+fn pipes(field: &'static str, v: &str, n: u32) -> Result<(), RangeError> {
     let last = (b'A' + n as u8 - 1) as char;
     let repeats = v.char_indices().any(|(i, ch)| v[..i].contains(ch));
     if v.is_empty() || repeats || !v.chars().all(|ch| ch.is_ascii_uppercase() && ch <= last) {
-        return Err((
+        return Err(RangeError::Pipes {
             field,
-            format!(
-                "{field} = \"{v}\": write pipe letters from A to {last}, each once (the core has {n} pipes)"
-            ),
-        ));
+            value: v.to_string(),
+            last,
+            pipes: n,
+        });
     }
     Ok(())
 }
 
 /// A comma list of known names.
-fn names(field: &'static str, v: &str, known: &[&str]) -> Result<(), (&'static str, String)> {
+fn names(field: &'static str, v: &str, known: &'static [&'static str]) -> Result<(), RangeError> {
     if let Some(bad) = class::list(v).find(|x| !known.contains(x)) {
-        return Err((
+        return Err(RangeError::UnknownName {
             field,
-            format!(
-                "{field}: unknown name \"{bad}\" (names: {})",
-                known.join(", ")
-            ),
-        ));
+            name: bad.to_string(),
+            known,
+        });
     }
     Ok(())
 }
 
 /// Every value in range, or the first field that is not, and why.
-pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
+pub fn check(p: &Profile) -> Result<(), RangeError> {
     let c = &p.core;
     positive("clock_ghz", c.clock_ghz.value)?;
     positive("timebase_hz", c.timebase_hz.value)?;
@@ -125,32 +202,23 @@ pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
         within(name, v, 0, CYCLES_MAX)?;
     }
     if c.frontend_stages.value > c.pipeline_depth.value {
-        return Err((
-            "frontend_stages",
-            format!(
-                "frontend_stages = {}: more than the pipeline's {} stages",
-                c.frontend_stages.value, c.pipeline_depth.value
-            ),
-        ));
+        return Err(RangeError::FrontendDeeper {
+            frontend: c.frontend_stages.value,
+            depth: c.pipeline_depth.value,
+        });
     }
     within("pipes", p.issue.pipes.value, 1, 8)?;
     if !c.out_of_order.value && c.issue_width.value > p.issue.pipes.value {
-        return Err((
-            "issue_width",
-            format!(
-                "issue_width = {}: an in-order core issues at most one instruction per pipe, and it has {} pipes",
-                c.issue_width.value, p.issue.pipes.value
-            ),
-        ));
+        return Err(RangeError::IssueOverPipes {
+            width: c.issue_width.value,
+            pipes: p.issue.pipes.value,
+        });
     }
     if p.latency.alu_early.value > p.latency.alu.value {
-        return Err((
-            "alu_early",
-            format!(
-                "alu_early = {}: an early ALU result cannot come later than the late one (latency.alu = {})",
-                p.latency.alu_early.value, p.latency.alu.value
-            ),
-        ));
+        return Err(RangeError::AluEarly {
+            early: p.latency.alu_early.value,
+            alu: p.latency.alu.value,
+        });
     }
     let is = &p.issue;
     for (name, v) in [
@@ -171,13 +239,7 @@ pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
     names("waits_at", &p.vector.waits_at.value, &class::VECTOR_WAITS)?;
     let rule = z.csr_write_flush.value.as_str();
     if !class::FLUSH_RULES.contains(&rule) {
-        return Err((
-            "csr_write_flush",
-            format!(
-                "csr_write_flush = \"{rule}\": write one of {}",
-                class::FLUSH_RULES.join(", ")
-            ),
-        ));
+        return Err(RangeError::FlushRule { rule: rule.into() });
     }
     let v = &p.vector;
     for (name, n) in [
@@ -195,26 +257,17 @@ pub fn check(p: &Profile) -> Result<(), (&'static str, String)> {
     )?;
     let (vlen, dlen) = (v.vlen.value, v.dlen.value);
     if v.present.value && vlen == 0 {
-        return Err((
-            "vlen",
-            "vlen = 0, but the core has a vector unit (present = true): give its VLEN".into(),
-        ));
+        return Err(RangeError::NoVlen);
     }
     if vlen == 0 {
         if dlen != 0 {
-            return Err((
-                "dlen",
-                format!("dlen = {dlen}, but vlen = 0 (no vector unit): write 0"),
-            ));
+            return Err(RangeError::DlenWithoutVector { dlen });
         }
         return Ok(());
     }
-    vlen_rule(vlen).map_err(|m| ("vlen", format!("vlen = {vlen}: {m}")))?;
+    vlen_rule(vlen).map_err(RangeError::Vlen)?;
     if !dlen.is_power_of_two() || dlen > vlen {
-        return Err((
-            "dlen",
-            format!("dlen = {dlen}: DLEN must be a power of two no larger than VLEN ({vlen})"),
-        ));
+        return Err(RangeError::Dlen { dlen, vlen });
     }
     Ok(())
 }

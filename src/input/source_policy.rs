@@ -147,36 +147,58 @@ fn home() -> Option<PathBuf> {
         .and_then(|h| std::fs::canonicalize(h).ok())
 }
 
+/// Why a directory cannot be a source root (`Policy::allow`).
+#[derive(Debug, thiserror::Error)]
+pub enum RootRefused {
+    /// It could not be resolved (no such directory, no permission).
+    #[error("{0}")]
+    Io(std::io::Error),
+    #[error("not a directory")]
+    NotADirectory,
+    /// Under `/proc`, `/sys` or `/dev`.
+    #[error("under {0}")]
+    Pseudo(&'static str),
+    // Refused only when a scenario or snapshot names them:
+    #[error("the root directory")]
+    Root,
+    #[error("$HOME itself")]
+    Home,
+    #[error("a directory holding $HOME")]
+    HoldsHome,
+    #[error("a system directory")]
+    System,
+}
+
 /// Why a directory a scenario names cannot be a root (None: it can).
-fn not_a_scenario_root(real: &Path, home: Option<&Path>) -> Option<String> {
+fn not_a_scenario_root(real: &Path, home: Option<&Path>) -> Option<RootRefused> {
     if real == Path::new("/") {
-        return Some("the root directory".into());
+        return Some(RootRefused::Root);
     }
     if let Some(h) = home {
         if real == h {
-            return Some("$HOME itself".into());
+            return Some(RootRefused::Home);
         }
         if h.starts_with(real) {
-            return Some("a directory holding $HOME".into());
+            return Some(RootRefused::HoldsHome);
         }
     }
     if SYSTEM_DIRS.iter().any(|d| real == Path::new(d))
         || SYSTEM_TREES.iter().any(|d| real.starts_with(d))
     {
-        return Some("a system directory".into());
+        return Some(RootRefused::System);
     }
     None
 }
 
 impl Policy {
     /// Adds `dir` as a root; the error says why it cannot be one.
-    pub fn allow(&mut self, dir: &Path, origin: Origin) -> Result<(), String> {
-        let real = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
+    pub fn allow(&mut self, dir: &Path, origin: Origin) -> Result<(), RootRefused> {
+        let real = std::fs::canonicalize(dir).map_err(RootRefused::Io)?;
         if !real.is_dir() {
-            return Err("not a directory".into());
+            return Err(RootRefused::NotADirectory);
         }
         if let Some(d) = under_pseudo(&real) {
-            return Err(format!("under {d}"));
+            return Err(RootRefused::Pseudo(d));
         }
         if origin == Origin::Scenario
             && let Some(why) = not_a_scenario_root(&real, home().as_deref())
@@ -270,7 +292,8 @@ fn state() -> std::sync::MutexGuard<'static, State> {
 pub fn allow_root(dir: &Path, origin: Origin) {
     let mut s = state();
     if let Err(why) = s.policy.allow(dir, origin) {
-        s.roots_refused.insert(dir.display().to_string(), why);
+        s.roots_refused
+            .insert(dir.display().to_string(), why.to_string());
     }
 }
 

@@ -52,10 +52,10 @@ impl Drop for ScratchDir {
 }
 
 /// A fresh scratch directory `TMPDIR/PREFIX-PID-RANDOM`, mode 0700.
-pub fn scratch_dir(prefix: &str) -> Result<ScratchDir, String> {
+pub fn scratch_dir(prefix: &str) -> Result<ScratchDir, super::WriteError> {
     let base = std::env::temp_dir();
     fresh_dir_in(&base, prefix, Some(0o700), &mut super::random)
-        .map_err(|e| format!("{}: cannot create a scratch directory: {e}", base.display()))
+        .map_err(|err| super::WriteError::Scratch { base, err })
 }
 
 /// A fresh directory `base/PREFIX-PID-RANDOM` with the mode a new

@@ -15,7 +15,7 @@ const PT_LOAD: u32 = 1;
 pub const PHYS_ADDR_BITS: u32 = 56;
 
 /// One PT_LOAD program header, checked against the file and the address space.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Load {
     /// Its index in the program header table.
     pub index: usize,
@@ -81,9 +81,75 @@ pub fn size_text(n: u64) -> String {
     format!("{n} bytes")
 }
 
+/// Why the ELF header or a program header is not an RV64 little-endian
+/// executable's (`parse`, `check_ident`): one line in ELF's terms, without
+/// the file name (`ElfError` adds it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    #[error("not an ELF file (no \\x7fELF magic)")]
+    NoMagic,
+    #[error("a 32-bit ELF (EI_CLASS=1, ELFCLASS32): trapscope runs RV64 guests (ELFCLASS64)")]
+    Class32,
+    #[error("invalid ELF class EI_CLASS={class} (RV64 is 2, ELFCLASS64)")]
+    BadClass { class: u8 },
+    #[error(
+        "a big-endian ELF (EI_DATA=2, ELFDATA2MSB): RISC-V guests are little-endian (ELFDATA2LSB)"
+    )]
+    BigEndian,
+    #[error("invalid ELF data encoding EI_DATA={data} (1 is little-endian)")]
+    BadData { data: u8 },
+    /// Shorter than an ELF64 file header.
+    #[error("truncated: the file has {len} bytes, an ELF64 header needs {EHDR_SIZE}")]
+    TruncatedHeader { len: usize },
+    #[error(
+        "not a RISC-V RV64 ELF: e_machine is {machine} ({}), RISC-V is {EM_RISCV} (EM_RISCV)",
+        machine_name(*machine)
+    )]
+    NotRiscv { machine: u16 },
+    /// Not ET_EXEC or ET_DYN.
+    #[error(
+        "e_type is {e_type} ({}); trapscope runs executables (ET_EXEC, or ET_DYN)",
+        type_name(*e_type)
+    )]
+    NotExecutable { e_type: u16 },
+    #[error("no program headers (e_phnum is 0): nothing to load")]
+    NoProgramHeaders,
+    #[error("e_phnum is PN_XNUM (65535 or more program headers): not supported")]
+    PnXnum,
+    #[error("e_phentsize is {phentsize}, but ELF64 program headers are {PHDR_SIZE} bytes")]
+    PhentSize { phentsize: u16 },
+    #[error(
+        "truncated: the program header table (e_phoff {phoff:#x}, {phnum} entries of {PHDR_SIZE} bytes) ends past the end of the file ({len} bytes)"
+    )]
+    TruncatedTable { phoff: u64, phnum: u16, len: usize },
+    #[error("no loadable segments (no PT_LOAD with a size)")]
+    NoLoads,
+    #[error("the entry point e_entry {entry:#x} is odd: RISC-V instructions are 2-byte aligned")]
+    OddEntry { entry: u64 },
+    #[error("the entry point e_entry {entry:#x} is outside every loaded segment")]
+    EntryOutside { entry: u64 },
+    /// A PT_LOAD whose file bytes are fewer than they should be.
+    #[error("{}: p_filesz {:#x} is larger than p_memsz", load_text(load), load.filesz)]
+    FileszOverMemsz { load: Load },
+    #[error(
+        "{}: truncated: its file bytes (p_offset {:#x}, p_filesz {:#x}) end past the end of the file ({file_len} bytes)",
+        load_text(load),
+        load.offset,
+        load.filesz
+    )]
+    TruncatedLoad { load: Load, file_len: u64 },
+    #[error("{} wraps around the end of the 64-bit address space", load_text(load))]
+    Wraps { load: Load },
+    #[error(
+        "{} ends at {end:#x}, beyond the {PHYS_ADDR_BITS}-bit physical address space of RISC-V",
+        load_text(load)
+    )]
+    BeyondPhysical { load: Load, end: u64 },
+}
+
 /// Checks the file header and the PT_LOAD entries. Errors are one line,
 /// without the file name (the caller adds it).
-pub fn parse(b: &[u8]) -> Result<Header, String> {
+pub fn parse(b: &[u8]) -> Result<Header, HeaderError> {
     check_ident(b)?;
     check_type(u16_at(b, 16))?;
     let entry = u64_at(b, 24);
@@ -92,92 +158,75 @@ pub fn parse(b: &[u8]) -> Result<Header, String> {
 
 /// The identification bytes and `e_machine`: an RV64 little-endian file, whatever
 /// it loads (a vmlinux read for its symbols only passes this, not `parse`).
-pub fn check_ident(b: &[u8]) -> Result<(), String> {
+pub fn check_ident(b: &[u8]) -> Result<(), HeaderError> {
     if b.len() < 4 || &b[..4] != b"\x7fELF" {
-        return Err("not an ELF file (no \\x7fELF magic)".into());
+        return Err(HeaderError::NoMagic);
     }
+    let truncated = HeaderError::TruncatedHeader { len: b.len() };
     match b.get(4) {
         Some(2) => {}
-        Some(1) => {
-            return Err(
-                "a 32-bit ELF (EI_CLASS=1, ELFCLASS32): trapscope runs RV64 guests (ELFCLASS64)"
-                    .into(),
-            );
-        }
-        Some(c) => {
-            return Err(format!(
-                "invalid ELF class EI_CLASS={c} (RV64 is 2, ELFCLASS64)"
-            ));
-        }
-        None => return Err(truncated_header(b.len())),
+        Some(1) => return Err(HeaderError::Class32),
+        Some(&class) => return Err(HeaderError::BadClass { class }),
+        None => return Err(truncated),
     }
     match b.get(5) {
         Some(1) => {}
-        Some(2) => {
-            return Err(
-                "a big-endian ELF (EI_DATA=2, ELFDATA2MSB): RISC-V guests are little-endian (ELFDATA2LSB)"
-                    .into(),
-            );
-        }
-        Some(d) => {
-            return Err(format!(
-                "invalid ELF data encoding EI_DATA={d} (1 is little-endian)"
-            ));
-        }
-        None => return Err(truncated_header(b.len())),
+        Some(2) => return Err(HeaderError::BigEndian),
+        Some(&data) => return Err(HeaderError::BadData { data }),
+        None => return Err(truncated),
     }
     if b.len() < EHDR_SIZE {
-        return Err(truncated_header(b.len()));
+        return Err(truncated);
     }
     let machine = u16_at(b, 18);
     if machine != EM_RISCV {
-        return Err(format!(
-            "not a RISC-V RV64 ELF: e_machine is {machine} ({}), RISC-V is {EM_RISCV} (EM_RISCV)",
-            machine_name(machine)
-        ));
+        return Err(HeaderError::NotRiscv { machine });
     }
     Ok(())
+}
+
+/// What an `e_type` other than ET_EXEC and ET_DYN is, for the message.
+fn type_name(t: u16) -> &'static str {
+    match t {
+        0 => "ET_NONE, no file type",
+        1 => "ET_REL, a relocatable object: link it into an executable first",
+        4 => "ET_CORE, a core dump",
+        _ => "not a file type trapscope knows",
+    }
 }
 
 /// `e_type`: an executable (ET_EXEC) or a position-independent one
 /// (ET_DYN, loaded where its PT_LOADs say). A relocatable object or a core
 /// dump may carry PT_LOADs too, but neither is a program to start.
-fn check_type(t: u16) -> Result<(), String> {
-    let what = match t {
-        2 | 3 => return Ok(()),
-        0 => "ET_NONE, no file type",
-        1 => "ET_REL, a relocatable object: link it into an executable first",
-        4 => "ET_CORE, a core dump",
-        _ => "not a file type trapscope knows",
-    };
-    Err(format!(
-        "e_type is {t} ({what}); trapscope runs executables (ET_EXEC, or ET_DYN)"
-    ))
+fn check_type(t: u16) -> Result<(), HeaderError> {
+    match t {
+        2 | 3 => Ok(()),
+        e_type => Err(HeaderError::NotExecutable { e_type }),
+    }
 }
 
-fn parse_tables(b: &[u8], entry: u64) -> Result<Header, String> {
+fn parse_tables(b: &[u8], entry: u64) -> Result<Header, HeaderError> {
     let phoff = u64_at(b, 32);
     let phentsize = u16_at(b, 54);
     let phnum = u16_at(b, 56);
     if phnum == 0 {
-        return Err("no program headers (e_phnum is 0): nothing to load".into());
+        return Err(HeaderError::NoProgramHeaders);
     }
     if phnum == 0xffff {
-        return Err("e_phnum is PN_XNUM (65535 or more program headers): not supported".into());
+        return Err(HeaderError::PnXnum);
     }
     if usize::from(phentsize) != PHDR_SIZE {
-        return Err(format!(
-            "e_phentsize is {phentsize}, but ELF64 program headers are {PHDR_SIZE} bytes"
-        ));
+        return Err(HeaderError::PhentSize { phentsize });
     }
     let table_end = (u64::from(phnum) * PHDR_SIZE as u64)
         .checked_add(phoff)
         .filter(|&e| e <= b.len() as u64);
     if table_end.is_none() {
-        return Err(format!(
-            "truncated: the program header table (e_phoff {phoff:#x}, {phnum} entries of {PHDR_SIZE} bytes) ends past the end of the file ({} bytes)",
-            b.len()
-        ));
+        return Err(HeaderError::TruncatedTable {
+            phoff,
+            phnum,
+            len: b.len(),
+        });
     }
     let mut loads = Vec::new();
     for index in 0..usize::from(phnum) {
@@ -199,61 +248,48 @@ fn parse_tables(b: &[u8], entry: u64) -> Result<Header, String> {
         }
     }
     if loads.is_empty() {
-        return Err("no loadable segments (no PT_LOAD with a size)".into());
+        return Err(HeaderError::NoLoads);
     }
     if !entry.is_multiple_of(2) {
-        return Err(format!(
-            "the entry point e_entry {entry:#x} is odd: RISC-V instructions are 2-byte aligned"
-        ));
+        return Err(HeaderError::OddEntry { entry });
     }
     if !loads
         .iter()
         .any(|l| entry >= l.vaddr && entry - l.vaddr < l.memsz)
     {
-        return Err(format!(
-            "the entry point e_entry {entry:#x} is outside every loaded segment"
-        ));
+        return Err(HeaderError::EntryOutside { entry });
     }
     Ok(Header { entry, loads })
 }
 
-fn truncated_header(len: usize) -> String {
-    format!("truncated: the file has {len} bytes, an ELF64 header needs {EHDR_SIZE}")
-}
-
-/// One PT_LOAD: its bytes are in the file, and its memory fits the address space.
-fn check_load(l: &Load, file_len: u64) -> Result<(), String> {
-    let what = format!(
+/// A PT_LOAD as its errors name it.
+fn load_text(l: &Load) -> String {
+    format!(
         "program header {} (PT_LOAD at {:#x}, p_memsz {:#x} = {})",
         l.index,
         l.vaddr,
         l.memsz,
         size_text(l.memsz)
-    );
+    )
+}
+
+/// One PT_LOAD: its bytes are in the file, and its memory fits the address space.
+fn check_load(l: &Load, file_len: u64) -> Result<(), HeaderError> {
+    let load = *l;
     if l.filesz > l.memsz {
-        return Err(format!(
-            "{what}: p_filesz {:#x} is larger than p_memsz",
-            l.filesz
-        ));
+        return Err(HeaderError::FileszOverMemsz { load });
     }
     if l.offset
         .checked_add(l.filesz)
         .is_none_or(|end| end > file_len)
     {
-        return Err(format!(
-            "{what}: truncated: its file bytes (p_offset {:#x}, p_filesz {:#x}) end past the end of the file ({file_len} bytes)",
-            l.offset, l.filesz
-        ));
+        return Err(HeaderError::TruncatedLoad { load, file_len });
     }
     let Some(end) = l.vaddr.checked_add(l.memsz) else {
-        return Err(format!(
-            "{what} wraps around the end of the 64-bit address space"
-        ));
+        return Err(HeaderError::Wraps { load });
     };
     if end > 1 << PHYS_ADDR_BITS {
-        return Err(format!(
-            "{what} ends at {end:#x}, beyond the {PHYS_ADDR_BITS}-bit physical address space of RISC-V"
-        ));
+        return Err(HeaderError::BeyondPhysical { load, end });
     }
     Ok(())
 }

@@ -5,6 +5,42 @@
 
 use super::{Program, SrcLoc, Symbol};
 
+/// Why a location (`Program::locate`) or a source line (`pc_of_line`)
+/// names no instruction of the program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("no source file '{file}' in the line table")]
+    NoFile { file: String },
+    /// `file` is the end of several files' paths (`names`, sorted).
+    #[error("'{file}' names {} files ({}): give more of the path", names.len(), names.join(", "))]
+    Ambiguous { file: String, names: Vec<String> },
+    #[error("no instruction at {file}:{line}")]
+    NoInstruction { file: String, line: u32 },
+    #[error("'{at}' is not a hex address")]
+    NotHex { at: String },
+    #[error("'{at}': write FILE:LINE with a line number")]
+    NoLineNumber { at: String },
+    #[error("'{at}': the offset after + is not a number")]
+    BadOffset { at: String },
+    #[error("no symbol '{sym}'")]
+    NoSymbol { sym: String },
+    #[error("no symbol or address '{at}'")]
+    Nothing { at: String },
+    #[error("'{sym}+{off:#x}' is not an instruction start: instructions are 2-byte aligned")]
+    Misaligned { sym: String, off: u64 },
+    /// `sym+off` is inside the `len`-byte instruction at `sym+at`.
+    #[error(
+        "'{sym}+{off:#x}' is inside the {len}-byte instruction at {sym}+{at:#x}; the next starts at {sym}+{:#x}",
+        at + len
+    )]
+    InsideInstruction {
+        sym: String,
+        off: u64,
+        at: u64,
+        len: u64,
+    },
+}
+
 impl Program {
     pub fn symbols(&self) -> &[Symbol] {
         &self.symbols
@@ -79,22 +115,19 @@ impl Program {
     /// The lowest pc of source line `line` in the file whose path is
     /// `file` or ends with `/file`; an error when no file or no instruction
     /// matches, or when several files do (give more of the path).
-    pub fn pc_of_line(&self, file: &str, line: u32) -> Result<u64, String> {
+    pub fn pc_of_line(&self, file: &str, line: u32) -> Result<u64, LookupError> {
         let matches = |f: &str| f == file || f.ends_with(&format!("/{file}"));
-        let named: Vec<&String> = self.files.iter().filter(|f| matches(f)).collect();
-        let mut names: Vec<&String> = named.clone();
+        let mut names: Vec<String> = self.files.iter().filter(|f| matches(f)).cloned().collect();
         names.sort();
         names.dedup();
         match names.len() {
-            0 => return Err(format!("no source file '{file}' in the line table")),
+            0 => return Err(LookupError::NoFile { file: file.into() }),
             1 => {}
             _ => {
-                let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-                return Err(format!(
-                    "'{file}' names {} files ({}): give more of the path",
-                    list.len(),
-                    list.join(", ")
-                ));
+                return Err(LookupError::Ambiguous {
+                    file: file.into(),
+                    names,
+                });
             }
         }
         self.lines
@@ -106,19 +139,23 @@ impl Program {
             })
             .map(|r| r.addr)
             .min()
-            .ok_or_else(|| format!("no instruction at {file}:{line}"))
+            .ok_or_else(|| LookupError::NoInstruction {
+                file: file.into(),
+                line,
+            })
     }
 
     /// A location as the panes print them: `0xADDR`, `SYMBOL`,
     /// `SYMBOL+0xOFF` (or a decimal offset) or `file.S:LINE`.
-    pub fn resolve(&self, at: &str) -> Result<u64, String> {
+    pub fn locate(&self, at: &str) -> Result<u64, LookupError> {
+        let at_ = || at.to_string();
         if let Some(h) = at.strip_prefix("0x") {
-            return u64::from_str_radix(h, 16).map_err(|_| format!("'{at}' is not a hex address"));
+            return u64::from_str_radix(h, 16).map_err(|_| LookupError::NotHex { at: at_() });
         }
         if let Some((file, line)) = at.rsplit_once(':') {
             let line: u32 = line
                 .parse()
-                .map_err(|_| format!("'{at}': write FILE:LINE with a line number"))?;
+                .map_err(|_| LookupError::NoLineNumber { at: at_() })?;
             return self.pc_of_line(file, line);
         }
         if let Some((sym, off)) = at.split_once('+') {
@@ -126,16 +163,22 @@ impl Program {
                 Some(h) => u64::from_str_radix(h, 16),
                 None => off.parse(),
             }
-            .map_err(|_| format!("'{at}': the offset after + is not a number"))?;
+            .map_err(|_| LookupError::BadOffset { at: at_() })?;
             let s = self
                 .symbol(sym)
-                .ok_or_else(|| format!("no symbol '{sym}'"))?;
+                .ok_or_else(|| LookupError::NoSymbol { sym: sym.into() })?;
             self.instruction_start(sym, s.addr, off)?;
             return Ok(s.addr.wrapping_add(off));
         }
         self.symbol(at)
             .map(|s| s.addr)
-            .ok_or_else(|| format!("no symbol or address '{at}'"))
+            .ok_or_else(|| LookupError::Nothing { at: at_() })
+    }
+
+    /// `locate` with the error as its line, for the TUI, which keeps its
+    /// errors as text.
+    pub fn resolve(&self, at: &str) -> Result<u64, String> {
+        self.locate(at).map_err(|e| e.to_string())
     }
 
     /// Checks that `sym+off` starts an instruction: instructions are 2-byte
@@ -144,11 +187,12 @@ impl Program {
     /// mean 32 bits, else 16) must land on it. Without the bytes (a
     /// snapshot's text lives in its RAM image) only the alignment is
     /// checked.
-    fn instruction_start(&self, sym: &str, start: u64, off: u64) -> Result<(), String> {
+    fn instruction_start(&self, sym: &str, start: u64, off: u64) -> Result<(), LookupError> {
         if off % 2 == 1 {
-            return Err(format!(
-                "'{sym}+{off:#x}' is not an instruction start: instructions are 2-byte aligned"
-            ));
+            return Err(LookupError::Misaligned {
+                sym: sym.into(),
+                off,
+            });
         }
         let Some(bytes) = self.text_bytes(start, off as usize + 2) else {
             return Ok(());
@@ -162,11 +206,12 @@ impl Program {
                 2
             };
             if at + len > off {
-                return Err(format!(
-                    "'{sym}+{off:#x}' is inside the {}-byte instruction at {sym}+{at:#x}; the next starts at {sym}+{:#x}",
+                return Err(LookupError::InsideInstruction {
+                    sym: sym.into(),
+                    off,
+                    at,
                     len,
-                    at + len
-                ));
+                });
             }
             at += len;
         }

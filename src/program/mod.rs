@@ -14,13 +14,34 @@ mod lookup;
 
 pub use dwarf::{Member, SourceName, source_names};
 
-/// Why a guest ELF cannot be read, with its path.
+pub use elfhdr::HeaderError;
+pub use lookup::LookupError;
+
+/// Why a guest ELF (or a vmlinux read for its symbols) cannot be read, with
+/// its path: `Program::load`, `parse` and `parse_symbols`.
 #[derive(Debug, thiserror::Error)]
 pub enum ElfError {
-    #[error("{}: {msg}", path.display())]
-    Io { path: PathBuf, msg: String },
-    #[error("{}: {msg}", path.display())]
-    BadElf { path: PathBuf, msg: String },
+    /// The file could not be read (`input::read_regular`).
+    #[error("{}: {err}", path.display())]
+    Io {
+        path: PathBuf,
+        err: crate::input::ReadError,
+    },
+    /// Its headers are not an RV64 little-endian executable's.
+    #[error("{}: {err}", path.display())]
+    Header { path: PathBuf, err: HeaderError },
+    /// `object` could not parse it.
+    #[error("{}: malformed ELF: {err}", path.display())]
+    Malformed {
+        path: PathBuf,
+        err: object::read::Error,
+    },
+    /// `object` reads another architecture.
+    #[error("{}: not a RISC-V RV64 ELF (architecture {arch:?})", path.display())]
+    Architecture {
+        path: PathBuf,
+        arch: object::Architecture,
+    },
 }
 
 /// One PT_LOAD segment.
@@ -90,28 +111,30 @@ pub struct Program {
 impl Program {
     pub fn load(path: &Path) -> Result<Program, ElfError> {
         let bytes = crate::input::read_regular(path, "guest ELF", crate::input::ELF_MAX).map_err(
-            |msg| ElfError::Io {
+            |err| ElfError::Io {
                 path: path.to_path_buf(),
-                msg,
+                err,
             },
         )?;
         Program::parse(path, &bytes)
     }
 
     pub fn parse(path: &Path, bytes: &[u8]) -> Result<Program, ElfError> {
-        let bad = |msg: String| ElfError::BadElf {
-            path: path.to_path_buf(),
-            msg,
-        };
         // The header first, in ELF's terms: `object` reports a big-endian
         // file as a bad program header size, and does not look at the entry.
-        let header = elfhdr::parse(bytes).map_err(bad)?;
-        let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
+        let header = elfhdr::parse(bytes).map_err(|err| ElfError::Header {
+            path: path.to_path_buf(),
+            err,
+        })?;
+        let file = object::File::parse(bytes).map_err(|err| ElfError::Malformed {
+            path: path.to_path_buf(),
+            err,
+        })?;
         if file.architecture() != object::Architecture::Riscv64 {
-            return Err(bad(format!(
-                "not a RISC-V RV64 ELF (architecture {:?})",
-                file.architecture()
-            )));
+            return Err(ElfError::Architecture {
+                path: path.to_path_buf(),
+                arch: file.architecture(),
+            });
         }
         let segments: Vec<Segment> = header
             .loads
@@ -147,12 +170,14 @@ impl Program {
     /// a vmlinux, whose code a snapshot's RAM holds. Only the identification
     /// is checked (a kernel links above 2^56, which `parse` refuses to load).
     pub fn parse_symbols(path: &Path, bytes: &[u8]) -> Result<Program, ElfError> {
-        let bad = |msg: String| ElfError::BadElf {
+        elfhdr::check_ident(bytes).map_err(|err| ElfError::Header {
             path: path.to_path_buf(),
-            msg,
-        };
-        elfhdr::check_ident(bytes).map_err(bad)?;
-        let file = object::File::parse(bytes).map_err(|e| bad(format!("malformed ELF: {e}")))?;
+            err,
+        })?;
+        let file = object::File::parse(bytes).map_err(|err| ElfError::Malformed {
+            path: path.to_path_buf(),
+            err,
+        })?;
         let (symbols, files, lines) = symbols_and_lines(&file);
         let src_roots = dwarf::comp_dirs(&file);
         let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();

@@ -142,9 +142,9 @@ impl<S: Read + Write> Gdb<S> {
             }
         }
         let stop = self.request_text(b"?", "?")?;
-        StopReply::parse(&stop).map_err(|why| GdbError::Malformed {
+        StopReply::parse(&stop).map_err(|err| GdbError::NotAStop {
             what: "?".into(),
-            why,
+            err,
         })
     }
 
@@ -191,7 +191,9 @@ impl<S: Read + Write> Gdb<S> {
         }
         String::from_utf8(out).map_err(|e| GdbError::TargetXml {
             annex: annex.to_string(),
-            why: format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
+            why: tdesc::TdescError::NotUtf8 {
+                at: e.utf8_error().valid_up_to(),
+            },
         })
     }
 

@@ -30,6 +30,38 @@ use crate::snapshot::format::{INIT_SRC_DIR, InitSource};
 /// The most the stored sources may hold together.
 pub const SOURCES_MAX: u64 = 64 << 20;
 
+/// Why a source was not stored though the policy allowed it
+/// (`read_beneath`): the words `Collected::missed` keeps.
+#[derive(Debug, thiserror::Error)]
+enum NotStored {
+    #[error("cannot read it: {0}")]
+    Open(rustix::io::Errno),
+    #[error("cannot read it: {0}")]
+    Read(std::io::Error),
+    /// What was opened is not what the policy allowed.
+    #[error("{0}")]
+    Refused(Refusal),
+    #[error("{len} bytes, more than the {} MiB a source file may be", crate::input::TEXT_MAX >> 20)]
+    TooLarge { len: u64 },
+}
+
+/// Why the stored sources could not be written (`write`), with the path at
+/// fault.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// An earlier snapshot's `init-src/` not removed, or a directory not
+    /// made.
+    #[error("{}: {err}", path.display())]
+    Io { path: PathBuf, err: std::io::Error },
+    #[error("{}: exists and is not a directory", path.display())]
+    NotADirectory { path: PathBuf },
+    /// A file's name in a directory made new for it exists.
+    #[error("{}: exists in a new directory", path.display())]
+    Exists { path: PathBuf },
+    #[error(transparent)]
+    Write(#[from] crate::output::WriteError),
+}
+
 /// The sources found for an init, ready to write.
 #[derive(Debug, Default)]
 pub struct Collected {
@@ -167,7 +199,7 @@ pub fn collect(elf: &Path, bytes: &[u8], what: &'static str) -> Collected {
             let bytes = match read_beneath(&real, &root_real) {
                 Ok(b) => b,
                 Err(why) => {
-                    c.missed.push((n.name, why));
+                    c.missed.push((n.name, why.to_string()));
                     continue;
                 }
             };
@@ -209,34 +241,28 @@ fn refusal(r: &Refusal, root: &Path) -> String {
 /// and refused if what was opened is not a regular file of at most
 /// `input::TEXT_MAX` bytes under `root` (the kernel's name for the open
 /// file, where `/proc` gives it).
-fn read_beneath(real: &Path, root: &Path) -> Result<Vec<u8>, String> {
+fn read_beneath(real: &Path, root: &Path) -> Result<Vec<u8>, NotStored> {
     use rustix::fs::{Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let fd =
-        rustix::fs::open(real, flags, Mode::empty()).map_err(|e| format!("cannot read it: {e}"))?;
+    let fd = rustix::fs::open(real, flags, Mode::empty()).map_err(NotStored::Open)?;
     let f = std::fs::File::from(fd);
     let proc_name = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&f));
     if let Ok(opened) = std::fs::read_link(proc_name)
         && !opened.starts_with(root)
     {
-        return Err(Refusal::Outside.to_string());
+        return Err(NotStored::Refused(Refusal::Outside));
     }
-    let m = f.metadata().map_err(|e| format!("cannot read it: {e}"))?;
+    let m = f.metadata().map_err(NotStored::Read)?;
     if !m.is_file() {
-        return Err(Refusal::NotRegular.to_string());
+        return Err(NotStored::Refused(Refusal::NotRegular));
     }
-    let cap = crate::input::TEXT_MAX;
-    if m.len() > cap {
-        return Err(format!(
-            "{} bytes, more than the {} MiB a source file may be",
-            m.len(),
-            cap >> 20
-        ));
+    if m.len() > crate::input::TEXT_MAX {
+        return Err(NotStored::TooLarge { len: m.len() });
     }
     let mut bytes = Vec::new();
     f.take(m.len())
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read it: {e}"))?;
+        .map_err(NotStored::Read)?;
     Ok(bytes)
 }
 
@@ -263,9 +289,12 @@ impl Collected {
 /// Writes the copies to `dir/init-src/`, replacing an earlier snapshot's
 /// there (a link at that name is removed, never followed). Each directory
 /// is made new, each file created with O_EXCL (`output::create_new`).
-pub fn write(dir: &Path, c: &Collected) -> Result<(), String> {
+pub fn write(dir: &Path, c: &Collected) -> Result<(), StoreError> {
     let top = dir.join(INIT_SRC_DIR);
-    let cannot = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    let cannot = |p: &Path, err| StoreError::Io {
+        path: p.to_path_buf(),
+        err,
+    };
     match std::fs::symlink_metadata(&top) {
         Ok(m) if m.is_dir() => std::fs::remove_dir_all(&top).map_err(|e| cannot(&top, e))?,
         Ok(_) => std::fs::remove_file(&top).map_err(|e| cannot(&top, e))?,
@@ -282,8 +311,9 @@ pub fn write(dir: &Path, c: &Collected) -> Result<(), String> {
             at.push(part);
             make_dir(&at)?;
         }
-        crate::output::create_new(&path, bytes).map_err(|e| {
-            e.unwrap_or_else(|| format!("{}: exists in a new directory", path.display()))
+        crate::output::create_new(&path, bytes).map_err(|e| match e {
+            Some(e) => StoreError::Write(e),
+            None => StoreError::Exists { path },
         })?;
     }
     Ok(())
@@ -291,16 +321,21 @@ pub fn write(dir: &Path, c: &Collected) -> Result<(), String> {
 
 /// Makes the directory `d`, or accepts one that is there and is a
 /// directory itself, not a link.
-fn make_dir(d: &Path) -> Result<(), String> {
+fn make_dir(d: &Path) -> Result<(), StoreError> {
     match std::fs::create_dir(d) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             match std::fs::symlink_metadata(d) {
                 Ok(m) if m.is_dir() => Ok(()),
-                _ => Err(format!("{}: exists and is not a directory", d.display())),
+                _ => Err(StoreError::NotADirectory {
+                    path: d.to_path_buf(),
+                }),
             }
         }
-        Err(e) => Err(format!("{}: {e}", d.display())),
+        Err(err) => Err(StoreError::Io {
+            path: d.to_path_buf(),
+            err,
+        }),
     }
 }
 

@@ -4,6 +4,7 @@
 //! QEMU builds, and the QEMU child process itself (`process.rs`).
 
 pub mod cpio;
+mod error;
 pub mod gdb;
 pub mod init_src;
 pub mod own_init;
@@ -12,6 +13,7 @@ pub mod take;
 pub mod verify;
 
 pub use crate::snapshot::isa::{has_extension, unsupported_extensions};
+pub use error::{ProcessError, QemuError};
 pub use process::{Launch, Qemu};
 
 use crate::snapshot::fdt::{self, CpuIsa};
@@ -30,12 +32,18 @@ pub const DTB_SCRATCH: &str = "trapscope-dtb";
 
 /// `$TRAPSCOPE_QEMU` (a path, or a name looked up on PATH), else
 /// `qemu-system-riscv64` on PATH.
-pub fn find() -> Result<PathBuf, String> {
+pub fn find_binary() -> Result<PathBuf, QemuError> {
     find_in(std::env::var_os(ENV), std::env::var_os("PATH"))
 }
 
-/// `find` with the two variables given.
-fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, String> {
+/// `find_binary` with the error as its line, for the TUI, which keeps it
+/// as text.
+pub fn find() -> Result<PathBuf, String> {
+    find_binary().map_err(|e| e.to_string())
+}
+
+/// `find_binary` with the two variables given.
+fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, QemuError> {
     let on_path = |name: &OsString| {
         let dirs = path.clone()?;
         std::env::split_paths(&dirs)
@@ -49,18 +57,9 @@ fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, Str
         } else {
             on_path(&v)
         };
-        return found.ok_or_else(|| {
-            format!(
-                "{ENV}={} is not an executable file: point it at {BINARY}, or unset it and install {BINARY} with 'apt-get install qemu-system-misc'",
-                p.display()
-            )
-        });
+        return found.ok_or(QemuError::NotExecutable { value: p });
     }
-    on_path(&OsString::from(BINARY)).ok_or_else(|| {
-        format!(
-            "{BINARY} not found: install it with 'apt-get install qemu-system-misc' (or set {ENV})"
-        )
-    })
+    on_path(&OsString::from(BINARY)).ok_or(QemuError::NotFound)
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -94,13 +93,10 @@ impl fmt::Display for Version {
 
 /// The version in `--version` output such as
 /// "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)".
-pub fn parse_version(text: &str) -> Result<Version, String> {
+pub fn parse_version(text: &str) -> Result<Version, QemuError> {
     let first = text.lines().next().unwrap_or("");
-    let bad = || {
-        format!(
-            "cannot read a QEMU version from {:?}",
-            crate::escape::escape_line(first)
-        )
+    let bad = || QemuError::BadVersion {
+        line: first.to_string(),
     };
     let rest = first.split_once("version ").ok_or_else(bad)?.1;
     let num: String = rest
@@ -121,18 +117,26 @@ pub fn parse_version(text: &str) -> Result<Version, String> {
 }
 
 /// Runs `bin --version`.
-pub fn version(bin: &Path) -> Result<Version, String> {
-    let out = output_within(Command::new(bin).arg("--version"), Duration::from_secs(10))
-        .map_err(|e| format!("{} --version: {e}", bin.display()))?;
+pub fn version(bin: &Path) -> Result<Version, QemuError> {
+    let out = output_within(Command::new(bin).arg("--version"), Duration::from_secs(10)).map_err(
+        |err| QemuError::VersionRun {
+            bin: bin.to_path_buf(),
+            err,
+        },
+    )?;
     if !out.status.success() {
-        return Err(format!(
-            "{} --version failed: {}",
-            bin.display(),
-            first_line(&out.stderr)
-        ));
+        return Err(QemuError::VersionFailed {
+            bin: bin.to_path_buf(),
+            stderr: first_line(&out.stderr),
+        });
     }
-    parse_version(&String::from_utf8_lossy(&out.stdout))
-        .map_err(|e| format!("{}: {e}", bin.display()))
+    parse_version(&String::from_utf8_lossy(&out.stdout)).map_err(|e| match e {
+        QemuError::BadVersion { line } => QemuError::VersionText {
+            bin: bin.to_path_buf(),
+            line,
+        },
+        e => e,
+    })
 }
 
 /// The oldest QEMU whose CPU properties `cpu_arg` knows.
@@ -231,20 +235,14 @@ const V_9_2: Version = Version {
 /// warning), so a vector CPU gets `priv_spec=v1.12.0`. QEMU 7.2 cannot limit
 /// the MMU to Sv39 (its device tree says `riscv,sv48`): boot the kernel with
 /// `no4lvl`.
-pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
+pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, QemuError> {
     if *v < OLDEST {
-        return Err(format!(
-            "QEMU {v} is too old for trapscope snapshot: it needs QEMU {OLDEST} or newer"
-        ));
+        return Err(QemuError::TooOld { version: *v });
     }
     if let Some(n) = vlen
         && (!n.is_power_of_two() || !VLEN_RANGE.contains(&n))
     {
-        return Err(format!(
-            "VLEN {n} cannot be given to QEMU: it takes a power of two from {} to {}",
-            VLEN_RANGE.start(),
-            VLEN_RANGE.end()
-        ));
+        return Err(QemuError::Vlen { vlen: n });
     }
     let (base, on, off): (&str, Vec<&str>, Vec<&str>) = if *v >= BARE_CPU {
         let mut off = OFF_NEW.to_vec();
@@ -285,7 +283,7 @@ pub fn cpu_arg(v: &Version, vlen: Option<u32>) -> Result<String, String> {
 /// The ISA of the hart QEMU builds for `-cpu cpu`, from the device tree it
 /// dumps (`-M virt,dumpdtb=FILE` writes the tree and exits). A warning from
 /// QEMU about the CPU is an error.
-pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
+pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, QemuError> {
     // QEMU writes the tree into a fresh private directory, never at a
     // name in TMPDIR someone could have put a link at.
     let scratch = crate::output::scratch_dir(DTB_SCRATCH)?;
@@ -301,33 +299,32 @@ pub fn guest_isa(bin: &Path, cpu: &str) -> Result<CpuIsa, String> {
     );
     let dtb = std::fs::read(&file);
     drop(scratch);
-    let out = out.map_err(|e| format!("{} (dumping the device tree): {e}", bin.display()))?;
+    let bin_ = || bin.to_path_buf();
+    let out = out.map_err(|err| QemuError::DumpRun { bin: bin_(), err })?;
     if !out.status.success() {
-        return Err(format!(
-            "{} refused -cpu {cpu}: {}",
-            bin.display(),
-            first_line(&out.stderr)
-        ));
+        return Err(QemuError::RefusedCpu {
+            bin: bin_(),
+            cpu: cpu.to_string(),
+            stderr: first_line(&out.stderr),
+        });
     }
     // QEMU warns, and carries on, when it drops an extension it was asked
     // for (7.2: "disabling v extension ... because privilege spec version
     // does not match"): the CPU is then not the one pinned.
     let stderr = String::from_utf8_lossy(&out.stderr);
     if let Some(w) = stderr.lines().find(|l| l.contains("warning:")) {
-        return Err(format!(
-            "{} changed -cpu {cpu}: {}",
-            bin.display(),
-            first_line(w.as_bytes())
-        ));
+        return Err(QemuError::ChangedCpu {
+            bin: bin_(),
+            cpu: cpu.to_string(),
+            warning: first_line(w.as_bytes()),
+        });
     }
-    let dtb = dtb.map_err(|e| {
-        format!(
-            "{} wrote no device tree to {}: {e}",
-            bin.display(),
-            file.display()
-        )
+    let dtb = dtb.map_err(|err| QemuError::NoDeviceTree {
+        bin: bin_(),
+        file: file.clone(),
+        err,
     })?;
-    fdt::cpu_isa(&dtb).map_err(|e| format!("device tree from {}: {e}", bin.display()))
+    fdt::cpu_isa(&dtb).map_err(|err| QemuError::DeviceTree { bin: bin_(), err })
 }
 
 /// The first non-empty line of `bytes`, control characters escaped.
@@ -345,7 +342,7 @@ pub(crate) fn first_line(bytes: &[u8]) -> String {
 /// leads a process group of its own, and the whole group is killed at
 /// the end, so that a wrapper's children (a `TRAPSCOPE_QEMU` script's
 /// QEMU) go with it and none holds the output pipes open.
-fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
+fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, ProcessError> {
     use std::os::unix::process::CommandExt;
     let mut child = cmd
         .process_group(0)
@@ -353,7 +350,7 @@ fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start: {e}"))?;
+        .map_err(ProcessError::Start)?;
     let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -383,12 +380,14 @@ fn output_within(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
                 process::kill_group(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("still running after {} s, killed", limit.as_secs()));
+                return Err(ProcessError::Killed {
+                    secs: limit.as_secs(),
+                });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
             Err(e) => {
                 process::kill_group(child.id());
-                return Err(format!("cannot wait for it: {e}"));
+                return Err(ProcessError::Wait(e));
             }
         }
     };

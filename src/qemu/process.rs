@@ -163,7 +163,7 @@ impl Qemu {
     /// Starts QEMU as `launch` says: stdin null, stdout discarded (the
     /// console goes to its file), stderr kept. A stale socket file at
     /// `gdb_socket` is removed first (QEMU cannot bind over it).
-    pub fn spawn(launch: &Launch) -> Result<Qemu, String> {
+    pub fn spawn(launch: &Launch) -> Result<Qemu, super::QemuError> {
         use std::os::unix::fs::FileTypeExt;
         if std::fs::symlink_metadata(&launch.gdb_socket).is_ok_and(|m| m.file_type().is_socket()) {
             let _ = std::fs::remove_file(&launch.gdb_socket);
@@ -180,7 +180,10 @@ impl Qemu {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", launch.bin.display()))?;
+            .map_err(|err| super::QemuError::Spawn {
+                bin: launch.bin.clone(),
+                err,
+            })?;
         let lifeline = child.stdin.take();
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let reader = child.stderr.take().map(|mut pipe| {

@@ -17,12 +17,14 @@ use crate::qemu::{self, Launch, Qemu};
 use crate::snapshot::format;
 
 mod dump;
+mod error;
 mod guest;
 mod out;
 mod run;
 mod step;
 mod tick;
 use dump::le_u64;
+pub use error::{GuestError, OutError, StopError, TakeError};
 use guest::{GuestFacts, guest_facts};
 pub use tick::S_TIMER;
 
@@ -131,26 +133,28 @@ fn connect_gdb(
     qemu: &mut Qemu,
     socket: &Path,
     limit: Duration,
-) -> Result<Gdb<std::os::unix::net::UnixStream>, String> {
+) -> Result<Gdb<std::os::unix::net::UnixStream>, TakeError> {
     let start = Instant::now();
     loop {
         if crate::machine::sigint::requested() {
-            return Err("interrupted".into());
+            return Err(TakeError::Interrupted);
         }
         if let Some(why) = qemu.exited() {
-            return Err(format!("QEMU ended before its gdbstub answered: {why}"));
+            return Err(TakeError::QemuEnded { why });
         }
         match std::os::unix::net::UnixStream::connect(socket) {
             Ok(s) => {
-                return Gdb::from_unix(s, limit)
-                    .map_err(|e| format!("QEMU's gdbstub at {}: {e}", socket.display()));
+                return Gdb::from_unix(s, limit).map_err(|err| TakeError::GdbAt {
+                    socket: socket.to_path_buf(),
+                    err,
+                });
             }
-            Err(e) if start.elapsed() >= limit => {
-                return Err(format!(
-                    "QEMU's gdbstub did not answer at {} within {} s: {e}",
-                    socket.display(),
-                    limit.as_secs()
-                ));
+            Err(err) if start.elapsed() >= limit => {
+                return Err(TakeError::NoAnswer {
+                    socket: socket.to_path_buf(),
+                    secs: limit.as_secs(),
+                    err,
+                });
             }
             Err(_) => std::thread::sleep(Duration::from_millis(20)),
         }
@@ -163,7 +167,7 @@ pub const SCRATCH: &str = "trapscope-snapshot";
 
 impl Booted {
     /// Starts QEMU paused, checks the CPU it gives the guest, and connects.
-    pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, String> {
+    pub fn start(cfg: &Config, progress: &mut dyn FnMut(&str)) -> Result<Booted, TakeError> {
         let facts = guest_facts(cfg)?;
         // A snapshot's own stored init (`verify` boots it again) has its
         // sources in that snapshot's init-src/, not beside it: no news.
@@ -178,17 +182,18 @@ impl Booted {
             progress(&line);
         }
         guest::check_tmpdir()?;
-        let bin = qemu::find()?;
+        let bin = qemu::find_binary()?;
         let version = qemu::version(&bin)?;
         let cpu = qemu::cpu_arg(&version, cfg.vlen)?;
         let isa = qemu::guest_isa(&bin, &cpu)?;
         let lacking = qemu::unsupported_extensions(&isa, cfg.vlen.is_some());
         if !lacking.is_empty() {
-            return Err(format!(
-                "QEMU {version} gives the guest extensions trapscope cannot run: {} (riscv,isa = {}); pin the CPU with -cpu {cpu}",
-                lacking.join(", "),
-                isa.isa
-            ));
+            return Err(TakeError::Extensions {
+                version,
+                lacking,
+                isa: isa.isa,
+                cpu,
+            });
         }
         // Made fresh, mode 0700, locked while it is used; removed again
         // if the boot fails below (QEMU, declared later, is dropped first),
@@ -200,10 +205,9 @@ impl Booted {
             Guest::Linux { image, .. } => {
                 let rd = work.join("initramfs.cpio");
                 crate::output::create_new(&rd, &super::cpio::initramfs(facts.init_elf.clone()))
-                    .map_err(|e| {
-                        e.unwrap_or_else(|| {
-                            format!("{}: exists in a fresh directory", rd.display())
-                        })
+                    .map_err(|e| match e {
+                        Some(e) => TakeError::Write(e),
+                        None => TakeError::Exists { path: rd.clone() },
                     })?;
                 (image.clone(), Some(rd), kernel_append(cfg), None)
             }
@@ -228,11 +232,10 @@ impl Booted {
         progress(&format!("starting QEMU {version} (-cpu {cpu})"));
         let mut qemu = Qemu::spawn(&launch)?;
         let mut gdb = connect_gdb(&mut qemu, &socket, Duration::from_secs(10))?;
-        gdb.handshake().map_err(|e| e.to_string())?;
-        let map = gdb.registers().map_err(|e| e.to_string())?;
-        let regs = RiscvRegs::from_map(&map).map_err(|e| e.to_string())?;
-        gdb.set_breakpoint(facts.ecall, 4)
-            .map_err(|e| e.to_string())?;
+        gdb.handshake()?;
+        let map = gdb.registers()?;
+        let regs = RiscvRegs::from_map(&map)?;
+        gdb.set_breakpoint(facts.ecall, 4)?;
         Ok(Booted {
             qemu,
             gdb,
@@ -251,39 +254,33 @@ impl Booted {
         })
     }
 
-    fn reg(&mut self, regnum: u32) -> Result<u64, String> {
-        let b = self.gdb.read_reg(regnum).map_err(|e| e.to_string())?;
+    fn reg(&mut self, regnum: u32) -> Result<u64, TakeError> {
+        let b = self.gdb.read_reg(regnum)?;
         Ok(le_u64(&b))
     }
 
     /// Masks every interrupt (mie = 0), so that what follows is the loop
     /// alone, in QEMU and in trapscope (docs/decisions.md D12).
-    pub fn quiesce(&mut self) -> Result<(), String> {
+    pub fn quiesce(&mut self) -> Result<(), TakeError> {
         let mie = *self
             .regs
             .csr
             .get("mie")
-            .ok_or("the gdbstub does not show mie")?;
-        self.gdb
-            .write_reg(mie, &0u64.to_le_bytes())
-            .map_err(|e| e.to_string())
+            .ok_or(TakeError::NotShown { what: "mie" })?;
+        Ok(self.gdb.write_reg(mie, &0u64.to_le_bytes())?)
     }
 }
 
 /// `trapscope snapshot`: boot, stop at the `at`-th ecall, mask interrupts,
 /// save, and stop QEMU.
-pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<(), TakeError> {
     if cfg.at == 0 {
-        return Err("--at must be at least 1".into());
+        return Err(TakeError::AtZero);
     }
     // A snapshot's RAM is at most what the emulator can load (format.rs
     // checks it on load too).
-    let max_mib = format::RAM_MAX_MIB;
-    if cfg.mem_mib == 0 || cfg.mem_mib > max_mib {
-        return Err(format!(
-            "--mem {}: give the guest's RAM in MiB, from 1 to {max_mib} (the most trapscope can load from a snapshot)",
-            cfg.mem_mib
-        ));
+    if cfg.mem_mib == 0 || cfg.mem_mib > format::RAM_MAX_MIB {
+        return Err(TakeError::Mem { mib: cfg.mem_mib });
     }
     reap_stale(out);
     let target = out::prepare_out(out)?;
@@ -315,13 +312,13 @@ pub fn take(cfg: &Config, out: &Path, progress: &mut dyn FnMut(&str)) -> Result<
             let partial = out::partial(out)?;
             b.save(partial.path())?;
             if interrupted() {
-                return Err("interrupted".into());
+                return Err(TakeError::Interrupted);
             }
             out::finish(partial, out)?;
         }
     }
     if interrupted() {
-        return Err("interrupted".into());
+        return Err(TakeError::Interrupted);
     }
     progress(&format!("wrote {}", out.display()));
     Ok(())

@@ -27,7 +27,7 @@ fn versions_from_real_banners() {
         "QEMU emulator version 7",
         "version 7..2",
     ] {
-        let e = parse_version(bad).unwrap_err();
+        let e = parse_version(bad).unwrap_err().to_string();
         assert!(e.contains("cannot read a QEMU version"), "{bad:?}: {e}");
     }
     assert!(Version::new(7, 2, 22) < Version::new(8, 2, 0) && Version::new(8, 1, 9) < BARE_CPU);
@@ -83,14 +83,18 @@ fn cpu_with_vector() {
     assert!(c.ends_with("priv_spec=v1.12.0"), "{c}");
     assert!(!c.contains("v=off") && !c.contains("Zve64f"), "{c}");
     for bad in [0, 64, 100, 2048] {
-        let e = cpu_arg(&Version::new(7, 2, 0), Some(bad)).unwrap_err();
+        let e = cpu_arg(&Version::new(7, 2, 0), Some(bad))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(&format!("VLEN {bad}")), "{e}");
     }
 }
 
 #[test]
 fn cpu_by_version() {
-    let e = cpu_arg(&Version::new(7, 1, 0), None).unwrap_err();
+    let e = cpu_arg(&Version::new(7, 1, 0), None)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         e,
         "QEMU 7.1.0 is too old for trapscope snapshot: it needs QEMU 7.2.0 or newer"
@@ -183,12 +187,12 @@ fn finding_the_binary() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let empty = Some(OsString::from(&dir));
-    let e = find_in(None, empty.clone()).unwrap_err();
+    let e = find_in(None, empty.clone()).unwrap_err().to_string();
     assert_eq!(
         e,
         "qemu-system-riscv64 not found: install it with 'apt-get install qemu-system-misc' (or set TRAPSCOPE_QEMU)"
     );
-    assert_eq!(find_in(None, None).unwrap_err(), e);
+    assert_eq!(find_in(None, None).unwrap_err().to_string(), e);
     // A file that is not executable is not QEMU.
     let q = dir.join(BINARY);
     std::fs::write(&q, "#!/bin/sh\n").unwrap();
@@ -200,7 +204,9 @@ fn finding_the_binary() {
     assert_eq!(find_in(Some(q.clone().into()), None).unwrap(), q);
     assert_eq!(find_in(Some(BINARY.into()), path.clone()).unwrap(), q);
     assert_eq!(find_in(Some("".into()), path.clone()).unwrap(), q);
-    let e = find_in(Some(dir.join("nope").into()), path).unwrap_err();
+    let e = find_in(Some(dir.join("nope").into()), path)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with("TRAPSCOPE_QEMU=")
             && e.contains("nope is not an executable file")

@@ -28,12 +28,14 @@ use crate::machine::Program;
 use crate::snapshot::format::Snapshot;
 
 mod compare;
+mod error;
 mod names;
 mod ours;
 mod report;
 #[cfg(test)]
 mod tests;
 pub use compare::{Comparison, Covered, Diff, RamDiff};
+pub use error::{RunEnded, VerifyError};
 pub use report::Report;
 
 /// Iterations after the snapshot point when `--iterations` is not given.
@@ -80,9 +82,9 @@ pub struct Target {
 
 /// Checks `t.dir` against QEMU (the module's doc); `Err` is one line: bad
 /// input, QEMU missing, a kernel that does not boot.
-pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, String> {
+pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, VerifyError> {
     if t.iterations == 0 {
-        return Err("--iterations must be at least 1".into());
+        return Err(VerifyError::NoIterations);
     }
     let snap = Snapshot::load(&t.dir)?;
     let m = snap.manifest.clone();
@@ -97,10 +99,11 @@ pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Stri
 
     let mut b = Booted::start(&cfg, progress)?;
     if b.ecall != m.init.ecall.0 {
-        return Err(format!(
-            "the marker {} is at {:#x} in this guest, but at {:#x} in the snapshot: the init or ELF is not the snapshot's",
-            cfg.ecall_symbol, b.ecall, m.init.ecall.0
-        ));
+        return Err(VerifyError::Marker {
+            symbol: cfg.ecall_symbol.clone(),
+            here: b.ecall,
+            was: m.init.ecall.0,
+        });
     }
     let mut report = Report {
         booted: format!("{booted}; {}", qemu_note(&b, &m.qemu)),
@@ -170,7 +173,7 @@ pub fn verify(t: &Target, progress: &mut dyn FnMut(&str)) -> Result<Report, Stri
         return Ok(report);
     }
     match ran {
-        Err(how) => after.ended = Some(how),
+        Err(how) => after.ended = Some(how.to_string()),
         Ok(()) => {
             let mine = ours.hart(!q_hart.f.is_empty());
             let held = |n: u16| !masked(n) && mine.csrs.iter().any(|c| c.csr.0 == u64::from(n));
@@ -225,77 +228,77 @@ fn minstret(h: &crate::snapshot::format::HartDump) -> Option<u64> {
 
 /// Snapshots a second boot cannot reproduce, or whose loop QEMU and
 /// trapscope would not run alike, refused in one line.
-fn refuse_unverifiable(snap: &Snapshot) -> Result<(), String> {
+fn refuse_unverifiable(snap: &Snapshot) -> Result<(), VerifyError> {
     let m = &snap.manifest;
     if !m.qemu.reproducible {
-        return Err(format!(
-            "{}: taken by {} before snapshots booted QEMU on a counted clock (-icount), so no second boot reaches its state bit for bit: take it again with this trapscope's `snapshot`",
-            snap.dir.display(),
-            m.made_by
-        ));
+        return Err(VerifyError::NotReproducible {
+            dir: snap.dir.clone(),
+            made_by: m.made_by.clone(),
+        });
     }
     let mie = m.hart.csrs.iter().find(|c| c.csr.0 == 0x304);
     // A tick snapshot keeps them on by design: its snapshot point is
     // compared, its iterations are not (`verify`).
     if let Some(c) = mie.filter(|c| c.value.0 != 0 && m.init.tick_handler.is_none()) {
-        return Err(format!(
-            "{}: the snapshot keeps interrupts enabled (mie = {:#x}): QEMU would take them on its clock and trapscope on the model's, at other instructions, so their states cannot be compared",
-            snap.dir.display(),
-            c.value.0
-        ));
+        return Err(VerifyError::InterruptsOn {
+            dir: snap.dir.clone(),
+            mie: c.value.0,
+        });
     }
     Ok(())
 }
 
 /// A core for a snapshot with V: V 1.0 at the snapshot's VLEN.
-fn check_core(core: &Profile, vlen: u32) -> Result<(), String> {
+fn check_core(core: &Profile, vlen: u32) -> Result<(), VerifyError> {
     let v = &core.vector;
     if !(v.present.value && core.vector_isa == "v1.0") {
-        return Err(format!(
-            "--core {}: has no V 1.0 unit, but the snapshot has vector state (VLEN {vlen})",
-            core.name
-        ));
+        return Err(VerifyError::NoVectorUnit {
+            core: core.name.clone(),
+            vlen,
+        });
     }
     if v.vlen.value != vlen {
-        return Err(format!(
-            "--core {}: VLEN {}, but the snapshot was taken at VLEN {vlen}",
-            core.name, v.vlen.value
-        ));
+        return Err(VerifyError::CoreVlen {
+            core: core.name.clone(),
+            has: v.vlen.value,
+            vlen,
+        });
     }
     Ok(())
 }
 
 /// A file the snapshot names must be there: one line saying which, and
 /// how to name it instead.
-fn present(p: &Path, what: &str, option: &str) -> Result<(), String> {
+fn present(p: &Path, what: &'static str, option: &'static str) -> Result<(), VerifyError> {
     match std::fs::metadata(p) {
         Ok(_) => Ok(()),
-        Err(e) => Err(format!(
-            "{}: the snapshot's {what} is not there ({e}); give its path with {option}",
-            p.display()
-        )),
+        Err(err) => Err(VerifyError::Missing {
+            path: p.to_path_buf(),
+            what,
+            option,
+            err,
+        }),
     }
 }
 
 /// The name of a symbol at exactly `addr` in the ELF at `path`.
-fn marker_name(path: &Path, addr: u64, what: &str) -> Result<String, String> {
-    let p = Program::load(path).map_err(|e| e.to_string())?;
+fn marker_name(path: &Path, addr: u64, what: &'static str) -> Result<String, VerifyError> {
+    let p = Program::load(path)?;
     p.symbols()
         .iter()
         .filter(|s| s.addr == addr && !s.name.is_empty())
         .find(|s| p.symbol(&s.name).is_some_and(|f| f.addr == addr))
         .map(|s| s.name.clone())
-        .ok_or_else(|| {
-            format!(
-                "{}: no symbol at {addr:#x}, the snapshot's {what}: not the ELF the snapshot was taken of",
-                path.display()
-            )
+        .ok_or_else(|| VerifyError::NoMarker {
+            path: path.to_path_buf(),
+            addr,
+            what,
         })
 }
 
 /// The boot `take` would make for this snapshot, and a line saying what
 /// it is.
-fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
+fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), VerifyError> {
     let m = &snap.manifest;
     let image = t
         .kernel
@@ -303,10 +306,7 @@ fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
         .unwrap_or_else(|| PathBuf::from(&m.kernel.image));
     let mib = m.ram.size.0 >> 20;
     if m.ram.size.0 & ((1 << 20) - 1) != 0 {
-        return Err(format!(
-            "ram.size {:#x} is not a whole number of MiB, which QEMU's -m needs",
-            m.ram.size.0
-        ));
+        return Err(VerifyError::RamMib { size: m.ram.size.0 });
     }
     let (guest, append, what) = match &m.kernel.vmlinux {
         Some(recorded) => {
@@ -318,12 +318,8 @@ fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
                 .kernel
                 .append
                 .strip_prefix(take::LINUX_APPEND)
-                .ok_or_else(|| {
-                    format!(
-                        "kernel.append '{}' does not start with trapscope's '{}'",
-                        m.kernel.append,
-                        take::LINUX_APPEND
-                    )
+                .ok_or_else(|| VerifyError::Append {
+                    append: m.kernel.append.clone(),
                 })?
                 .trim()
                 .to_string();
@@ -344,7 +340,7 @@ fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
         }
         None => {
             if t.vmlinux.is_some() {
-                return Err("--vmlinux: this snapshot is of a bare-metal ELF, not Linux".into());
+                return Err(VerifyError::NotLinux);
             }
             present(&image, "guest ELF", "--kernel")?;
             let what = format!("bare-metal ELF {}", image.display());
@@ -379,17 +375,20 @@ fn config(snap: &Snapshot, t: &Target) -> Result<(Config, String), String> {
 }
 
 /// The vmlinux must be the snapshot's build: one line when it was rebuilt.
-fn check_build_id(vmlinux: &Path, want: Option<&str>) -> Result<(), String> {
+fn check_build_id(vmlinux: &Path, want: Option<&str>) -> Result<(), VerifyError> {
     let Some(want) = want else { return Ok(()) };
     let bytes = crate::input::read_regular(vmlinux, "vmlinux", crate::input::KERNEL_IMAGE_MAX)
-        .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
+        .map_err(|err| VerifyError::ReadVmlinux {
+            path: vmlinux.to_path_buf(),
+            err,
+        })?;
     let have = crate::snapshot::variant::build_id(&bytes);
     if have.as_deref() == Some(want) {
         return Ok(());
     }
-    Err(format!(
-        "{}: build id {}, but the snapshot's kernel has {want}: the kernel was rebuilt since the snapshot (give --kernel and --vmlinux of that build)",
-        vmlinux.display(),
-        have.as_deref().unwrap_or("(none)")
-    ))
+    Err(VerifyError::Rebuilt {
+        path: vmlinux.to_path_buf(),
+        have,
+        want: want.to_string(),
+    })
 }

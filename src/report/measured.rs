@@ -5,6 +5,8 @@
 //! becomes a `Reference` whose `source` is [`SOURCE`], so every report
 //! that shows references shows it, named as the reviewer's.
 
+use std::path::PathBuf;
+
 use crate::scenario::{Reference, Scenario};
 
 /// The `source` of a figure given on the command line.
@@ -27,18 +29,73 @@ pub struct Measured {
     pub text: String,
 }
 
+/// How a `--measured` value is written, for its errors.
+const EG: &str =
+    "write CORE:VARIANT=VALUE with a unit, e.g. u74:before=189.9ns or u74:before=600cycles";
+
+/// Why a `--measured` value is refused: how it is written (`parse`, one
+/// line of clap's), or what it names (`apply`; `text` is the value as typed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeasuredError {
+    #[error("no '=': {EG}")]
+    NoEquals,
+    /// `key` (before the `=`) has no `:`.
+    #[error("'{key}' is not CORE:VARIANT: {EG}")]
+    NotCoreVariant { key: String },
+    #[error("'{key}' names no core or no variant: {EG}")]
+    Unnamed { key: String },
+    #[error("'{value}' has no unit: give ns or cycles, e.g. {value}ns")]
+    NoUnit { value: String },
+    #[error("unit '{unit}' is not one trapscope reads: use ns or cycles")]
+    Unit { unit: String },
+    #[error("'{number}' is not a number")]
+    NotANumber { number: String },
+    #[error("{number} is not a positive figure")]
+    NotPositive { number: String },
+    /// The scenario (`file`) has no such variant; `known` are its variants.
+    #[error(
+        "--measured {text}: {} has no variant '{variant}' (its variants: {})",
+        file.display(),
+        known.join(", ")
+    )]
+    UnknownVariant {
+        text: String,
+        file: PathBuf,
+        variant: String,
+        known: Vec<String>,
+    },
+    /// `core` is none of `cores`, those the report runs on.
+    #[error(
+        "--measured {text}: core '{core}' is not one this runs on (cores: {})",
+        cores.join(", ")
+    )]
+    UnknownCore {
+        text: String,
+        core: String,
+        cores: Vec<String>,
+    },
+    #[error("--measured {text}: {core}:{variant} is given twice")]
+    Twice {
+        text: String,
+        core: String,
+        variant: String,
+    },
+}
+
 /// Parses `CORE:VARIANT=189.9ns` (or `=600cycles`; a space before the unit
 /// is fine). Each error says what is wrong, for one line of clap's.
-pub fn parse(s: &str) -> Result<Measured, String> {
-    let eg =
-        "write CORE:VARIANT=VALUE with a unit, e.g. u74:before=189.9ns or u74:before=600cycles";
-    let (key, value) = s.split_once('=').ok_or_else(|| format!("no '=': {eg}"))?;
+pub fn parse(s: &str) -> Result<Measured, MeasuredError> {
+    let (key, value) = s.split_once('=').ok_or(MeasuredError::NoEquals)?;
     let (core, variant) = key
         .split_once(':')
-        .ok_or_else(|| format!("'{key}' is not CORE:VARIANT: {eg}"))?;
+        .ok_or_else(|| MeasuredError::NotCoreVariant {
+            key: key.to_string(),
+        })?;
     let (core, variant) = (core.trim(), variant.trim());
     if core.is_empty() || variant.is_empty() {
-        return Err(format!("'{key}' names no core or no variant: {eg}"));
+        return Err(MeasuredError::Unnamed {
+            key: key.to_string(),
+        });
     }
     let v = value.trim();
     let known = [
@@ -52,18 +109,21 @@ pub fn parse(s: &str) -> Result<Measured, String> {
             let num = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
             let u = &v[num.len()..];
             if u.is_empty() {
-                return Err(format!("'{v}' has no unit: give ns or cycles, e.g. {v}ns"));
+                return Err(MeasuredError::NoUnit {
+                    value: v.to_string(),
+                });
             }
-            return Err(format!(
-                "unit '{u}' is not one trapscope reads: use ns or cycles"
-            ));
+            return Err(MeasuredError::Unit {
+                unit: u.to_string(),
+            });
         }
     };
+    let number = || num.to_string();
     let value: f64 = num
         .parse()
-        .map_err(|_| format!("'{num}' is not a number"))?;
+        .map_err(|_| MeasuredError::NotANumber { number: number() })?;
     if !(value.is_finite() && value > 0.0) {
-        return Err(format!("{num} is not a positive figure"));
+        return Err(MeasuredError::NotPositive { number: number() });
     }
     Ok(Measured {
         core: core.to_string(),
@@ -101,34 +161,32 @@ pub fn fits(s: &Scenario, m: &Measured, cores: &[String]) -> bool {
 /// stay the ones a pair's measured difference takes first). A variant the
 /// scenario lacks, a core it does not run on, or a figure given twice is an
 /// error naming it.
-pub fn apply(s: &mut Scenario, given: &[Measured], cores: &[String]) -> Result<(), String> {
+pub fn apply(s: &mut Scenario, given: &[Measured], cores: &[String]) -> Result<(), MeasuredError> {
     for (i, m) in given.iter().enumerate() {
         if !s.variants.iter().any(|v| v.name == m.variant) {
-            let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
-            return Err(format!(
-                "--measured {}: {} has no variant '{}' (its variants: {})",
-                m.text,
-                s.path.display(),
-                m.variant,
-                names.join(", ")
-            ));
+            return Err(MeasuredError::UnknownVariant {
+                text: m.text.clone(),
+                file: s.path.clone(),
+                variant: m.variant.clone(),
+                known: s.variants.iter().map(|v| v.name.clone()).collect(),
+            });
         }
         if !cores.contains(&m.core) {
-            return Err(format!(
-                "--measured {}: core '{}' is not one this runs on (cores: {})",
-                m.text,
-                m.core,
-                cores.join(", ")
-            ));
+            return Err(MeasuredError::UnknownCore {
+                text: m.text.clone(),
+                core: m.core.clone(),
+                cores: cores.to_vec(),
+            });
         }
         if given[..i]
             .iter()
             .any(|o| o.core == m.core && o.variant == m.variant && o.unit == m.unit)
         {
-            return Err(format!(
-                "--measured {}: {}:{} is given twice",
-                m.text, m.core, m.variant
-            ));
+            return Err(MeasuredError::Twice {
+                text: m.text.clone(),
+                core: m.core.clone(),
+                variant: m.variant.clone(),
+            });
         }
     }
     for m in given {
@@ -201,7 +259,7 @@ mod tests {
             ("u74:before=-5ns", "-5 is not a positive figure"),
             ("u74:before=ns", "'' is not a number"),
         ] {
-            let e = parse(bad).unwrap_err();
+            let e = parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
             assert!(!e.contains('\n'), "{bad}: one line");
         }

@@ -22,13 +22,15 @@ mod snake;
 mod typical;
 
 pub use align::{BUDGET, GaveUp, Op, Search, align, align_two_level, align_two_level_within};
-pub use typical::{Choice, build_default, choose, most_common};
+pub use typical::{Choice, build_default, choose, diff_typical, most_common};
+
+use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::scenario::Scenario;
-use crate::session::RunOpts;
+use crate::scenario::{Scenario, UnknownVariant};
 use crate::session::path::{self, PathRun, Step, Which};
+use crate::session::{RunOpts, SessionError};
 
 pub use fold::{FOLD_CONTEXT, FOLD_MIN};
 pub use json::json;
@@ -163,43 +165,56 @@ impl PathDiff {
     }
 }
 
+/// Why two variants cannot be diffed: which two (`variants`), or a run
+/// that does not give the iteration (`diff_at`, `diff_typical`).
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    #[error("diff takes two variants (A B) or none (the scenario's first pair)")]
+    OneVariant,
+    /// The scenario (`file`) has `count` variants, fewer than two.
+    #[error("{}: diff needs two variants, and the scenario has {count}", file.display())]
+    TooFew { file: PathBuf, count: usize },
+    #[error("diff of '{0}' against itself: name two different variants")]
+    Itself(String),
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    #[error(transparent)]
+    Run(#[from] SessionError),
+}
+
 /// The two variants to diff: the ones named, else the scenario's first
 /// pair, else its first two variants.
 pub fn variants(
     s: &Scenario,
     a: Option<&str>,
     b: Option<&str>,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), DiffError> {
     let (a, b) = match (a, b) {
         (Some(a), Some(b)) => (a.to_string(), b.to_string()),
-        (Some(_), None) | (None, Some(_)) => {
-            return Err("diff takes two variants (A B) or none (the scenario's first pair)".into());
-        }
+        (Some(_), None) | (None, Some(_)) => return Err(DiffError::OneVariant),
         (None, None) => match s.pairs.first() {
             Some(p) => (p.before.clone(), p.after.clone()),
             None if s.variants.len() >= 2 => {
                 (s.variants[0].name.clone(), s.variants[1].name.clone())
             }
             None => {
-                return Err(format!(
-                    "{}: diff needs two variants, and the scenario has {}",
-                    s.path.display(),
-                    s.variants.len()
-                ));
+                return Err(DiffError::TooFew {
+                    file: s.path.clone(),
+                    count: s.variants.len(),
+                });
             }
         },
     };
     s.variant(&a)?;
     s.variant(&b)?;
     if a == b {
-        return Err(format!(
-            "diff of '{a}' against itself: name two different variants"
-        ));
+        return Err(DiffError::Itself(a));
     }
     Ok((a, b))
 }
 
-/// Records both variants' iteration and aligns them.
+/// `diff_at` with the error as its line, for the TUI, which keeps it as
+/// text.
 pub fn build(
     s: &Scenario,
     a: &str,
@@ -207,6 +222,17 @@ pub fn build(
     opts: &RunOpts,
     which: Which,
 ) -> Result<PathDiff, String> {
+    diff_at(s, a, b, opts, which).map_err(|e| e.to_string())
+}
+
+/// Records both variants' iteration and aligns them.
+pub fn diff_at(
+    s: &Scenario,
+    a: &str,
+    b: &str,
+    opts: &RunOpts,
+    which: Which,
+) -> Result<PathDiff, DiffError> {
     let ra = path::record(s, s.variant(a)?, opts, which)?;
     // The same iteration on both paths: the one A's run gave.
     let rb = path::record(s, s.variant(b)?, opts, Which::Nth(ra.path.iteration))?;

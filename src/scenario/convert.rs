@@ -120,7 +120,7 @@ pub(super) fn convert(
             help: k.help.clone(),
         };
         knob.check(knob.default)
-            .map_err(|m| loc.span(&k.default, format!("default: {m}")))?;
+            .map_err(|e| loc.span(&k.default, format!("default: {e}")))?;
         knobs.push(knob);
     }
     if f.variants.get_ref().is_empty() {
@@ -175,12 +175,12 @@ pub(super) fn convert(
                 ));
             }
             knob.check(*val.get_ref())
-                .map_err(|m| loc.span(val, format!("variant '{}': {m}", v.name.get_ref())))?;
+                .map_err(|e| loc.span(val, format!("variant '{}': {e}", v.name.get_ref())))?;
             vk.insert(k.get_ref().clone(), *val.get_ref());
         }
         let core = match &v.core {
             Some(c) => Some(Rc::new(
-                Profile::find(c.get_ref()).map_err(|m| loc.span(c, m))?,
+                Profile::find(c.get_ref()).map_err(|e| loc.span(c, e.to_string()))?,
             )),
             None => None,
         };
@@ -209,7 +209,7 @@ pub(super) fn convert(
     // A location as `:break` takes it, checked against the main guest.
     let need_location = |s: &Spanned<String>, what: &str| -> Result<String, ScenarioError> {
         let at = s.get_ref().trim();
-        main_elf.resolve(at).map_err(|e| {
+        main_elf.locate(at).map_err(|e| {
             loc.span(
                 s,
                 format!(
@@ -291,7 +291,9 @@ pub(super) fn convert(
         } else {
             c.get_ref().clone()
         };
-        cores.push(Rc::new(Profile::find(&arg).map_err(|m| loc.span(c, m))?));
+        cores.push(Rc::new(
+            Profile::find(&arg).map_err(|e| loc.span(c, e.to_string()))?,
+        ));
     }
     check_vector_cores(loc, &f, &variants, &cores)?;
     let references = references::references(loc, &f.reference, &cores, &variants, &phases)?;

@@ -19,7 +19,7 @@ mod lookup;
 pub mod metrics;
 mod parse;
 
-pub use lookup::{lookup, lookup_path};
+pub use lookup::{KindError, PathError, lookup, lookup_path};
 pub use parse::{Names, ParseError};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -166,9 +166,9 @@ impl Expr {
         }
     }
 
-    /// Its value, each metric read by `leaf` (whose error says which metric
-    /// the run lacks).
-    pub fn eval(&self, leaf: &dyn Fn(&Operand) -> Result<f64, String>) -> Result<f64, String> {
+    /// Its value, each metric read by `leaf` (whose error, passed on, says
+    /// which metric the run lacks).
+    pub fn eval<E>(&self, leaf: &dyn Fn(&Operand) -> Result<f64, E>) -> Result<f64, E> {
         match self {
             Expr::Leaf(o) => leaf(o),
             Expr::Op(op, a, b) => Ok(op.apply(a.eval(leaf)?, b.eval(leaf)?)),
@@ -201,15 +201,16 @@ impl Expr {
 
     /// The value as `check` prints it: the number alone for one operand,
     /// else the expression with each metric's value and ` = ` its result.
-    fn shown(
+    fn shown<E: fmt::Display>(
         &self,
-        leaf: &dyn Fn(&Operand) -> Result<f64, String>,
-    ) -> Result<(f64, String), String> {
+        leaf: &dyn Fn(&Operand) -> Result<f64, E>,
+    ) -> Result<(f64, String), E> {
         let v = self.eval(leaf)?;
         Ok(match self {
             Expr::Leaf(_) => (v, format!("{v}")),
             Expr::Op(..) => {
-                let t = self.render(&mut |o| leaf(o).map_or_else(|e| e, |x| format!("{x}")));
+                let t = self
+                    .render(&mut |o| leaf(o).map_or_else(|e| e.to_string(), |x| format!("{x}")));
                 (v, format!("{t} = {v}"))
             }
         })
@@ -230,9 +231,9 @@ impl fmt::Display for Check {
 
 impl Check {
     /// Parses a check against the scenario's variant names (no symbol
-    /// checks); the error is the message alone.
-    pub fn parse(s: &str, variants: &[&str]) -> Result<Check, String> {
-        Check::parse_in(s, &Names::variants(variants)).map_err(|e| e.msg)
+    /// checks).
+    pub fn parse(s: &str, variants: &[&str]) -> Result<Check, ParseError> {
+        Check::parse_in(s, &Names::variants(variants))
     }
 
     /// Parses a check, names checked against `names`; the error carries
@@ -260,11 +261,12 @@ impl Check {
         v
     }
 
-    /// Both sides evaluated with `leaf`, or the first metric the run lacks.
-    pub fn evaluate(
+    /// Both sides evaluated with `leaf`, or the first metric the run lacks
+    /// (`leaf`'s error, passed on).
+    pub fn evaluate<E: fmt::Display>(
         &self,
-        leaf: &dyn Fn(&Operand) -> Result<f64, String>,
-    ) -> Result<Outcome, String> {
+        leaf: &dyn Fn(&Operand) -> Result<f64, E>,
+    ) -> Result<Outcome, E> {
         let (a, sa) = self.lhs.shown(leaf)?;
         let (b, sb) = self.rhs.shown(leaf)?;
         let holds = self.op.holds(a, b);

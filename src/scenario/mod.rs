@@ -31,22 +31,66 @@ pub struct Knob {
     pub help: String,
 }
 
+/// Why a knob setting is refused (`Scenario::knob`, `Knob::check`,
+/// `Scenario::check_set`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KnobError {
+    /// No knob of that name; `known` are the scenario's.
+    #[error("unknown knob '{name}' (knobs: {})", known.join(", "))]
+    Unknown { name: String, known: Vec<String> },
+    /// Past the knob's `max`; `help` says what its values mean.
+    #[error(
+        "knob {knob} = {value} is out of range: it takes 0 to {max}{}",
+        if help.is_empty() { String::new() } else { format!(" ({help})") }
+    )]
+    OutOfRange {
+        knob: String,
+        value: u64,
+        max: u64,
+        help: String,
+    },
+}
+
+/// A variant name the scenario lacks (`Scenario::variant`): the scenario's
+/// file and its variants. `Default` only for the TUI, which takes an
+/// absent error as empty text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown variant '{name}' in {} (variants: {})",
+    file.display(),
+    known.join(", ")
+)]
+pub struct UnknownVariant {
+    pub name: String,
+    pub file: PathBuf,
+    pub known: Vec<String>,
+}
+
+/// The TUI and the CLI keep their errors as text.
+impl From<KnobError> for String {
+    fn from(e: KnobError) -> String {
+        e.to_string()
+    }
+}
+
+/// The TUI and the CLI keep their errors as text.
+impl From<UnknownVariant> for String {
+    fn from(e: UnknownVariant) -> String {
+        e.to_string()
+    }
+}
+
 impl Knob {
     /// Refuses a value past the knob's `max`, in one line with what the
     /// knob's values mean.
-    pub fn check(&self, value: u64) -> Result<(), String> {
+    pub fn check(&self, value: u64) -> Result<(), KnobError> {
         match self.max {
-            Some(max) if value > max => {
-                let help = if self.help.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", self.help)
-                };
-                Err(format!(
-                    "knob {} = {value} is out of range: it takes 0 to {max}{help}",
-                    self.name
-                ))
-            }
+            Some(max) if value > max => Err(KnobError::OutOfRange {
+                knob: self.name.clone(),
+                value,
+                max,
+                help: self.help.clone(),
+            }),
             _ => Ok(()),
         }
     }
@@ -213,7 +257,7 @@ pub struct Scenario {
     pub lrsc: Lrsc,
     pub probes: Vec<String>,
     /// The probes the LR/SC checker rejects (placed anyway), and why.
-    pub probe_rejections: Vec<(String, String)>,
+    pub probe_rejections: Vec<(String, crate::atomics::checker::ProbeRejected)>,
     pub results: Vec<ResultSpec>,
     /// `[seed_table]`: rows `compare` prints in a seed's own form.
     pub seed_table: Option<SeedTable>,
@@ -234,16 +278,14 @@ impl Scenario {
         convert::convert(path, &loc, loc.parse()?)
     }
 
-    pub fn variant(&self, name: &str) -> Result<&Variant, String> {
+    pub fn variant(&self, name: &str) -> Result<&Variant, UnknownVariant> {
         self.variants
             .iter()
             .find(|v| v.name == name)
-            .ok_or_else(|| {
-                format!(
-                    "unknown variant '{name}' in {} (variants: {})",
-                    self.path.display(),
-                    self.variant_names().join(", ")
-                )
+            .ok_or_else(|| UnknownVariant {
+                name: name.to_string(),
+                file: self.path.clone(),
+                known: self.variants.iter().map(|v| v.name.clone()).collect(),
             })
     }
 
@@ -251,16 +293,19 @@ impl Scenario {
         self.variants.iter().map(|v| v.name.as_str()).collect()
     }
 
-    pub fn knob(&self, name: &str) -> Result<&Knob, String> {
-        self.knobs.iter().find(|k| k.name == name).ok_or_else(|| {
-            let known: Vec<&str> = self.knobs.iter().map(|k| k.name.as_str()).collect();
-            format!("unknown knob '{name}' (knobs: {})", known.join(", "))
-        })
+    pub fn knob(&self, name: &str) -> Result<&Knob, KnobError> {
+        self.knobs
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| KnobError::Unknown {
+                name: name.to_string(),
+                known: self.knobs.iter().map(|k| k.name.clone()).collect(),
+            })
     }
 
     /// Checks `--set` (or `:set`) values: known knobs, each within its
     /// range.
-    pub fn check_set(&self, set: &[(String, u64)]) -> Result<(), String> {
+    pub fn check_set(&self, set: &[(String, u64)]) -> Result<(), KnobError> {
         for (k, v) in set {
             self.knob(k)?.check(*v)?;
         }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{RunOpts, build_machine};
+use super::{BenchError, Refused, RunOpts, build_machine};
 use crate::cost::Profile;
 use crate::machine::{Machine, NoObserver, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
@@ -57,25 +57,28 @@ pub struct FpBench {
 
 /// The FP figure: the same core model as `bench`, no scenario (the guest is
 /// a bare-metal self-test; its knob is written directly).
-pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBench, String> {
+pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBench, BenchError> {
     use super::stats::Stats;
     let path = crate::project_dir().join("assets/guest/tests/fp_bench.elf");
-    let program = Rc::new(crate::machine::Program::load(&path).map_err(|e| e.to_string())?);
+    let program = Rc::new(crate::machine::Program::load(&path)?);
     let knob = program
         .symbol("fp_iterations")
-        .ok_or("fp_bench.elf has no fp_iterations")?
+        .ok_or(BenchError::NoFpKnob)?
         .addr;
     let budget = u64::MAX / 2;
     let mut instructions = 0;
     let instrumented = best(repeats, || {
         let stats = Stats::on_core(&program, core.clone());
-        let mut m = Machine::new(program.clone(), stats).map_err(|e| e.to_string())?;
+        let mut m = Machine::new(program.clone(), stats)?;
         m.write_u64(knob, iterations);
         let t = Instant::now();
         let o = m.run(&until(budget));
         let dt = t.elapsed().as_secs_f64();
         if !matches!(o, Outcome::Exited(0)) {
-            return Err(format!("instrumented FP run ended with {o:?}"));
+            return Err(BenchError::Ended {
+                what: "instrumented FP run",
+                outcome: o,
+            });
         }
         instructions = m.executed();
         Ok(dt)
@@ -86,15 +89,18 @@ pub fn bench_fp(core: Rc<Profile>, iterations: u64, repeats: u32) -> Result<FpBe
                 Machine::new(program.clone(), NoObserver)
             } else {
                 Machine::new_raw(program.clone(), NoObserver)
-            }
-            .map_err(|e| e.to_string())?;
+            }?;
             m.write_u64(knob, iterations);
             let t = Instant::now();
             let o = m.run(&until(budget));
             let dt = t.elapsed().as_secs_f64();
             if !matches!(o, Outcome::Exited(0)) {
-                let what = if hooked { "hooks-alone" } else { "raw" };
-                return Err(format!("{what} FP run ended with {o:?}"));
+                let what = if hooked {
+                    "hooks-alone FP run"
+                } else {
+                    "raw FP run"
+                };
+                return Err(BenchError::Ended { what, outcome: o });
             }
             Ok(dt)
         })
@@ -122,7 +128,7 @@ fn until(budget: u64) -> Until {
     }
 }
 
-fn best(repeats: u32, mut f: impl FnMut() -> Result<f64, String>) -> Result<f64, String> {
+fn best<E>(repeats: u32, mut f: impl FnMut() -> Result<f64, E>) -> Result<f64, E> {
     let mut b = f64::INFINITY;
     for _ in 0..repeats {
         b = b.min(f()?);
@@ -136,7 +142,7 @@ pub fn bench(
     core: Rc<Profile>,
     iterations: u64,
     repeats: u32,
-) -> Result<BenchResult, String> {
+) -> Result<BenchResult, BenchError> {
     // A loop that never ends (a snapshot's init) is timed by count: the
     // count is the iterations.
     let counted = |n: u64| -> Option<Scenario> {
@@ -161,10 +167,9 @@ pub fn bench(
     }
     let set = vec![("iterations".to_string(), iterations)];
     if s.knob("iterations").is_err() {
-        return Err(format!(
-            "{}: bench runs a scenario's loop a given number of times through its `iterations` knob, and this scenario has none (the scalar benchmark scenarios have it: ras-trap-entry.toml, zalrsc-atomics.toml)",
-            s.path.display()
-        ));
+        return Err(BenchError::NoIterationsKnob {
+            scenario: s.path.clone(),
+        });
     }
     let step_set = vec![("iterations".to_string(), (iterations / 10).max(1))];
     bench_runs(s, s, v, core, iterations, repeats, set, step_set)
@@ -182,7 +187,7 @@ fn bench_runs(
     repeats: u32,
     set: Vec<(String, u64)>,
     step_set: Vec<(String, u64)>,
-) -> Result<BenchResult, String> {
+) -> Result<BenchResult, BenchError> {
     let opts = RunOpts {
         set,
         core: Some(core.clone()),
@@ -197,7 +202,10 @@ fn bench_runs(
         let o = m.run(&until(budget));
         let dt = t.elapsed().as_secs_f64();
         if !matches!(o, Outcome::Exited(0)) {
-            return Err(format!("instrumented run ended with {o:?}"));
+            return Err(BenchError::Ended {
+                what: "instrumented run",
+                outcome: o,
+            });
         }
         instructions = m.executed();
         Ok(dt)
@@ -205,27 +213,26 @@ fn bench_runs(
     // Raw: the same guest and knobs with only trap delivery and tohost.
     // Hooks alone: trapscope's block and intercept hooks with no observer,
     // the most the ratio can be whatever the model costs.
-    let bare = |account: bool| -> Result<f64, String> {
+    let bare = |account: bool| -> Result<f64, BenchError> {
         let mut m = if account {
             Machine::new(v.program.clone(), NoObserver)
         } else {
             Machine::new_raw(v.program.clone(), NoObserver)
-        }
-        .map_err(|e| e.to_string())?;
+        }?;
         // A snapshot resumes where it was taken, and its loop ends by count.
         if let Some(r) = &v.resume {
-            m.resume(r).map_err(super::load_error_text)?;
+            m.resume(r).map_err(Refused::from)?;
         }
         if let Some(mm) = &s.measure
             && let (Some((w, n)), Some(sym)) = (mm.count, v.program.symbol(&mm.iteration))
         {
-            m.end_at(sym.addr, w + n + 1).map_err(|e| e.to_string())?;
+            m.end_at(sym.addr, w + n + 1)?;
         }
         for (knob, value) in s.knob_values(v, &opts.set) {
             let sym = v
                 .program
                 .symbol(&knob.symbol)
-                .ok_or("knob symbol missing")?;
+                .ok_or(BenchError::KnobSymbol)?;
             m.write_u64(sym.addr, value);
         }
         let t = Instant::now();
@@ -234,12 +241,15 @@ fn bench_runs(
         let what = if account { "hooks-alone" } else { "raw" };
         match o {
             Outcome::Exited(0) => {}
-            Outcome::Exited(c) => {
-                return Err(format!(
-                    "the {what} run (unicorn alone: no V unit, no intercepts) ended with guest exit code {c}, so there is nothing to compare; bench needs a guest that unicorn runs unaided, such as the scalar scenarios"
-                ));
+            Outcome::Exited(code) => return Err(BenchError::GuestExit { what, code }),
+            outcome => {
+                let what = if account {
+                    "the hooks-alone run"
+                } else {
+                    "the raw run"
+                };
+                return Err(BenchError::Ended { what, outcome });
             }
-            o => return Err(format!("the {what} run ended with {o:?}")),
         }
         Ok(dt)
     };
@@ -258,7 +268,7 @@ fn bench_runs(
         ..opts.clone()
     };
     let mut step_insns = 0;
-    let step = best(1, || {
+    let step = best(1, || -> Result<f64, BenchError> {
         let mut m = build_machine(step_s, v, &step_opts)?;
         let t = Instant::now();
         while m.step() == Outcome::Stepped {}

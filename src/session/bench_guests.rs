@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::BenchError;
 use super::guests::{self, Hostile};
 use crate::cost::Profile;
 use crate::machine::storm::StormCounts;
@@ -31,11 +32,11 @@ pub struct FpScaling {
 
 /// Runs `program` to its pass with the full observer and core model;
 /// (seconds, intercept hooks).
-fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), String> {
+fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), BenchError> {
     use super::stats::Stats;
     let program = Rc::new(program);
     let stats = Stats::on_core(&program, core.clone());
-    let mut m = Machine::new(program, stats).map_err(|e| e.to_string())?;
+    let mut m = Machine::new(program, stats)?;
     let t = Instant::now();
     let o = m.run(&Until {
         max_insns: Some(u64::MAX / 2),
@@ -43,7 +44,10 @@ fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), St
     });
     let dt = t.elapsed().as_secs_f64();
     if !matches!(o, Outcome::Exited(0)) {
-        return Err(format!("generated FP guest ended with {o:?}"));
+        return Err(BenchError::Ended {
+            what: "generated FP guest",
+            outcome: o,
+        });
     }
     Ok((dt, m.intercept_hooks()))
 }
@@ -51,7 +55,7 @@ fn instrumented(program: Program, core: &Rc<Profile>) -> Result<(f64, usize), St
 /// 3,000 and 30,000 distinct F instructions, and 30,000 D ones: the best
 /// of three runs each, interleaved, so that a busy spell on a shared host
 /// falls on all three.
-pub fn fp_scaling(core: &Rc<Profile>) -> Result<FpScaling, String> {
+pub fn fp_scaling(core: &Rc<Profile>) -> Result<FpScaling, BenchError> {
     let (short, long) = (3_000, 30_000);
     let (mut ss, mut sl, mut dl) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let mut hooks_long = 0;
@@ -89,11 +93,11 @@ pub struct HostileTime {
 
 /// Each hostile guest run to `budget` instructions with trapscope's hooks
 /// (as `trapscope elf` runs a guest), timed against the plain loop.
-pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
+pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, BenchError> {
     let mut out: Vec<HostileTime> = Vec::new();
     for kind in Hostile::ALL {
         let program = Rc::new(guests::hostile(kind));
-        let mut m = Machine::new(program, NoObserver).map_err(|e| e.to_string())?;
+        let mut m = Machine::new(program, NoObserver)?;
         let t = Instant::now();
         let o = m.run(&Until {
             max_insns: Some(budget),
@@ -101,7 +105,7 @@ pub fn hostile(budget: u64) -> Result<Vec<HostileTime>, String> {
         });
         let seconds = t.elapsed().as_secs_f64();
         if o == Outcome::Interrupted {
-            return Err("interrupted".into());
+            return Err(BenchError::Interrupted);
         }
         let ended = (o != Outcome::Budget).then(|| super::describe_outcome(&o, &m, budget).2);
         let instructions = m.executed().max(1);
@@ -153,11 +157,11 @@ fn timed(
     kind: Hostile,
     pad: u32,
     measuring: bool,
-) -> Result<(f64, u64, StormCounts, bool), String> {
+) -> Result<(f64, u64, StormCounts, bool), BenchError> {
     let program = Rc::new(guests::hostile_spaced(kind, pad));
     let mut best: Option<(f64, u64, StormCounts, bool)> = None;
     for _ in 0..3 {
-        let mut m = Machine::new(program.clone(), NoObserver).map_err(|e| e.to_string())?;
+        let mut m = Machine::new(program.clone(), NoObserver)?;
         if measuring {
             m.measure_storms();
         }
@@ -168,7 +172,7 @@ fn timed(
         });
         let dt = t.elapsed().as_secs_f64();
         if o == Outcome::Interrupted {
-            return Err("interrupted".into());
+            return Err(BenchError::Interrupted);
         }
         let r = (dt, m.executed(), m.storm_counts(), o == Outcome::Budget);
         if best.as_ref().is_none_or(|b| dt < b.0) {
@@ -178,20 +182,20 @@ fn timed(
             break; // cut off: one run says so
         }
     }
-    best.ok_or_else(|| "no run".into())
+    best.ok_or(BenchError::NoRun)
 }
 
 /// Each storm kind at pad 0 and `MAX_PAD` with the rule off, and at the
 /// edge of the rule with it on, against the plain loop's time per
 /// instruction.
-pub fn storm_costs() -> Result<Vec<StormCost>, String> {
+pub fn storm_costs() -> Result<Vec<StormCost>, BenchError> {
     let (plain_s, plain_n, _, _) = timed(Hostile::Plain, 0, true)?;
     let per = plain_s / plain_n as f64;
     let mut out = Vec::new();
     for kind in Hostile::ALL.into_iter().filter(|k| k.is_storm()) {
         // The edge: the rule cuts the run off below it and not above it
         // (its charges grow as the pad shrinks), found by bisection.
-        let runs = |pad: u32| -> Result<bool, String> { Ok(timed(kind, pad, false)?.3) };
+        let runs = |pad: u32| -> Result<bool, BenchError> { Ok(timed(kind, pad, false)?.3) };
         let edge = if !runs(MAX_PAD)? {
             None
         } else {

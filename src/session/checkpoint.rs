@@ -12,6 +12,7 @@
 use crate::machine::checkpoint::{Checkpoint, PAGE};
 use crate::machine::{Machine, Outcome};
 
+use super::SessionError;
 use super::stats::Stats;
 
 /// The time-travel history one machine holds unless told otherwise
@@ -70,8 +71,8 @@ pub struct Travel {
 impl Checkpoints {
     /// A store for `m`, holding its state now (power-on, or a snapshot's
     /// resume point) as the first checkpoint.
-    pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, String> {
-        m.track_writes()?;
+    pub fn new(m: &mut Machine<Stats>, cap: usize) -> Result<Checkpoints, SessionError> {
+        m.track_writes().map_err(SessionError::Checkpoint)?;
         let ram = m.ram_bytes();
         let whole_every = (BASE_EVERY * ram.div_ceil(RAM_PER_BASE).max(1)).min(100 * BASE_EVERY);
         let mut c = Checkpoints {
@@ -94,7 +95,7 @@ impl Checkpoints {
 
     /// A store for `m` within the checkpoints' share of its history
     /// (`Stats::set_history`).
-    pub fn for_machine(m: &mut Machine<Stats>) -> Result<Checkpoints, String> {
+    pub fn for_machine(m: &mut Machine<Stats>) -> Result<Checkpoints, SessionError> {
         let cap = m.observer().checkpoint_cap();
         Checkpoints::new(m, cap)
     }
@@ -174,13 +175,13 @@ impl Checkpoints {
     }
 
     /// Takes a checkpoint of `m` now, unless one is held at this count.
-    pub fn take(&mut self, m: &mut Machine<Stats>) -> Result<(), String> {
+    pub fn take(&mut self, m: &mut Machine<Stats>) -> Result<(), SessionError> {
         let n = m.executed();
         let i = self.list.partition_point(|c| c.executed < n);
         if self.list.get(i).is_some_and(|c| c.executed == n) {
             return Ok(());
         }
-        let c = m.checkpoint()?;
+        let c = m.checkpoint().map_err(SessionError::Checkpoint)?;
         // The first reads all of RAM; a later one does only when writes
         // cannot be tracked, and then they are spaced out.
         if m.image_whole() && !self.list.is_empty() {
@@ -193,7 +194,7 @@ impl Checkpoints {
     }
 
     /// After `m` moved forward: a checkpoint if the last one is `every` back.
-    pub fn note(&mut self, m: &mut Machine<Stats>) -> Result<(), String> {
+    pub fn note(&mut self, m: &mut Machine<Stats>) -> Result<(), SessionError> {
         let n = m.executed();
         self.focus = n;
         let last = self.at_or_before(n).map_or(0, |i| self.list[i].executed);
@@ -236,7 +237,7 @@ impl Checkpoints {
         target: u64,
         fine: bool,
         run: &mut dyn FnMut(&mut Machine<Stats>, u64) -> Outcome,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, SessionError> {
         let mut o = Outcome::Stepped;
         while m.executed() < target {
             let stop = self.next_stop(m.executed(), target, fine).min(target);
@@ -259,17 +260,15 @@ impl Checkpoints {
         m: &mut Machine<Stats>,
         target: u64,
         run: &mut dyn FnMut(&mut Machine<Stats>, u64) -> Outcome,
-    ) -> Result<(Outcome, Travel), String> {
+    ) -> Result<(Outcome, Travel), SessionError> {
         self.focus = target;
         let now = m.executed();
         let cp = self.at_or_before(target);
         let mut travel = Travel::default();
         let forward_from_here = now <= target && cp.is_none_or(|i| self.list[i].executed <= now);
         if !forward_from_here {
-            let i = cp.ok_or_else(|| {
-                format!("no checkpoint at or before instruction {target} (the run starts later)")
-            })?;
-            m.restore(&self.list[i])?;
+            let i = cp.ok_or(SessionError::NoCheckpoint { target })?;
+            m.restore(&self.list[i]).map_err(SessionError::Checkpoint)?;
             self.restored += 1;
             travel.from = Some(self.list[i].executed);
         }

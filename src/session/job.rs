@@ -2,7 +2,7 @@
 //! keys (`tui/update/idle.rs`): the same run and report as `run_variant`.
 
 use super::stats::Stats;
-use super::{RunOpts, VariantRun, build_machine, report, run_to};
+use super::{RunOpts, SessionError, VariantRun, build_machine, report, run_to};
 use crate::machine::{Machine, Outcome};
 use crate::scenario::{Scenario, Variant};
 
@@ -19,7 +19,7 @@ impl VariantJob {
         scenario: &Scenario,
         variant: &Variant,
         opts: &RunOpts,
-    ) -> Result<VariantJob, String> {
+    ) -> Result<VariantJob, SessionError> {
         scenario.check_set(&opts.set)?;
         Ok(VariantJob {
             m: build_machine(scenario, variant, opts)?,

@@ -6,6 +6,7 @@ pub mod bench_guests;
 pub mod callstack;
 pub mod checkpoint;
 mod clock;
+mod error;
 mod estimate;
 pub mod functions;
 pub mod guests;
@@ -27,6 +28,7 @@ use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault};
+pub use error::{BenchError, Refused, SessionError};
 pub use estimate::{Estimate, HotLine};
 pub use functions::FunctionFigure;
 pub use job::VariantJob;
@@ -132,7 +134,7 @@ pub fn build_machine(
     scenario: &Scenario,
     variant: &Variant,
     opts: &RunOpts,
-) -> Result<Machine<Stats>, String> {
+) -> Result<Machine<Stats>, SessionError> {
     // Every way a run starts (run, compare, diff, the TUI) refuses an
     // unknown knob or a value past its range.
     scenario.check_set(&opts.set)?;
@@ -160,8 +162,7 @@ pub fn build_machine(
     if let Some(h) = opts.history {
         stats.set_history(h);
     }
-    let mut m =
-        Machine::with_config(program.clone(), stats, opts.machine).map_err(|e| e.to_string())?;
+    let mut m = Machine::with_config(program.clone(), stats, opts.machine)?;
     let core = core.or_else(|| scenario.cores.first().cloned());
     if let Some(p) = core.as_ref() {
         m.set_amo_traps(p.atomics.amo_traps.value);
@@ -175,7 +176,7 @@ pub fn build_machine(
         .collect();
     probes.extend(&opts.probes);
     if !probes.is_empty() {
-        m.set_probes(&probes).map_err(|e| e.to_string())?;
+        m.set_probes(&probes)?;
     }
     // The V unit takes the core's VLEN; without a core, the scenario's first.
     if let Some(p) = core.as_ref()
@@ -185,14 +186,14 @@ pub fn build_machine(
         m.enable_vector(p.vector.vlen.value);
     }
     if let Some(r) = &variant.resume {
-        m.resume(r).map_err(|e| {
-            let why = load_error_text(e);
-            let core = core.as_ref().map_or("none", |p| p.name.as_str());
-            format!(
-                "variant '{}' (snapshot {}, core {core}): {why}",
-                variant.name,
-                program.path.display()
-            )
+        m.resume(r).map_err(|e| SessionError::Resume {
+            variant: variant.name.clone(),
+            snapshot: program.path.clone(),
+            core: core
+                .as_ref()
+                .map_or("none", |p| p.name.as_str())
+                .to_string(),
+            err: Refused::from(e),
         })?;
     }
     // A loop that never ends (a real kernel's init) ends the run after the
@@ -201,18 +202,20 @@ pub fn build_machine(
         markers.iteration,
         scenario.measure.as_ref().and_then(|m| m.count),
     ) {
-        m.end_at(at, warmup + timed + 1)
-            .map_err(|e| e.to_string())?;
+        m.end_at(at, warmup + timed + 1)?;
     }
     for (knob, value) in scenario.knob_values(variant, &opts.set) {
         let sym = program
             .symbol(&knob.symbol)
-            .ok_or_else(|| format!("knob '{}': symbol '{}' missing", knob.name, knob.symbol))?;
+            .ok_or_else(|| SessionError::KnobSymbol {
+                knob: knob.name.clone(),
+                symbol: knob.symbol.clone(),
+            })?;
         if !m.write_u64(sym.addr, value) {
-            return Err(format!(
-                "knob '{}': cannot write symbol '{}'",
-                knob.name, knob.symbol
-            ));
+            return Err(SessionError::KnobWrite {
+                knob: knob.name,
+                symbol: knob.symbol,
+            });
         }
     }
     Ok(m)
@@ -222,7 +225,7 @@ pub fn run_variant(
     scenario: &Scenario,
     variant: &Variant,
     opts: &RunOpts,
-) -> Result<VariantRun, String> {
+) -> Result<VariantRun, SessionError> {
     scenario.check_set(&opts.set)?;
     let mut m = build_machine(scenario, variant, opts)?;
     let budget = opts.budget.unwrap_or(scenario.budget);
@@ -411,22 +414,8 @@ pub fn rewind(
     variant: &Variant,
     opts: &RunOpts,
     target: u64,
-) -> Result<(Machine<Stats>, Outcome), String> {
+) -> Result<(Machine<Stats>, Outcome), SessionError> {
     let mut m = build_machine(scenario, variant, opts)?;
     let o = run_to(&mut m, target);
     Ok((m, o))
-}
-
-/// A machine's load error as one line: the emulator's own words bare, and
-/// a snapshot with vector state on a core without V with the cores to run
-/// it on instead.
-pub fn load_error_text(e: crate::machine::LoadError) -> String {
-    use crate::machine::LoadError;
-    match e {
-        LoadError::Emulator(m) => m,
-        LoadError::NoVectorUnit { vlen } => {
-            format!("{e}: {}", crate::cost::Profile::advice_for_vlen(vlen))
-        }
-        e => e.to_string(),
-    }
 }

@@ -16,7 +16,7 @@ use crate::machine::{DecodedInsn, Outcome};
 use crate::scenario::{Scenario, Variant};
 
 use super::stats::Stats;
-use super::{RunOpts, build_machine, run_to};
+use super::{RunOpts, SessionError, build_machine, run_to};
 
 mod figures;
 pub use figures::{Unit, iteration_figures};
@@ -226,12 +226,11 @@ pub fn record(
     variant: &Variant,
     opts: &RunOpts,
     which: Which,
-) -> Result<PathRun, String> {
+) -> Result<PathRun, SessionError> {
     if scenario.measure.is_none() {
-        return Err(format!(
-            "{}: the scenario has no measured loop ([measure]), so it has no iteration to diff",
-            scenario.path.display()
-        ));
+        return Err(SessionError::NoLoop {
+            scenario: scenario.path.clone(),
+        });
     }
     let mut m = build_machine(scenario, variant, opts)?;
     m.observer_mut().path = Some(PathRecorder::new(which));
@@ -262,26 +261,21 @@ pub fn record(
     }
     let stats: &Stats = m.observer();
     let Some(rec) = stats.path.as_ref() else {
-        return Err("internal: the path recorder went missing".into());
+        return Err(SessionError::NoRecorder);
     };
     let Some(path) = rec.done().cloned() else {
-        let ran = rec.began;
-        let why = match which {
-            Which::Nth(n) => format!("iteration {n} never completed"),
-            Which::Last => "no iteration completed".into(),
-        };
         let (_, code, err) = super::describe_outcome(&outcome, &m, budget);
         let end = match (err, code) {
-            (Some(e), _) => format!(": {e}"),
-            (None, Some(c)) if c != 0 => format!(": {}", exit_text(c)),
-            _ => String::new(),
+            (Some(e), _) => Some(e),
+            (None, Some(c)) if c != 0 => Some(exit_text(c)),
+            _ => None,
         };
-        let began = match ran {
-            0 => "no measured iteration began".to_string(),
-            1 => "1 measured iteration began".to_string(),
-            n => format!("{n} measured iterations began"),
-        };
-        return Err(format!("variant '{}': {why} ({began}){end}", variant.name));
+        return Err(SessionError::Incomplete {
+            variant: variant.name.clone(),
+            which,
+            began: rec.began,
+            end,
+        });
     };
     let marks_milli = stats.model.as_ref().and_then(|_| {
         let marks = &stats.iteration_marks;

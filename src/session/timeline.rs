@@ -83,7 +83,11 @@ pub struct Timeline {
 }
 
 /// Runs `variant` one instruction at a time and records its timeline.
-pub fn record(scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> Result<Timeline, String> {
+pub fn record(
+    scenario: &Scenario,
+    variant: &Variant,
+    opts: &RunOpts,
+) -> Result<Timeline, super::SessionError> {
     scenario.check_set(&opts.set)?;
     // Each step logs a few events; they are read off after every step.
     let opts = RunOpts {

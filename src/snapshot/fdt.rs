@@ -45,6 +45,73 @@ pub struct CpuIsa {
     pub mmu_type: Option<String>,
 }
 
+/// Why a device tree blob, or a property in it, cannot be read: the
+/// header, the structure block (offsets are into it), the strings, or the
+/// first cpu node's ISA.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FdtError {
+    #[error("device tree is {len} bytes, shorter than its {HEADER_LEN}-byte header")]
+    Short { len: usize },
+    #[error("not a device tree blob: magic {magic:#010x}, expected {MAGIC:#010x}")]
+    Magic { magic: u32 },
+    #[error("device tree header says {total} bytes, but the blob has {len}")]
+    TotalSize { total: usize, len: usize },
+    #[error(
+        "device tree version {version} (compatible with {last_comp}) is not readable: version {VERSION} expected"
+    )]
+    Version { version: u32, last_comp: u32 },
+    /// The `what` ("structure", "strings") block lies outside the blob.
+    #[error(
+        "device tree {what} block (offset {off}, size {size}) runs past the blob's {total} bytes"
+    )]
+    Block {
+        what: &'static str,
+        off: usize,
+        size: usize,
+        total: usize,
+    },
+    /// A `what` ("node name", "property name") string at `at` in its block.
+    #[error("device tree {what} at {at} is outside its block")]
+    StringOutside { what: &'static str, at: usize },
+    #[error("device tree {what} at {at} has no terminating NUL")]
+    NoNul { what: &'static str, at: usize },
+    #[error("device tree {what} at {at} is not UTF-8")]
+    StringNotUtf8 { what: &'static str, at: usize },
+    #[error("device tree structure block ends without an END token")]
+    NoEnd,
+    #[error("device tree root node is named {name:?}, expected an empty name")]
+    RootName { name: String },
+    #[error("device tree has a second root node at structure offset {at}")]
+    SecondRoot { at: usize },
+    #[error("device tree nests deeper than {MAX_DEPTH} nodes")]
+    TooDeep,
+    #[error("device tree END_NODE at structure offset {at} closes no node")]
+    StrayEnd { at: usize },
+    #[error("device tree property header is truncated")]
+    PropHeader,
+    #[error("device tree property at structure offset {at} ({len} bytes) runs past its block")]
+    PropValue { at: usize, len: usize },
+    #[error("device tree property {name:?} sits outside every node")]
+    PropOutside { name: String },
+    #[error("device tree ends with {open} node(s) still open")]
+    Unclosed { open: usize },
+    #[error("device tree has no root node")]
+    NoRoot,
+    #[error("device tree has unknown token {token:#x} at structure offset {at}")]
+    UnknownToken { token: u32, at: usize },
+    /// The property `what` ("riscv,isa") is not of its type.
+    #[error("device tree property {what} is not a single string")]
+    NotSingle { what: &'static str },
+    #[error("device tree property {what} is not a NUL-terminated string")]
+    NotTerminated { what: &'static str },
+    #[error("device tree property {what} is not UTF-8")]
+    NotUtf8 { what: &'static str },
+    #[error("device tree has no cpu node under /cpus")]
+    NoCpu,
+    #[error("device tree node {node} has no riscv,isa")]
+    NoIsa { node: String },
+}
+
 fn be32(b: &[u8], at: usize) -> Option<u32> {
     let s = b.get(at..at.checked_add(4)?)?;
     Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
@@ -56,61 +123,50 @@ fn block<'a>(
     off: u32,
     size: u32,
     total: usize,
-    what: &str,
-) -> Result<&'a [u8], String> {
+    what: &'static str,
+) -> Result<&'a [u8], FdtError> {
     let (off, size) = (off as usize, size as usize);
     match off.checked_add(size) {
         Some(end) if end <= total => Ok(&dtb[off..end]),
-        _ => Err(format!(
-            "device tree {what} block (offset {off}, size {size}) runs past the blob's {total} bytes"
-        )),
+        _ => Err(FdtError::Block {
+            what,
+            off,
+            size,
+            total,
+        }),
     }
 }
 
 /// The NUL-terminated string at `at` in `b`, as UTF-8.
-fn cstr(b: &[u8], at: usize, what: &str) -> Result<String, String> {
-    let rest = b
-        .get(at..)
-        .ok_or_else(|| format!("device tree {what} at {at} is outside its block"))?;
+fn cstr(b: &[u8], at: usize, what: &'static str) -> Result<String, FdtError> {
+    let rest = b.get(at..).ok_or(FdtError::StringOutside { what, at })?;
     let len = rest
         .iter()
         .position(|&c| c == 0)
-        .ok_or_else(|| format!("device tree {what} at {at} has no terminating NUL"))?;
-    String::from_utf8(rest[..len].to_vec())
-        .map_err(|_| format!("device tree {what} at {at} is not UTF-8"))
+        .ok_or(FdtError::NoNul { what, at })?;
+    String::from_utf8(rest[..len].to_vec()).map_err(|_| FdtError::StringNotUtf8 { what, at })
 }
 
 /// Every node of `dtb`, in blob order, after checking the header
 /// ("Header" section: magic, versions, block bounds) and walking the
 /// structure block ("Structure Block" section: tokens aligned to 4 bytes).
-pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, String> {
-    let h = |i: usize| {
-        be32(dtb, 4 * i).ok_or_else(|| {
-            format!(
-                "device tree is {} bytes, shorter than its {HEADER_LEN}-byte header",
-                dtb.len()
-            )
-        })
-    };
+pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, FdtError> {
+    let h = |i: usize| be32(dtb, 4 * i).ok_or(FdtError::Short { len: dtb.len() });
     let magic = h(0)?;
     if magic != MAGIC {
-        return Err(format!(
-            "not a device tree blob: magic {magic:#010x}, expected {MAGIC:#010x}"
-        ));
+        return Err(FdtError::Magic { magic });
     }
     let (total, off_struct, off_strings) = (h(1)? as usize, h(2)?, h(3)?);
     let (version, last_comp) = (h(5)?, h(6)?);
     let (size_strings, size_struct) = (h(8)?, h(9)?);
     if total > dtb.len() || total < HEADER_LEN {
-        return Err(format!(
-            "device tree header says {total} bytes, but the blob has {}",
-            dtb.len()
-        ));
+        return Err(FdtError::TotalSize {
+            total,
+            len: dtb.len(),
+        });
     }
     if version < VERSION || last_comp > VERSION {
-        return Err(format!(
-            "device tree version {version} (compatible with {last_comp}) is not readable: version {VERSION} expected"
-        ));
+        return Err(FdtError::Version { version, last_comp });
     }
     let structs = block(dtb, off_struct, size_struct, total, "structure")?;
     let strings = block(dtb, off_strings, size_strings, total, "strings")?;
@@ -120,8 +176,7 @@ pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, String> {
     let mut open: Vec<usize> = Vec::new();
     let mut at = 0usize;
     loop {
-        let token =
-            be32(structs, at).ok_or("device tree structure block ends without an END token")?;
+        let token = be32(structs, at).ok_or(FdtError::NoEnd)?;
         let here = at;
         at += 4;
         match token {
@@ -131,22 +186,18 @@ pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, String> {
                 let path = match open.last() {
                     None if out.is_empty() => {
                         if !name.is_empty() {
-                            return Err(format!(
-                                "device tree root node is named {name:?}, expected an empty name"
-                            ));
+                            return Err(FdtError::RootName { name });
                         }
                         "/".to_string()
                     }
                     None => {
-                        return Err(format!(
-                            "device tree has a second root node at structure offset {here}"
-                        ));
+                        return Err(FdtError::SecondRoot { at: here });
                     }
                     Some(&p) if out[p].path == "/" => format!("/{name}"),
                     Some(&p) => format!("{}/{name}", out[p].path),
                 };
                 if open.len() >= MAX_DEPTH {
-                    return Err(format!("device tree nests deeper than {MAX_DEPTH} nodes"));
+                    return Err(FdtError::TooDeep);
                 }
                 open.push(out.len());
                 out.push(Node {
@@ -155,25 +206,20 @@ pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, String> {
                 });
             }
             FDT_END_NODE => {
-                open.pop().ok_or_else(|| {
-                    format!("device tree END_NODE at structure offset {here} closes no node")
-                })?;
+                open.pop().ok_or(FdtError::StrayEnd { at: here })?;
             }
             FDT_PROP => {
-                let len =
-                    be32(structs, at).ok_or("device tree property header is truncated")? as usize;
-                let nameoff = be32(structs, at + 4)
-                    .ok_or("device tree property header is truncated")?
-                    as usize;
+                let len = be32(structs, at).ok_or(FdtError::PropHeader)? as usize;
+                let nameoff = be32(structs, at + 4).ok_or(FdtError::PropHeader)? as usize;
                 at += 8;
                 let value = at
                     .checked_add(len)
                     .and_then(|end| structs.get(at..end))
-                    .ok_or_else(|| format!("device tree property at structure offset {here} ({len} bytes) runs past its block"))?;
+                    .ok_or(FdtError::PropValue { at: here, len })?;
                 let name = cstr(strings, nameoff, "property name")?;
-                let &node = open.last().ok_or_else(|| {
-                    format!("device tree property {name:?} sits outside every node")
-                })?;
+                let Some(&node) = open.last() else {
+                    return Err(FdtError::PropOutside { name });
+                };
                 out[node].props.push(Prop {
                     name,
                     value: value.to_vec(),
@@ -183,28 +229,25 @@ pub fn nodes(dtb: &[u8]) -> Result<Vec<Node>, String> {
             FDT_NOP => {}
             FDT_END => {
                 if !open.is_empty() {
-                    return Err(format!(
-                        "device tree ends with {} node(s) still open",
-                        open.len()
-                    ));
+                    return Err(FdtError::Unclosed { open: open.len() });
                 }
                 if out.is_empty() {
-                    return Err("device tree has no root node".into());
+                    return Err(FdtError::NoRoot);
                 }
                 return Ok(out);
             }
-            t => {
-                return Err(format!(
-                    "device tree has unknown token {t:#x} at structure offset {here}"
-                ));
-            }
+            token => return Err(FdtError::UnknownToken { token, at: here }),
         }
     }
 }
 
 /// The value of property `name` in the first node whose path starts with
 /// `node_path_prefix` and has it (`"/cpus/cpu@"` matches `/cpus/cpu@0`).
-pub fn property(dtb: &[u8], node_path_prefix: &str, name: &str) -> Result<Option<Vec<u8>>, String> {
+pub fn property(
+    dtb: &[u8],
+    node_path_prefix: &str,
+    name: &str,
+) -> Result<Option<Vec<u8>>, FdtError> {
     Ok(nodes(dtb)?
         .into_iter()
         .filter(|n| n.path.starts_with(node_path_prefix))
@@ -213,35 +256,28 @@ pub fn property(dtb: &[u8], node_path_prefix: &str, name: &str) -> Result<Option
 }
 
 /// A `<string>` property value: one NUL-terminated UTF-8 string.
-pub fn string(value: &[u8], what: &str) -> Result<String, String> {
+pub fn string(value: &[u8], what: &'static str) -> Result<String, FdtError> {
     let list = string_list(value, what)?;
     match <[String; 1]>::try_from(list) {
         Ok([s]) => Ok(s),
-        Err(_) => Err(format!(
-            "device tree property {what} is not a single string"
-        )),
+        Err(_) => Err(FdtError::NotSingle { what }),
     }
 }
 
 /// A `<stringlist>` value: NUL-terminated UTF-8 strings one after another.
-pub fn string_list(value: &[u8], what: &str) -> Result<Vec<String>, String> {
+pub fn string_list(value: &[u8], what: &'static str) -> Result<Vec<String>, FdtError> {
     let Some((&0, body)) = value.split_last() else {
-        return Err(format!(
-            "device tree property {what} is not a NUL-terminated string"
-        ));
+        return Err(FdtError::NotTerminated { what });
     };
     body.split(|&c| c == 0)
-        .map(|s| {
-            String::from_utf8(s.to_vec())
-                .map_err(|_| format!("device tree property {what} is not UTF-8"))
-        })
+        .map(|s| String::from_utf8(s.to_vec()).map_err(|_| FdtError::NotUtf8 { what }))
         .collect()
 }
 
 /// The ISA of the first cpu node (`device_type = "cpu"` under `/cpus`, as
 /// the spec's "/cpus/cpu*" node requirements and the RISC-V CPU binding
 /// describe it).
-pub fn cpu_isa(dtb: &[u8]) -> Result<CpuIsa, String> {
+pub fn cpu_isa(dtb: &[u8]) -> Result<CpuIsa, FdtError> {
     let all = nodes(dtb)?;
     let get = |n: &Node, name: &str| {
         n.props
@@ -253,9 +289,10 @@ pub fn cpu_isa(dtb: &[u8]) -> Result<CpuIsa, String> {
         .iter()
         .filter(|n| n.path.starts_with("/cpus/"))
         .find(|n| get(n, "device_type").as_deref() == Some(b"cpu\0"))
-        .ok_or("device tree has no cpu node under /cpus")?;
-    let isa = get(cpu, "riscv,isa")
-        .ok_or_else(|| format!("device tree node {} has no riscv,isa", cpu.path))?;
+        .ok_or(FdtError::NoCpu)?;
+    let isa = get(cpu, "riscv,isa").ok_or_else(|| FdtError::NoIsa {
+        node: cpu.path.clone(),
+    })?;
     Ok(CpuIsa {
         isa: string(&isa, "riscv,isa")?,
         extensions: get(cpu, "riscv,isa-extensions")

@@ -40,8 +40,12 @@ pub fn stored_path(s: &str) -> Option<PathBuf> {
 }
 
 mod check;
+mod error;
 mod ram;
 pub use check::{RAM_MAX, RAM_MAX_MIB};
+pub use error::{
+    FieldError, ManifestError, RamError, ResumeError, SnapshotError, VectorStateError,
+};
 
 pub const FORMAT: &str = "trapscope-snapshot";
 /// Bumped whenever a field changes meaning or is added (the manifest
@@ -256,10 +260,12 @@ impl Snapshot {
     /// a link, and the user's), each file under a new name renamed over
     /// the old one (`output`), so a link in its place is replaced, never
     /// written through.
-    pub fn write(dir: &Path, manifest: &Manifest, ram: &[u8]) -> Result<(), String> {
+    pub fn write(dir: &Path, manifest: &Manifest, ram: &[u8]) -> Result<(), SnapshotError> {
         if std::fs::symlink_metadata(dir).is_err() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|err| SnapshotError::CreateDir {
+                dir: dir.to_path_buf(),
+                err,
+            })?;
         }
         crate::output::check_own_dir(dir)?;
         crate::output::replace_with(&dir.join(RAM_FILE), &mut |f| {
@@ -277,42 +283,45 @@ impl Snapshot {
             }
             z.finish().and_then(|mut w| w.flush())
         })?;
-        let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-        crate::output::replace(&dir.join(MANIFEST), (json + "\n").as_bytes())
+        let json = serde_json::to_string_pretty(manifest).map_err(SnapshotError::Json)?;
+        Ok(crate::output::replace(
+            &dir.join(MANIFEST),
+            (json + "\n").as_bytes(),
+        )?)
     }
 
     /// Reads and checks a snapshot directory.
-    pub fn load(dir: &Path) -> Result<Snapshot, String> {
+    pub fn load(dir: &Path) -> Result<Snapshot, SnapshotError> {
         let mpath = dir.join(MANIFEST);
+        let d = || dir.to_path_buf();
         match std::fs::metadata(dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(format!(
-                    "{}: no such snapshot directory (make one with `trapscope snapshot`)",
-                    dir.display()
-                ));
+                return Err(SnapshotError::NoDir { dir: d() });
             }
-            Err(e) => return Err(format!("{}: cannot read the snapshot: {e}", dir.display())),
-            Ok(m) if !m.is_dir() => {
-                return Err(format!(
-                    "{}: a file, not a snapshot directory (a guest ELF goes in elf = \"...\"; make a snapshot with `trapscope snapshot`)",
-                    dir.display()
-                ));
-            }
+            Err(err) => return Err(SnapshotError::Unreadable { dir: d(), err }),
+            Ok(m) if !m.is_dir() => return Err(SnapshotError::NotADirectory { dir: d() }),
             Ok(_) => {}
         }
         if std::fs::symlink_metadata(&mpath).is_err() {
-            return Err(format!(
-                "{}: not a snapshot directory: it has no {MANIFEST} (make one with `trapscope snapshot`)",
-                dir.display()
-            ));
+            return Err(SnapshotError::NoManifest { dir: d() });
         }
-        let bytes = crate::input::read_regular(&mpath, "snapshot manifest", crate::input::TEXT_MAX)
-            .map_err(|e| format!("{}: {e}", mpath.display()))?;
-        let manifest = parse_manifest(&bytes).map_err(|e| format!("{}: {e}", mpath.display()))?;
-        check::fields(&manifest).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        let read = |path: &Path, what, cap| {
+            crate::input::read_regular(path, what, cap).map_err(|err| SnapshotError::Read {
+                path: path.to_path_buf(),
+                err,
+            })
+        };
+        let bytes = read(&mpath, "snapshot manifest", crate::input::TEXT_MAX)?;
+        let manifest = parse_manifest(&bytes).map_err(|err| SnapshotError::Manifest {
+            path: mpath.clone(),
+            err,
+        })?;
+        check::fields(&manifest).map_err(|err| SnapshotError::Field {
+            path: mpath.clone(),
+            err,
+        })?;
         let rpath = dir.join(RAM_FILE);
-        let z = crate::input::read_regular(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)
-            .map_err(|e| format!("{}: {e}", rpath.display()))?;
+        let z = read(&rpath, "snapshot RAM", crate::input::KERNEL_IMAGE_MAX)?;
         let ram = ram::inflate(&rpath, &z, manifest.ram.size.0, manifest.ram.fnv1a64.0)?;
         Ok(Snapshot {
             dir: dir.to_path_buf(),
@@ -322,20 +331,20 @@ impl Snapshot {
     }
 
     /// The hart state to resume from.
-    pub fn resume_state(&self) -> Result<ResumeState, String> {
+    pub fn resume_state(&self) -> Result<ResumeState, ResumeError> {
         let h = &self.manifest.hart;
-        let priv_ = priv_of(&h.privilege)
-            .ok_or_else(|| format!("hart.privilege '{}' is not U, S or M", h.privilege))?;
+        let priv_ =
+            priv_of(&h.privilege).ok_or_else(|| ResumeError::Privilege(h.privilege.clone()))?;
         let x: [u64; 32] =
             h.x.iter()
                 .map(|v| v.0)
                 .collect::<Vec<_>>()
                 .try_into()
-                .map_err(|_| format!("hart.x has {} registers, not 32", h.x.len()))?;
+                .map_err(|_| ResumeError::XCount(h.x.len()))?;
         let f = match (h.f.len(), h.fcsr) {
             (0, _) => None,
             (32, fcsr) => Some((std::array::from_fn(|i| h.f[i].0), fcsr.map_or(0, |v| v.0))),
-            (n, _) => return Err(format!("hart.f has {n} registers, not 32")),
+            (n, _) => return Err(ResumeError::FCount(n)),
         };
         let csrs = h
             .csrs
@@ -346,17 +355,14 @@ impl Snapshot {
             None => None,
             Some(v) => {
                 if v.v.len() != 32 {
-                    return Err(format!("hart.vector.v has {} registers, not 32", v.v.len()));
+                    return Err(ResumeError::VCount(v.v.len()));
                 }
                 super::vstate::check(v)?;
-                let regs = v
-                    .v
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        hex_bytes(s).ok_or_else(|| format!("hart.vector.v[{i}] is not hex bytes"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let regs =
+                    v.v.iter()
+                        .enumerate()
+                        .map(|(i, s)| hex_bytes(s).ok_or(ResumeError::VHex(i)))
+                        .collect::<Result<Vec<_>, _>>()?;
                 Some(VectorState {
                     vlen: v.vlen,
                     regs,
@@ -401,39 +407,23 @@ impl Snapshot {
 }
 
 /// Parses a manifest, refusing other formats and versions by name.
-pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| "not UTF-8 text: not a trapscope snapshot manifest".to_string())?;
-    let v: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| format!("not a trapscope snapshot manifest (not JSON: {e})"))?;
+pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, ManifestError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ManifestError::NotUtf8)?;
+    let v: serde_json::Value = serde_json::from_str(text).map_err(ManifestError::NotJson)?;
     match v.get("format").and_then(|f| f.as_str()) {
         Some(FORMAT) => {}
-        Some(other) => {
-            return Err(format!(
-                "format '{other}' is not a trapscope snapshot ('{FORMAT}')"
-            ));
-        }
-        None => return Err("not a trapscope snapshot manifest (no \"format\" field)".into()),
+        Some(other) => return Err(ManifestError::Format(other.to_string())),
+        None => return Err(ManifestError::NoFormat),
     }
     let version = v.get("version").and_then(|n| n.as_u64());
     if !version.is_some_and(|n| (u64::from(OLDEST)..=u64::from(VERSION)).contains(&n)) {
-        let made = v
-            .get("made_by")
-            .and_then(|m| m.as_str())
-            .unwrap_or("an unknown version");
-        return Err(format!(
-            "snapshot format version {} (made by {made}); this trapscope reads version {VERSION}{}: take the snapshot again",
-            version.map_or_else(
-                || v.get("version")
-                    .map_or("(none)".to_string(), |x| x.to_string()),
-                |n| n.to_string()
-            ),
-            match VERSION - OLDEST {
-                0 => String::new(),
-                1 => format!(" (and {OLDEST})"),
-                _ => format!(" (and {OLDEST} to {})", VERSION - 1),
-            }
-        ));
+        return Err(ManifestError::Version {
+            version: v.get("version").cloned(),
+            made_by: v
+                .get("made_by")
+                .and_then(|m| m.as_str())
+                .map(str::to_string),
+        });
     }
-    serde_json::from_value(v).map_err(|e| format!("malformed snapshot manifest: {e}"))
+    serde_json::from_value(v).map_err(ManifestError::Malformed)
 }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use object::Object;
 
-use super::format::Snapshot;
+use super::format::{ResumeError, Snapshot, SnapshotError};
+use crate::input::ReadError;
 use crate::input::source_policy::{self, Origin};
 use crate::machine::{Program, ResumeState, Segment};
 
@@ -26,27 +27,84 @@ pub struct Loaded {
     pub resume: ResumeState,
 }
 
-/// Why a snapshot variant was refused, and whether the fault lies with
-/// the vmlinux the scenario names (so the error can point at it) or with
-/// the snapshot directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
-    pub in_vmlinux: bool,
-    pub msg: String,
+/// Why a snapshot variant was refused (`load`, `from_snapshot`): the
+/// snapshot directory, what its hart ran, the vmlinux, or the init.
+/// `in_vmlinux` says whether the fault lies with the vmlinux the scenario
+/// names, so the error can point at it.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    /// The hart had extensions trapscope cannot run (`lacking`, as
+    /// `qemu.isa` in the manifest at `dir` names them).
+    #[error(
+        "{}: the snapshot's hart had extensions trapscope cannot run: {} (qemu.isa {isa}); take it again with `trapscope snapshot`, which pins the QEMU CPU to what trapscope runs (-cpu rv64,...,{},...)",
+        dir.display(),
+        lacking.join(", "),
+        lacking.iter().map(|e| format!("{e}=off")).collect::<Vec<_>>().join(",")
+    )]
+    Extensions {
+        dir: PathBuf,
+        lacking: Vec<String>,
+        isa: String,
+    },
+    /// satp selects a mode other than Bare or Sv39.
+    #[error(
+        "{}: satp selects {} paging (satp.MODE = {mode}); trapscope translates Sv39 only: boot the kernel with no4lvl (`trapscope snapshot` adds it) and take the snapshot again",
+        dir.display(),
+        paging_name(*mode)
+    )]
+    Paging { dir: PathBuf, mode: u64 },
+    /// The hart state in the manifest at `manifest` cannot be resumed from.
+    #[error("{}: {err}", manifest.display())]
+    Resume { manifest: PathBuf, err: ResumeError },
+    /// The vmlinux the variant names.
+    #[error(transparent)]
+    Vmlinux(KernelError),
+    /// The vmlinux the snapshot recorded (another machine's, perhaps).
+    #[error("{0} (the vmlinux this snapshot recorded; give the variant vmlinux = \"...\")")]
+    RecordedVmlinux(KernelError),
+    /// The snapshot's init could not be read as an ELF (the machine's
+    /// `LoadError::Elf`, which holds the ELF reader's error: snapshot/ does
+    /// not name the program room).
+    #[error(transparent)]
+    Init(crate::machine::LoadError),
 }
 
 impl LoadError {
-    fn snapshot(msg: String) -> LoadError {
-        LoadError {
-            in_vmlinux: false,
-            msg,
-        }
+    /// Whether the vmlinux the scenario names is at fault.
+    pub fn in_vmlinux(&self) -> bool {
+        matches!(self, LoadError::Vmlinux(_))
     }
 }
 
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.msg)
+/// Why a vmlinux was not read for its symbols (`kernel_symbols`).
+#[derive(Debug, thiserror::Error)]
+pub enum KernelError {
+    #[error("{}: {err}", path.display())]
+    Read { path: PathBuf, err: ReadError },
+    /// Its GNU build id (`have`, None: none) is not the snapshot's.
+    #[error(
+        "{}: build id {} is not the snapshot's {want}: this vmlinux is not the kernel that was snapshotted",
+        path.display(),
+        have.as_deref().unwrap_or("(none)")
+    )]
+    BuildId {
+        path: PathBuf,
+        have: Option<String>,
+        want: String,
+    },
+    /// Not an ELF read for its symbols (`LoadError::Elf`, as `Init`).
+    #[error(transparent)]
+    Elf(crate::machine::LoadError),
+}
+
+/// A satp.MODE other than Bare or Sv39, as the message names it.
+fn paging_name(mode: u64) -> String {
+    match mode {
+        9 => "Sv48".to_string(),
+        10 => "Sv57".to_string(),
+        n => format!("mode {n}"),
     }
 }
 
@@ -54,7 +112,7 @@ impl std::fmt::Display for LoadError {
 /// the `riscv,isa` QEMU's device tree gave (`qemu.isa`, recorded by
 /// `trapscope snapshot`): the kernel may have used them (docs/decisions.md D12
 /// pins the CPU for that reason).
-fn check_isa(snap: &Snapshot) -> Result<(), String> {
+fn check_isa(snap: &Snapshot) -> Result<(), LoadError> {
     let m = &snap.manifest;
     let isa = super::fdt::CpuIsa {
         isa: m.qemu.isa.clone(),
@@ -65,14 +123,11 @@ fn check_isa(snap: &Snapshot) -> Result<(), String> {
     if lacking.is_empty() {
         return Ok(());
     }
-    let off: Vec<String> = lacking.iter().map(|e| format!("{e}=off")).collect();
-    Err(format!(
-        "{}: the snapshot's hart had extensions trapscope cannot run: {} (qemu.isa {}); take it again with `trapscope snapshot`, which pins the QEMU CPU to what trapscope runs (-cpu rv64,...,{},...)",
-        snap.dir.display(),
-        lacking.join(", "),
-        m.qemu.isa,
-        off.join(",")
-    ))
+    Err(LoadError::Extensions {
+        dir: snap.dir.clone(),
+        lacking,
+        isa: m.qemu.isa.clone(),
+    })
 }
 
 /// The GNU build id of an ELF (its bytes), if it has one.
@@ -90,7 +145,7 @@ pub fn build_id(bytes: &[u8]) -> Option<String> {
 /// or Sv39 (priv spec §4.1.11, satp.MODE: 8 = Sv39, 9 = Sv48, 10 = Sv57):
 /// trapscope walks Sv39 tables only (machine/mmu.rs), and the emulator
 /// would take an Sv48 satp without a word.
-fn check_paging(snap: &Snapshot) -> Result<(), String> {
+fn check_paging(snap: &Snapshot) -> Result<(), LoadError> {
     let satp = snap.manifest.hart.csrs.iter().find(|c| c.csr.0 == 0x180);
     let Some(mode) = satp.map(|c| c.value.0 >> 60) else {
         return Ok(());
@@ -98,33 +153,31 @@ fn check_paging(snap: &Snapshot) -> Result<(), String> {
     if mode == 0 || mode == 8 {
         return Ok(());
     }
-    let name = match mode {
-        9 => "Sv48".to_string(),
-        10 => "Sv57".to_string(),
-        n => format!("mode {n}"),
-    };
-    Err(format!(
-        "{}: satp selects {name} paging (satp.MODE = {mode}); trapscope translates Sv39 only: boot the kernel with no4lvl (`trapscope snapshot` adds it) and take the snapshot again",
-        snap.dir.display()
-    ))
+    Err(LoadError::Paging {
+        dir: snap.dir.clone(),
+        mode,
+    })
 }
 
 /// Reads a vmlinux for its symbols and lines, refusing one whose build id
 /// is not the snapshot's.
-fn kernel_symbols(path: &Path, expect: Option<&str>) -> Result<Program, String> {
+fn kernel_symbols(path: &Path, expect: Option<&str>) -> Result<Program, KernelError> {
     let bytes = crate::input::read_regular(path, "vmlinux", crate::input::KERNEL_IMAGE_MAX)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|err| KernelError::Read {
+            path: path.to_path_buf(),
+            err,
+        })?;
     if let Some(want) = expect {
         let have = build_id(&bytes);
         if have.as_deref() != Some(want) {
-            return Err(format!(
-                "{}: build id {} is not the snapshot's {want}: this vmlinux is not the kernel that was snapshotted",
-                path.display(),
-                have.as_deref().unwrap_or("(none)")
-            ));
+            return Err(KernelError::BuildId {
+                path: path.to_path_buf(),
+                have,
+                want: want.to_string(),
+            });
         }
     }
-    Program::parse_symbols(path, &bytes).map_err(|e| e.to_string())
+    Program::parse_symbols(path, &bytes).map_err(|e| KernelError::Elf(e.into()))
 }
 
 /// Loads `dir` as a variant. `vmlinux` overrides the path the snapshot
@@ -134,7 +187,7 @@ pub fn load(
     vmlinux: Option<&Path>,
     kernel_src: Option<&Path>,
 ) -> Result<Loaded, LoadError> {
-    let snap = Snapshot::load(dir).map_err(LoadError::snapshot)?;
+    let snap = Snapshot::load(dir)?;
     from_snapshot(snap, vmlinux, kernel_src)
 }
 
@@ -147,13 +200,11 @@ pub fn from_snapshot(
 ) -> Result<Loaded, LoadError> {
     let dir = snap.dir.clone();
     let dir = dir.as_path();
-    check_isa(&snap).map_err(LoadError::snapshot)?;
-    check_paging(&snap).map_err(LoadError::snapshot)?;
-    let resume = snap.resume_state().map_err(|e| {
-        LoadError::snapshot(format!(
-            "{}: {e}",
-            dir.join(super::format::MANIFEST).display()
-        ))
+    check_isa(&snap)?;
+    check_paging(&snap)?;
+    let resume = snap.resume_state().map_err(|err| LoadError::Resume {
+        manifest: dir.join(super::format::MANIFEST),
+        err,
     })?;
     let m = &snap.manifest;
     let named = vmlinux.is_some();
@@ -162,17 +213,11 @@ pub fn from_snapshot(
         .or_else(|| m.kernel.vmlinux.as_ref().map(PathBuf::from));
     let mut parts = Vec::new();
     if let Some(v) = &vmlinux {
-        let mut k = kernel_symbols(v, m.kernel.build_id.as_deref()).map_err(|msg| {
+        let mut k = kernel_symbols(v, m.kernel.build_id.as_deref()).map_err(|e| {
             if named {
-                LoadError {
-                    in_vmlinux: true,
-                    msg,
-                }
+                LoadError::Vmlinux(e)
             } else {
-                // The path the snapshot recorded (another machine's, perhaps).
-                LoadError::snapshot(format!(
-                    "{msg} (the vmlinux this snapshot recorded; give the variant vmlinux = \"...\")"
-                ))
+                LoadError::RecordedVmlinux(e)
             }
         })?;
         // The tree the vmlinux was built in holds it, as the reviewer's
@@ -188,7 +233,7 @@ pub fn from_snapshot(
         parts.push(k);
     }
     let init = snap.init_path();
-    let mut user = Program::load(&init).map_err(|e| LoadError::snapshot(e.to_string()))?;
+    let mut user = Program::load(&init).map_err(|e| LoadError::Init(e.into()))?;
     user.segments.clear();
     // The init's sources stored with the snapshot, read first wherever the
     // snapshot is (a root like any other: the policy still checks each).

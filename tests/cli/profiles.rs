@@ -306,7 +306,9 @@ fn a_value_without_a_basis_names_file_line_and_column() {
         "{err}"
     );
     // The same through `find` with a path, as the CLI's --core takes it.
-    let err = Profile::find("tests/fixtures/cores/no_basis.toml").expect_err("must not load");
+    let err = Profile::find("tests/fixtures/cores/no_basis.toml")
+        .expect_err("must not load")
+        .to_string();
     assert!(
         err.contains("tests/fixtures/cores/no_basis.toml:46:7:"),
         "{err}"
@@ -338,7 +340,7 @@ fn a_toml_syntax_error_names_file_line_and_column() {
 
 #[test]
 fn an_unknown_core_lists_the_known_ones() {
-    let err = Profile::find("nope").expect_err("no such core");
+    let err = Profile::find("nope").expect_err("no such core").to_string();
     assert!(err.contains("unknown core 'nope'"), "{err}");
     for name in CORES {
         assert!(err.contains(name), "{name} missing from: {err}");

@@ -141,7 +141,7 @@ fn a_stream_past_the_declared_size_is_refused_without_holding_it() {
     let z = zeros(2 * size);
     let dir = snapshot("bomb", size, 0, &z);
     let (_, peak) = rss();
-    let e = Snapshot::load(&dir).err().expect("refused");
+    let e = Snapshot::load(&dir).err().expect("refused").to_string();
     let (_, after) = rss();
     one_line_naming_the_file(&e, &["holds more than the manifest's 0x4000000 bytes"]);
     assert!(
@@ -161,7 +161,7 @@ fn a_size_the_file_cannot_inflate_to_is_refused_before_inflating() {
     let _one = one();
     let z = zeros(4096);
     let dir = snapshot("ratio", RAM_MAX, 0, &z);
-    let e = Snapshot::load(&dir).err().expect("refused");
+    let e = Snapshot::load(&dir).err().expect("refused").to_string();
     one_line_naming_the_file(
         &e,
         &[&format!(
@@ -188,7 +188,7 @@ fn a_procfs_file_as_the_ram_file_is_refused_at_once() {
     std::fs::remove_file(&ram).unwrap();
     std::os::unix::fs::symlink(Path::new("/proc/self/pagemap"), &ram).unwrap();
     let (_, peak) = rss();
-    let e = Snapshot::load(&dir).err().expect("refused");
+    let e = Snapshot::load(&dir).err().expect("refused").to_string();
     let (_, after) = rss();
     one_line_naming_the_file(&e, &["reports a size of 0 but yields data"]);
     assert!(

@@ -39,7 +39,7 @@ fn refuses(tag: &str, m: &trapscope::snapshot::format::Manifest, ram: &[u8], nee
     let json = snap.join("snapshot.json").display().to_string();
     let e = match Snapshot::load(&snap) {
         Ok(_) => panic!("{tag}: loaded"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     let p = scenario(&dir, "snap", "");
     let s = refused(&p);

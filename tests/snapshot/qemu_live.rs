@@ -131,7 +131,9 @@ fn a_cpu_property_qemu_lacks_is_one_line() {
     let Some(bin) = snapshot_util::qemu_path_or_skip() else {
         return;
     };
-    let e = qemu::guest_isa(&bin, "rv64,no-such-ext=on").unwrap_err();
+    let e = qemu::guest_isa(&bin, "rv64,no-such-ext=on")
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("refused -cpu rv64,no-such-ext=on") && e.contains("no-such-ext"),
         "{e}"
@@ -144,7 +146,8 @@ fn a_cpu_property_qemu_lacks_is_one_line() {
             &bin,
             "rv64,v=on,vlen=128,elen=64,vext_spec=v1.0,priv_spec=v1.11.0",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("changed -cpu") && e.contains("warning"), "{e}");
     }
 }
@@ -249,7 +252,9 @@ fn early_death_gives_qemus_first_line() {
 
 #[test]
 fn too_old_a_version_is_refused_before_qemu_runs() {
-    let e = qemu::cpu_arg(&Version::new(6, 2, 0), None).unwrap_err();
+    let e = qemu::cpu_arg(&Version::new(6, 2, 0), None)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("6.2.0") && e.contains("7.2.0"), "{e}");
 }
 

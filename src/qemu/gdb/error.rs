@@ -3,6 +3,13 @@
 use std::io;
 use std::path::PathBuf;
 
+/// What went wrong talking to QEMU's gdbstub: the connection, a reply
+/// that did not come or was not one, a request the stub refused, the
+/// target description. `Malformed`'s and `RiscvMap`'s `why` are written
+/// where the reply or the map is read (a dozen places, each a fixed
+/// phrase), so they stay text; a packet that does not decode, a stop
+/// reply that is none and a target description that does not scan carry
+/// their own types.
 #[derive(Debug, thiserror::Error)]
 pub enum GdbError {
     #[error("cannot connect to QEMU's gdbstub at {}: {why}", path.display())]
@@ -17,6 +24,15 @@ pub enum GdbError {
     Cancelled,
     #[error("QEMU's gdbstub sent a malformed reply to `{what}`: {why}")]
     Malformed { what: String, why: String },
+    /// The reply's escapes or run lengths do not decode.
+    #[error("QEMU's gdbstub sent a malformed reply to `{what}`: {err}")]
+    Undecodable {
+        what: String,
+        err: super::packet::DecodeError,
+    },
+    /// A stop reply was expected.
+    #[error("QEMU's gdbstub sent a malformed reply to `{what}`: {err}")]
+    NotAStop { what: String, err: StopReplyError },
     #[error("the reply to `{what}` failed its checksum {tries} times")]
     Checksum { what: String, tries: u32 },
     #[error("QEMU's gdbstub does not support `{what}`")]
@@ -28,9 +44,24 @@ pub enum GdbError {
     #[error("QEMU's target description has no register {name}")]
     NoRegister { name: String },
     #[error("QEMU's target description {annex} is malformed: {why}")]
-    TargetXml { annex: String, why: String },
+    TargetXml {
+        annex: String,
+        why: super::tdesc::TdescError,
+    },
     #[error("QEMU's register map does not fit a RISC-V snapshot: {why}")]
     RiscvMap { why: String },
+}
+
+/// Why a reply is not a stop reply (`StopReply::parse`); each holds the
+/// reply as `clip` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StopReplyError {
+    #[error("an empty stop reply")]
+    Empty,
+    #[error("\"{0}\" is not a stop reply")]
+    Kind(String),
+    #[error("stop reply \"{0}\" lacks a two-digit number")]
+    NoSignal(String),
 }
 
 /// A stop reply (`S`, `T`, or `W`/`X` when the guest is gone).
@@ -49,15 +80,15 @@ impl StopReply {
     }
 
     /// Parses a stop reply (GDB manual §E.3 "Stop Reply Packets").
-    pub fn parse(raw: &str) -> Result<StopReply, String> {
-        let kind = raw.chars().next().ok_or("an empty stop reply")?;
+    pub fn parse(raw: &str) -> Result<StopReply, StopReplyError> {
+        let kind = raw.chars().next().ok_or(StopReplyError::Empty)?;
         if !matches!(kind, 'S' | 'T' | 'W' | 'X') {
-            return Err(format!("\"{}\" is not a stop reply", clip(raw)));
+            return Err(StopReplyError::Kind(clip(raw)));
         }
         let sig = raw
             .get(1..3)
             .and_then(|s| u8::from_str_radix(s, 16).ok())
-            .ok_or_else(|| format!("stop reply \"{}\" lacks a two-digit number", clip(raw)))?;
+            .ok_or_else(|| StopReplyError::NoSignal(clip(raw)))?;
         let thread = if kind == 'T' {
             raw[3..]
                 .split(';')

@@ -137,9 +137,9 @@ impl<S: Read + Write> Link<S> {
             }
             return packet::decode(&raw)
                 .map(Some)
-                .map_err(|why| GdbError::Malformed {
+                .map_err(|err| GdbError::Undecodable {
                     what: what.into(),
-                    why,
+                    err,
                 });
         }
     }

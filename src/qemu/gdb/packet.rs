@@ -114,29 +114,43 @@ pub fn take_frame(buf: &mut Vec<u8>) -> Result<Option<Frame>, FrameError> {
     }
 }
 
+/// Why a reply's data does not decode (`decode`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("the packet ends inside a '}}' escape")]
+    Escape,
+    #[error("a '*' run-length marker with nothing to repeat")]
+    NothingToRepeat,
+    /// A run-length count byte below 29 (`' ' + 3`), which encodes none.
+    #[error("run-length count byte 0x{0:02x} is below 29")]
+    Count(u8),
+    #[error("a reply that expands past {MAX_PACKET} bytes")]
+    TooLong,
+}
+
 /// Undoes the `}` escape and run-length encoding of a reply's data.
-pub fn decode(data: &[u8]) -> Result<Vec<u8>, String> {
+pub fn decode(data: &[u8]) -> Result<Vec<u8>, DecodeError> {
     let mut out = Vec::with_capacity(data.len());
     let mut i = 0;
     while i < data.len() {
         match data[i] {
             b'}' => {
                 let Some(&b) = data.get(i + 1) else {
-                    return Err("the packet ends inside a '}' escape".into());
+                    return Err(DecodeError::Escape);
                 };
                 out.push(b ^ 0x20);
                 i += 2;
             }
             b'*' => {
                 let (Some(&last), Some(&n)) = (out.last(), data.get(i + 1)) else {
-                    return Err("a '*' run-length marker with nothing to repeat".into());
+                    return Err(DecodeError::NothingToRepeat);
                 };
                 if n < 29 {
-                    return Err(format!("run-length count byte 0x{n:02x} is below 29"));
+                    return Err(DecodeError::Count(n));
                 }
                 out.extend(std::iter::repeat_n(last, usize::from(n - 29)));
                 if out.len() > MAX_PACKET {
-                    return Err(format!("a reply that expands past {MAX_PACKET} bytes"));
+                    return Err(DecodeError::TooLong);
                 }
                 i += 2;
             }

@@ -64,10 +64,10 @@ impl<S: Read + Write> Gdb<S> {
                         continue;
                     }
                     let text = String::from_utf8_lossy(&p).into_owned();
-                    return StopReply::parse(&text).map_err(|why| {
-                        Waited::Err(GdbError::Malformed {
+                    return StopReply::parse(&text).map_err(|err| {
+                        Waited::Err(GdbError::NotAStop {
                             what: what.into(),
-                            why,
+                            err,
                         })
                     });
                 }

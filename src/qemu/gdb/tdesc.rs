@@ -60,19 +60,62 @@ pub enum Item {
     },
 }
 
+/// What is malformed in a target description annex: its XML (`scan`), its
+/// includes, or a register's number (`build`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TdescError {
+    #[error("a comment that never ends")]
+    Comment,
+    #[error("a tag that never ends")]
+    Tag,
+    #[error("<architecture> without </architecture>")]
+    Architecture,
+    /// A `<feature>`, `<reg>` or `<xi:include>` (`tag`) lacks `attr`.
+    #[error("<{tag}> without {attr}")]
+    Missing {
+        tag: &'static str,
+        attr: &'static str,
+    },
+    #[error("<reg name=\"{reg}\"> without bitsize")]
+    NoBitsize { reg: String },
+    /// Register `reg`'s `attr` ("bitsize", "regnum") is `value`, no number.
+    #[error("register {reg}: {attr} \"{value}\" is not a number")]
+    NotANumber {
+        reg: String,
+        attr: &'static str,
+        value: String,
+    },
+    /// Attribute text (`attrs`) without `=`.
+    #[error("attribute text \"{attrs}\" has no '='")]
+    NoEquals { attrs: String },
+    #[error("attribute {0} is not quoted")]
+    Unquoted(String),
+    #[error("attribute {0} has no closing quote")]
+    Unclosed(String),
+    #[error("it includes itself")]
+    IncludesItself,
+    #[error("includes nested more than 8 deep")]
+    TooDeep,
+    #[error("register {0}: regnum overflows")]
+    RegnumOverflow(String),
+    /// Not UTF-8 from byte `at` on.
+    #[error("not UTF-8 at byte {at}")]
+    NotUtf8 { at: usize },
+}
+
 /// Scans one annex into the items trapscope uses; everything else (types,
 /// comments, the DOCTYPE) is skipped. Errors say what was malformed.
-pub fn scan(xml: &str) -> Result<Vec<Item>, String> {
+pub fn scan(xml: &str) -> Result<Vec<Item>, TdescError> {
     let mut items = Vec::new();
     let mut rest = xml;
     while let Some(lt) = rest.find('<') {
         rest = &rest[lt..];
         if let Some(after) = rest.strip_prefix("<!--") {
-            let end = after.find("-->").ok_or("a comment that never ends")?;
+            let end = after.find("-->").ok_or(TdescError::Comment)?;
             rest = &after[end + 3..];
             continue;
         }
-        let gt = rest.find('>').ok_or("a tag that never ends")?;
+        let gt = rest.find('>').ok_or(TdescError::Tag)?;
         let tag = &rest[1..gt];
         rest = &rest[gt + 1..];
         // The name ends at a space or the '/' of "<reg .../>"; the '/' of
@@ -90,12 +133,15 @@ pub fn scan(xml: &str) -> Result<Vec<Item>, String> {
             "architecture" => {
                 let end = rest
                     .find("</architecture>")
-                    .ok_or("<architecture> without </architecture>")?;
+                    .ok_or(TdescError::Architecture)?;
                 items.push(Item::Architecture(unescape(rest[..end].trim())));
                 rest = &rest[end..];
             }
             "feature" => {
-                let n = attr(attrs, "name")?.ok_or("<feature> without a name")?;
+                let n = attr(attrs, "name")?.ok_or(TdescError::Missing {
+                    tag: "feature",
+                    attr: "a name",
+                })?;
                 items.push(Item::FeatureStart(n));
                 if attrs.trim_end().ends_with('/') {
                     items.push(Item::FeatureEnd);
@@ -103,20 +149,27 @@ pub fn scan(xml: &str) -> Result<Vec<Item>, String> {
             }
             "/feature" => items.push(Item::FeatureEnd),
             "xi:include" => {
-                let href = attr(attrs, "href")?.ok_or("<xi:include> without href")?;
+                let href = attr(attrs, "href")?.ok_or(TdescError::Missing {
+                    tag: "xi:include",
+                    attr: "href",
+                })?;
                 items.push(Item::Include(href));
             }
             "reg" => {
-                let name = attr(attrs, "name")?.ok_or("<reg> without a name")?;
-                let bitsize = attr(attrs, "bitsize")?
-                    .ok_or_else(|| format!("<reg name=\"{name}\"> without bitsize"))?;
-                let bitsize = number(&bitsize).ok_or_else(|| {
-                    format!("register {name}: bitsize \"{bitsize}\" is not a number")
+                let name = attr(attrs, "name")?.ok_or(TdescError::Missing {
+                    tag: "reg",
+                    attr: "a name",
                 })?;
+                let bitsize = attr(attrs, "bitsize")?
+                    .ok_or_else(|| TdescError::NoBitsize { reg: name.clone() })?;
+                let not_a_number = |attr, value: String| TdescError::NotANumber {
+                    reg: name.clone(),
+                    attr,
+                    value,
+                };
+                let bitsize = number(&bitsize).ok_or_else(|| not_a_number("bitsize", bitsize))?;
                 let regnum = match attr(attrs, "regnum")? {
-                    Some(r) => Some(number(&r).ok_or_else(|| {
-                        format!("register {name}: regnum \"{r}\" is not a number")
-                    })?),
+                    Some(r) => Some(number(&r).ok_or_else(|| not_a_number("regnum", r))?),
                     None => None,
                 };
                 items.push(Item::Reg {
@@ -136,26 +189,26 @@ fn number(s: &str) -> Option<u32> {
 }
 
 /// The value of attribute `key` in a tag's attribute text.
-fn attr(attrs: &str, key: &str) -> Result<Option<String>, String> {
+fn attr(attrs: &str, key: &str) -> Result<Option<String>, TdescError> {
     let mut rest = attrs;
     loop {
         rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '/');
         if rest.is_empty() {
             return Ok(None);
         }
-        let eq = rest
-            .find('=')
-            .ok_or_else(|| format!("attribute text \"{}\" has no '='", attrs.trim()))?;
+        let eq = rest.find('=').ok_or_else(|| TdescError::NoEquals {
+            attrs: attrs.trim().to_string(),
+        })?;
         let k = rest[..eq].trim();
         let v = rest[eq + 1..].trim_start();
         let q = v
             .chars()
             .next()
             .filter(|&c| c == '"' || c == '\'')
-            .ok_or_else(|| format!("attribute {k} is not quoted"))?;
+            .ok_or_else(|| TdescError::Unquoted(k.to_string()))?;
         let end = v[1..]
             .find(q)
-            .ok_or_else(|| format!("attribute {k} has no closing quote"))?;
+            .ok_or_else(|| TdescError::Unclosed(k.to_string()))?;
         if k == key {
             return Ok(Some(unescape(&v[1..1 + end])));
         }
@@ -191,15 +244,15 @@ fn walk(
     stack: &mut Vec<String>,
     outer_feature: &str,
 ) -> Result<(), super::GdbError> {
-    let bad = |why: String| super::GdbError::TargetXml {
+    let bad = |why: TdescError| super::GdbError::TargetXml {
         annex: annex.to_string(),
         why,
     };
     if stack.iter().any(|a| a == annex) {
-        return Err(bad("it includes itself".into()));
+        return Err(bad(TdescError::IncludesItself));
     }
     if stack.len() >= 8 {
-        return Err(bad("includes nested more than 8 deep".into()));
+        return Err(bad(TdescError::TooDeep));
     }
     let xml = fetch(annex)?;
     let items = scan(&xml).map_err(bad)?;
@@ -219,7 +272,7 @@ fn walk(
                 let n = regnum.unwrap_or(*next);
                 *next = n
                     .checked_add(1)
-                    .ok_or_else(|| bad(format!("register {name}: regnum overflows")))?;
+                    .ok_or_else(|| bad(TdescError::RegnumOverflow(name.clone())))?;
                 // The first description of a name wins; a later duplicate
                 // still takes its number, as the numbering rule counts it.
                 map.regs.entry(name).or_insert(RegInfo {
@@ -268,17 +321,29 @@ mod tests {
 
     #[test]
     fn malformed_xml_is_an_error_naming_it() {
-        assert!(scan("<reg name=\"a\"/>").unwrap_err().contains("bitsize"));
+        assert!(
+            scan("<reg name=\"a\"/>")
+                .unwrap_err()
+                .to_string()
+                .contains("bitsize")
+        );
         assert!(
             scan("<reg name=\"a\" bitsize=\"x\"/>")
                 .unwrap_err()
+                .to_string()
                 .contains("not a number")
         );
-        assert!(scan("<reg name=\"a").unwrap_err().contains("never ends"));
-        assert!(scan("<!-- x").unwrap_err().contains("comment"));
+        assert!(
+            scan("<reg name=\"a")
+                .unwrap_err()
+                .to_string()
+                .contains("never ends")
+        );
+        assert!(scan("<!-- x").unwrap_err().to_string().contains("comment"));
         assert!(
             scan("<reg name=a bitsize=\"1\"/>")
                 .unwrap_err()
+                .to_string()
                 .contains("quoted")
         );
     }

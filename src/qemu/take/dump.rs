@@ -4,15 +4,15 @@
 
 use std::path::Path;
 
-use super::super::gdb::{CSR, FCSR, VECTOR, VECTOR_CSRS};
-use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE};
+use super::super::gdb::{FCSR, VECTOR_CSRS};
+use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE, TakeError};
 use crate::snapshot::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
 
 impl Booted {
     /// Every register the snapshot keeps.
-    pub fn hart(&mut self) -> Result<HartDump, String> {
+    pub fn hart(&mut self) -> Result<HartDump, TakeError> {
         let pc = self.reg(self.regs.pc)?;
         let privilege = match self.regs.priv_ {
             Some(r) => match self.reg(r)? & 3 {
@@ -20,7 +20,11 @@ impl Booted {
                 1 => "S",
                 _ => "M",
             },
-            None => return Err("the gdbstub does not show the privilege (priv)".into()),
+            None => {
+                return Err(TakeError::NotShown {
+                    what: "the privilege (priv)",
+                });
+            }
         };
         let mut x = vec![Hex(0)];
         for i in 1..32 {
@@ -50,7 +54,7 @@ impl Booted {
         let named: Vec<(String, u32)> =
             self.regs.csr.iter().map(|(n, r)| (n.clone(), *r)).collect();
         for (name, regnum) in named {
-            let Some(bytes) = self.gdb.try_read_reg(regnum).map_err(|e| e.to_string())? else {
+            let Some(bytes) = self.gdb.try_read_reg(regnum)? else {
                 continue;
             };
             csrs.push(Csr {
@@ -64,10 +68,10 @@ impl Booted {
         // cannot read is refused, never resumed as 0.
         for num in (0u16..0x1000).filter(|&n| crate::machine::restorable(n)) {
             if !csrs.iter().any(|c| c.csr.0 == u64::from(num)) {
-                return Err(format!(
-                    "the gdbstub gives no {} (CSR {num:#x}), which a snapshot restores",
-                    crate::isa::csr_name(num).unwrap_or("CSR")
-                ));
+                return Err(TakeError::NoCsr {
+                    num,
+                    needs: "a snapshot restores",
+                });
             }
         }
         if !f.is_empty() && fcsr.is_none() {
@@ -88,7 +92,7 @@ impl Booted {
     /// fcsr when the FP feature does not list it: the csr feature's, or
     /// else `p` at the CSR base + 3, which QEMU 7.2 answers although it
     /// leaves fcsr out of its list (built while FS was Off).
-    fn fcsr(&mut self, csrs: &[Csr]) -> Result<u64, String> {
+    fn fcsr(&mut self, csrs: &[Csr]) -> Result<u64, TakeError> {
         let num = u64::from(FCSR);
         if let Some(c) = csrs.iter().find(|c| c.csr.0 == num) {
             return Ok(c.value.0);
@@ -96,45 +100,42 @@ impl Booted {
         let regnum = self.regs.csr_regnum_unlisted(FCSR);
         match self.gdb.read_reg(regnum) {
             Ok(b) => Ok(le_u64(&b)),
-            Err(e) => Err(format!(
-                "the gdbstub gives no fcsr, which a snapshot of a hart with F needs (register {regnum}, the CSR base + 3: {e})"
-            )),
+            Err(err) => Err(TakeError::NoFcsr { regnum, err }),
         }
     }
 
-    fn vector(&mut self) -> Result<Option<VectorDump>, String> {
+    fn vector(&mut self) -> Result<Option<VectorDump>, TakeError> {
         let Some(vlen) = self.regs.vlen_bits else {
             return Ok(None);
         };
         let mut val = std::collections::BTreeMap::new();
         for name in VECTOR_CSRS {
-            let regnum = *self.regs.vector_csrs.get(name).ok_or_else(|| {
-                format!(
-                    "the gdbstub gives no {name} (neither {VECTOR} nor {CSR} lists it), which a snapshot of a hart with V needs"
-                )
-            })?;
-            let b = self.gdb.read_reg(regnum).map_err(|e| {
-                format!("cannot read {name}, which a snapshot of a hart with V needs: {e}")
-            })?;
+            let regnum = *self
+                .regs
+                .vector_csrs
+                .get(name)
+                .ok_or(TakeError::NoVectorCsr { name })?;
+            let b = self
+                .gdb
+                .read_reg(regnum)
+                .map_err(|err| TakeError::VectorCsr { name, err })?;
             val.insert(name, le_u64(&b));
         }
         let get = |n: &str| val.get(n).copied().unwrap_or_default();
         if get("vlenb") * 8 != u64::from(vlen) {
-            return Err(format!(
-                "the gdbstub's vlenb {} does not match its {vlen}-bit vector registers",
-                get("vlenb")
-            ));
+            return Err(TakeError::Vlenb {
+                vlenb: get("vlenb"),
+                vlen,
+            });
         }
         // vcsr holds vxrm and vxsat (V spec §3.9): the three must agree.
         let (vxrm, vxsat, vcsr) = (get("vxrm"), get("vxsat"), get("vcsr"));
         if vcsr != (vxrm & 3) << 1 | (vxsat & 1) {
-            return Err(format!(
-                "the gdbstub's vcsr {vcsr:#x} disagrees with its vxrm {vxrm} and vxsat {vxsat}"
-            ));
+            return Err(TakeError::Vcsr { vcsr, vxrm, vxsat });
         }
         let mut v = Vec::new();
         for r in self.regs.v.clone() {
-            let b = self.gdb.read_reg(r).map_err(|e| e.to_string())?;
+            let b = self.gdb.read_reg(r)?;
             v.push(format::to_hex(&b));
         }
         Ok(Some(VectorDump {
@@ -148,19 +149,19 @@ impl Booted {
     }
 
     /// A physical 64-bit word through QEMU's monitor (`xp`).
-    fn phys_u64(&mut self, addr: u64) -> Result<u64, String> {
-        let out = self
-            .gdb
-            .monitor(&format!("xp /1gx {addr:#x}"))
-            .map_err(|e| e.to_string())?;
+    fn phys_u64(&mut self, addr: u64) -> Result<u64, TakeError> {
+        let out = self.gdb.monitor(&format!("xp /1gx {addr:#x}"))?;
         out.rsplit(':')
             .next()
             .and_then(|v| u64::from_str_radix(v.trim().trim_start_matches("0x"), 16).ok())
-            .ok_or_else(|| format!("QEMU's monitor gave no value for {addr:#x}: {}", out.trim()))
+            .ok_or_else(|| TakeError::Monitor {
+                addr,
+                out: out.clone(),
+            })
     }
 
     /// The CLINT's state: mtime, hart 0's mtimecmp, its msip bit.
-    pub fn platform(&mut self) -> Result<PlatformDump, String> {
+    pub fn platform(&mut self) -> Result<PlatformDump, TakeError> {
         Ok(PlatformDump {
             mtime: Hex(self.phys_u64(MTIME)?),
             mtimecmp: Hex(self.phys_u64(MTIMECMP)?),
@@ -169,27 +170,29 @@ impl Booted {
     }
 
     /// RAM, through the monitor's `pmemsave` into the scratch directory.
-    pub fn ram(&mut self) -> Result<Vec<u8>, String> {
+    pub fn ram(&mut self) -> Result<Vec<u8>, TakeError> {
         let path = self.work.join("ram.bin");
         let size = u64::from(self.cfg.mem_mib) << 20;
-        let out = self
-            .gdb
-            .monitor(&format!(
-                "pmemsave {RAM_BASE:#x} {size:#x} {}",
-                monitor_string(&path)?
-            ))
-            .map_err(|e| e.to_string())?;
-        let ram = std::fs::read(&path)
-            .map_err(|e| format!("QEMU did not save RAM ({e}): {}", out.trim()))?;
+        let out = self.gdb.monitor(&format!(
+            "pmemsave {RAM_BASE:#x} {size:#x} {}",
+            monitor_string(&path)?
+        ))?;
+        let ram = std::fs::read(&path).map_err(|err| TakeError::RamNotSaved {
+            err,
+            out: out.clone(),
+        })?;
         let _ = std::fs::remove_file(&path);
         if ram.len() as u64 != size {
-            return Err(format!("QEMU saved {} bytes of RAM, not {size}", ram.len()));
+            return Err(TakeError::RamSize {
+                got: ram.len(),
+                size,
+            });
         }
         Ok(ram)
     }
 
     /// The whole snapshot at the current stop, written to `dir`.
-    pub fn save(&mut self, dir: &Path) -> Result<(), String> {
+    pub fn save(&mut self, dir: &Path) -> Result<(), TakeError> {
         let hart = self.hart()?;
         let counter = self.checked_counter(hart.x[super::step::COUNTER_REG].0)?;
         let platform = self.platform()?;
@@ -241,22 +244,23 @@ impl Booted {
             format::CONSOLE_FILE,
             self.qemu.console_tail(usize::MAX).as_bytes(),
         )?;
-        super::super::init_src::write(dir, &self.facts.sources)
+        Ok(super::super::init_src::write(dir, &self.facts.sources)?)
     }
 }
 
 /// A hart whose `riscv,isa` names F or D needs all 32 FP registers from
 /// the stub's FP feature: fewer is refused, never resumed as zeros.
-fn check_fp_count(isa: &str, got: usize) -> Result<(), String> {
+fn check_fp_count(isa: &str, got: usize) -> Result<(), TakeError> {
     let base = isa.split('_').next().unwrap_or("");
     let letters = base
         .strip_prefix("rv64")
         .or_else(|| base.strip_prefix("rv32"));
     let has_fp = letters.is_some_and(|l| l.contains(['f', 'd', 'g']));
     if has_fp && got != 32 {
-        return Err(format!(
-            "the gdbstub gives {got} of the 32 FP registers (org.gnu.gdb.riscv.fpu), which a snapshot of a hart with F/D ({isa}) needs"
-        ));
+        return Err(TakeError::FpCount {
+            got,
+            isa: isa.to_string(),
+        });
     }
     Ok(())
 }
@@ -265,12 +269,9 @@ fn check_fp_count(isa: &str, got: usize) -> Result<(), String> {
 /// `\`, `"`, newline and carriage return escaped as the monitor's parser
 /// reads them (so a `"` in TMPDIR cannot end the name early). A path that
 /// is not UTF-8 cannot be passed exactly, and is refused.
-pub(super) fn monitor_string(p: &Path) -> Result<String, String> {
-    let text = p.to_str().ok_or_else(|| {
-        format!(
-            "TMPDIR: the scratch file {} is not UTF-8, which QEMU's monitor cannot be given: set TMPDIR to another directory",
-            p.display()
-        )
+pub(super) fn monitor_string(p: &Path) -> Result<String, TakeError> {
+    let text = p.to_str().ok_or_else(|| TakeError::NotUtf8Path {
+        path: p.to_path_buf(),
     })?;
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -310,7 +311,9 @@ mod tests {
     fn a_hart_with_f_or_d_needs_all_32_fp_registers() {
         assert!(check_fp_count("rv64imafdc_zicsr_zifencei", 32).is_ok());
         assert!(check_fp_count("rv64imac_zicsr", 0).is_ok());
-        let e = check_fp_count("rv64imafdc_zicsr", 12).unwrap_err();
+        let e = check_fp_count("rv64imafdc_zicsr", 12)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("12 of the 32 FP registers"), "{e}");
         assert!(check_fp_count("rv64imafdc", 0).is_err());
     }

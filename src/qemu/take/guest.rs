@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{Config, Guest};
+use super::{Config, Guest, GuestError};
 use crate::machine::Program;
 
 /// The files and facts a snapshot's manifest records about its guest.
@@ -19,36 +19,38 @@ pub(super) struct GuestFacts {
     pub sources: crate::qemu::init_src::Collected,
 }
 
-fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    crate::input::read_regular(path, what, crate::input::KERNEL_IMAGE_MAX)
-        .map_err(|e| format!("{}: {e}", path.display()))
+fn read(path: &Path, what: &str) -> Result<Vec<u8>, GuestError> {
+    crate::input::read_regular(path, what, crate::input::KERNEL_IMAGE_MAX).map_err(|err| {
+        GuestError::Read {
+            path: path.to_path_buf(),
+            err,
+        }
+    })
 }
 
 /// The RISC-V Linux Image header (Documentation/arch/riscv/boot-image-header.rst):
 /// "RISCV\0\0\0" at 0x30 and "RSC\x05" at 0x38.
-fn check_image(path: &Path, b: &[u8]) -> Result<(), String> {
+fn check_image(path: &Path, b: &[u8]) -> Result<(), GuestError> {
     if b.get(0x30..0x38) == Some(b"RISCV\0\0\0") && b.get(0x38..0x3c) == Some(b"RSC\x05") {
         return Ok(());
     }
+    let path = path.to_path_buf();
     if b.starts_with(b"\x7fELF") {
-        return Err(format!(
-            "{}: an ELF file, not a kernel Image: give arch/riscv/boot/Image as --kernel and the ELF as --vmlinux",
-            path.display()
-        ));
+        return Err(GuestError::ElfNotImage { path });
     }
-    Err(format!(
-        "{}: not a RISC-V Linux Image (no RISCV/RSC magic at 0x30)",
-        path.display()
-    ))
+    Err(GuestError::NotImage { path })
 }
 
-fn symbol_addr(p: &Program, name: &str) -> Result<u64, String> {
+fn symbol_addr(p: &Program, name: &str) -> Result<u64, GuestError> {
     p.symbol(name)
         .map(|s| s.addr)
-        .ok_or_else(|| format!("{}: has no symbol '{name}'", p.path.display()))
+        .ok_or_else(|| GuestError::NoSymbol {
+            path: p.path.clone(),
+            name: name.to_string(),
+        })
 }
 
-pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
+pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, GuestError> {
     let (init_path, build_id) = match &cfg.guest {
         Guest::Linux {
             image,
@@ -59,21 +61,22 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
             let img = read(image, "kernel Image")?;
             check_image(image, &img)?;
             let vm = read(vmlinux, "vmlinux")?;
-            crate::program::elfhdr::check_ident(&vm)
-                .map_err(|e| format!("{}: {e}", vmlinux.display()))?;
+            crate::program::elfhdr::check_ident(&vm).map_err(|err| GuestError::VmlinuxHeader {
+                path: vmlinux.clone(),
+                err,
+            })?;
             let raw = crate::snapshot::variant::build_id_bytes(&vm).ok_or_else(|| {
-                format!(
-                    "{}: has no GNU build id (.note.gnu.build-id), which ties a snapshot to its kernel",
-                    vmlinux.display()
-                )
+                GuestError::NoBuildId {
+                    path: vmlinux.clone(),
+                }
             })?;
             let id = crate::snapshot::format::to_hex(&raw);
             if !img.windows(raw.len()).any(|w| w == raw.as_slice()) {
-                return Err(format!(
-                    "{}: build id {id} of {} is not in this Image: the vmlinux does not match the Image",
-                    image.display(),
-                    vmlinux.display()
-                ));
+                return Err(GuestError::Mismatch {
+                    image: image.clone(),
+                    vmlinux: vmlinux.clone(),
+                    id,
+                });
             }
             (init.clone(), Some(id))
         }
@@ -84,17 +87,15 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
         Guest::Elf(_) => ("guest ELF", "ELF"),
     };
     let bytes = read(&init_path, what)?;
-    let prog = Program::parse(&init_path, &bytes).map_err(|e| e.to_string())?;
+    let prog = Program::parse(&init_path, &bytes)?;
     // QEMU virt with -bios none starts the hart at RAM's base, whatever
     // the ELF's entry says: a guest that starts elsewhere would run from
     // the wrong instruction.
     if matches!(cfg.guest, Guest::Elf(_)) && prog.entry != super::RAM_BASE {
-        return Err(format!(
-            "{}: its entry is {:#x}, but QEMU's -bios none starts a bare-metal guest at RAM's base, {:#x}: link its _start there",
-            init_path.display(),
-            prog.entry,
-            super::RAM_BASE
-        ));
+        return Err(GuestError::Entry {
+            path: init_path,
+            entry: prog.entry,
+        });
     }
     let ecall = symbol_addr(&prog, &cfg.ecall_symbol)?;
     let loop_top = symbol_addr(&prog, &cfg.loop_symbol)?;
@@ -116,7 +117,7 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, String> {
 /// The temporary directory (TMPDIR, else /tmp) must be a directory before
 /// QEMU is asked anything: QEMU writes its device tree, socket and RAM
 /// dump there, and a missing one would surface as QEMU's own long error.
-pub(super) fn check_tmpdir() -> Result<(), String> {
+pub(super) fn check_tmpdir() -> Result<(), GuestError> {
     let t = std::env::temp_dir();
     let from = if std::env::var_os("TMPDIR").is_some() {
         "TMPDIR"
@@ -125,13 +126,7 @@ pub(super) fn check_tmpdir() -> Result<(), String> {
     };
     match std::fs::metadata(&t) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!(
-            "{from} {}: not a directory (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): set TMPDIR to a directory",
-            t.display()
-        )),
-        Err(e) => Err(format!(
-            "{from} {}: {e} (trapscope snapshot keeps QEMU's device tree, socket and RAM dump there): create it or set TMPDIR to a directory",
-            t.display()
-        )),
+        Ok(_) => Err(GuestError::TmpNotADirectory { from, dir: t }),
+        Err(err) => Err(GuestError::Tmp { from, dir: t, err }),
     }
 }

@@ -13,6 +13,7 @@
 
 use std::path::Path;
 
+use super::OutError;
 use crate::output::ScratchDir;
 use crate::snapshot::format;
 
@@ -31,19 +32,17 @@ pub(super) enum Out {
 /// `out`: an existing directory trapscope may write into, or a new name
 /// whose parent takes a directory (made, with its own missing parents, and
 /// removed again at once; DIR itself is not made yet).
-pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
-    let bad = |why: String| format!("-o {}: {why}", out.display());
+pub(super) fn prepare_out(out: &Path) -> Result<Out, OutError> {
+    let o = || out.to_path_buf();
     // Not followed: a link at DIR is refused (output::check_own_dir).
     match std::fs::symlink_metadata(out) {
-        Ok(m) if m.file_type().is_symlink() => {
-            Err(bad("is a symbolic link: give the directory itself".into()))
-        }
-        Ok(m) if !m.is_dir() => Err(bad("exists and is not a directory".into())),
+        Ok(m) if m.file_type().is_symlink() => Err(OutError::Link { out: o() }),
+        Ok(m) if !m.is_dir() => Err(OutError::NotADirectory { out: o() }),
         Ok(_) => {
-            crate::output::check_own_dir(out).map_err(|e| format!("-o {e}"))?;
+            crate::output::check_own_dir(out).map_err(OutError::NotOwn)?;
             // An earlier snapshot is replaced; anything else is left alone.
             let foreign = std::fs::read_dir(out)
-                .map_err(|e| bad(format!("cannot read the directory: {e}")))?
+                .map_err(|err| OutError::Unreadable { out: o(), err })?
                 .flatten()
                 .any(|e| {
                     let n = e.file_name();
@@ -59,14 +58,14 @@ pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
                     .any(|k| n == *k)
                 });
             if foreign {
-                return Err(bad(
-                    "exists and holds files that are not a snapshot's: give a new or empty directory".into(),
-                ));
+                return Err(OutError::Foreign { out: o() });
             }
             let probe = out.join(format!(".trapscope-write-test-{}", std::process::id()));
             if let Err(e) = crate::output::create_new(&probe, b"") {
-                let why = e.unwrap_or_else(|| format!("{} exists", probe.display()));
-                return Err(bad(format!("cannot write into the directory: {why}")));
+                return Err(match e {
+                    Some(err) => OutError::Unwritable { out: o(), err },
+                    None => OutError::ProbeExists { out: o(), probe },
+                });
             }
             let _ = std::fs::remove_file(&probe);
             Ok(Out::InPlace)
@@ -79,19 +78,20 @@ pub(super) fn prepare_out(out: &Path) -> Result<Out, String> {
 }
 
 /// A fresh partial directory beside `out` (its parent made if missing).
-pub(super) fn partial(out: &Path) -> Result<ScratchDir, String> {
-    let bad = |e: std::io::Error| format!("-o {}: cannot create the directory: {e}", out.display());
+pub(super) fn partial(out: &Path) -> Result<ScratchDir, OutError> {
+    let bad = |err| OutError::Create {
+        out: out.to_path_buf(),
+        err,
+    };
     let parent = crate::output::dir_of(out);
     std::fs::create_dir_all(parent).map_err(bad)?;
     crate::output::fresh_dir(parent, PARTIAL).map_err(bad)
 }
 
 /// Puts the complete snapshot in `dir` at `out`.
-pub(super) fn finish(dir: ScratchDir, out: &Path) -> Result<(), String> {
-    dir.rename_to(out).map_err(|e| {
-        format!(
-            "-o {}: cannot put the snapshot in place: {e}",
-            out.display()
-        )
+pub(super) fn finish(dir: ScratchDir, out: &Path) -> Result<(), OutError> {
+    dir.rename_to(out).map_err(|err| OutError::Place {
+        out: out.to_path_buf(),
+        err,
     })
 }

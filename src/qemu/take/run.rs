@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::super::gdb::GdbError;
-use super::{Booted, step};
+use super::{Booted, StopError, TakeError, step};
 
 impl Booted {
     /// Runs until the guest stops before the `n`-th execution of the
@@ -16,7 +16,7 @@ impl Booted {
     /// previous one completed it (`step_over`): a step that takes an
     /// interrupt, or an exception the marker raised, comes back to the same
     /// execution.
-    pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+    pub fn run_to(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), TakeError> {
         let mut told = Instant::now();
         while self.hits < n {
             let first = self.hits == 0;
@@ -52,7 +52,7 @@ impl Booted {
         first: bool,
         n: u64,
         progress: &mut dyn FnMut(&str),
-    ) -> Result<(), String> {
+    ) -> Result<(), TakeError> {
         // --timeout bounds every wait: the boot's, and each iteration's.
         let timeout = self.cfg.boot_timeout;
         let deadline = Instant::now() + timeout;
@@ -93,54 +93,61 @@ impl Booted {
         if died.is_none() && matches!(r, Err(GdbError::Closed { .. } | GdbError::Io { .. })) {
             died = self.qemu.exited_within(Duration::from_secs(2));
         }
+        let marker = self.cfg.ecall_symbol.clone();
         if let Some(why) = died {
-            return Err(format!(
-                "QEMU stopped ({why}) when the guest had reached {} ({:#x}) {} of {n} times{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.hits,
-                self.console_note()
-            ));
+            return Err(StopError::QemuStopped {
+                why,
+                marker,
+                at: self.ecall,
+                hits: self.hits,
+                n,
+                console: self.console_note(),
+            }
+            .into());
         }
         if crate::machine::sigint::requested() {
-            return Err("interrupted".into());
+            return Err(TakeError::Interrupted);
         }
         if panicked {
-            let death = init_death(&self.qemu.console_tail(PANIC_LINES))
-                .map(|d| format!(" ({d})"))
-                .unwrap_or_default();
             // trapscope's inits say why they gave up in a line of their
             // own before exiting: that line first, the rest after.
-            let said = init_said(&self.qemu.console_tail(8))
-                .map(|l| format!("{l}; "))
-                .unwrap_or_default();
-            return Err(format!(
-                "{said}the kernel stopped with a panic{death} when the guest had reached {} ({:#x}) {} of {n} times{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.hits,
-                self.console_note()
-            ));
+            return Err(StopError::Panic {
+                said: init_said(&self.qemu.console_tail(8)).map(str::to_string),
+                death: init_death(&self.qemu.console_tail(PANIC_LINES)),
+                marker,
+                at: self.ecall,
+                hits: self.hits,
+                n,
+                console: self.console_note(),
+            }
+            .into());
         }
-        if let Err(e) = r {
-            let what = if first {
-                format!(
-                    "the guest did not reach {} ({:#x}) within {} s",
-                    self.cfg.ecall_symbol,
-                    self.ecall,
-                    timeout.as_secs()
-                )
+        if let Err(err) = r {
+            let console = self.console_note();
+            return Err(if first {
+                StopError::NotReached {
+                    marker,
+                    at: self.ecall,
+                    secs: timeout.as_secs(),
+                    console,
+                }
             } else {
-                format!("the loop stopped reaching {} ({e})", self.cfg.ecall_symbol)
-            };
-            return Err(format!("{what}{}", self.console_note()));
+                StopError::LoopStopped {
+                    marker,
+                    err,
+                    console,
+                }
+            }
+            .into());
         }
         let pc = self.reg(self.regs.pc)?;
         if pc != at {
-            return Err(format!(
-                "QEMU stopped at {pc:#x}, not at the marker {at:#x}{}",
-                self.console_note()
-            ));
+            return Err(StopError::Elsewhere {
+                pc,
+                at,
+                console: self.console_note(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -150,20 +157,19 @@ impl Booted {
     /// Returns whether the step completed the marker (`step::Took`); an
     /// interrupt, or a fault the marker raised, leaves it to run again
     /// after the handler returns.
-    fn step_over(&mut self) -> Result<bool, String> {
-        let e = |e: GdbError| e.to_string();
+    fn step_over(&mut self) -> Result<bool, TakeError> {
         let from = self.privilege()?;
-        self.gdb.clear_breakpoint(self.ecall, 4).map_err(e)?;
+        self.gdb.clear_breakpoint(self.ecall, 4)?;
         // A step that retired nothing is made again, a few times at most.
         let mut took = step::Took::Stayed;
         for _ in 0..STEP_TRIES {
-            self.gdb.step().map_err(e)?;
+            self.gdb.step()?;
             took = self.trap_after_step(from)?;
             if !matches!(took, step::Took::Stayed) {
                 break;
             }
         }
-        self.gdb.set_breakpoint(self.ecall, 4).map_err(e)?;
+        self.gdb.set_breakpoint(self.ecall, 4)?;
         match took {
             step::Took::Ecall | step::Took::Retired => Ok(true),
             step::Took::Interrupt => {
@@ -173,18 +179,20 @@ impl Booted {
             // Its handler returns to retry it: the next stop is the same
             // execution.
             step::Took::Fault => Ok(false),
-            step::Took::Stayed => Err(format!(
-                "{STEP_TRIES} steps over {} ({:#x}) in a row retired nothing{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.console_note()
-            )),
-            step::Took::Other(what) => Err(format!(
-                "the step over {} ({:#x}) did not take its trap: {what}{}",
-                self.cfg.ecall_symbol,
-                self.ecall,
-                self.console_note()
-            )),
+            step::Took::Stayed => Err(StopError::Stayed {
+                tries: STEP_TRIES,
+                marker: self.cfg.ecall_symbol.clone(),
+                at: self.ecall,
+                console: self.console_note(),
+            }
+            .into()),
+            step::Took::Other(what) => Err(StopError::NoTrap {
+                marker: self.cfg.ecall_symbol.clone(),
+                at: self.ecall,
+                what,
+                console: self.console_note(),
+            }
+            .into()),
         }
     }
 

@@ -17,7 +17,7 @@
 //! inits: include/init.inc's loop adds 1 after each call returns) then
 //! confirms the count from the guest's side.
 
-use super::{Booted, Guest};
+use super::{Booted, Guest, TakeError};
 
 /// What the step over the marker did.
 pub(super) enum Took {
@@ -60,27 +60,24 @@ fn priv_name(p: u64) -> &'static str {
 
 impl Booted {
     /// The hart's privilege (0 U, 1 S, 3 M) from the stub's `priv`.
-    pub(super) fn privilege(&mut self) -> Result<u64, String> {
-        let r = self
-            .regs
-            .priv_
-            .ok_or("the gdbstub does not show the privilege (priv)")?;
+    pub(super) fn privilege(&mut self) -> Result<u64, TakeError> {
+        let r = self.regs.priv_.ok_or(TakeError::NotShown {
+            what: "the privilege (priv)",
+        })?;
         Ok(self.reg(r)? & 3)
     }
 
     /// A CSR the stub lists, by number.
-    pub(super) fn csr_value(&mut self, num: u16) -> Result<u64, String> {
-        let r = self.regs.csr_regnum(num).ok_or_else(|| {
-            format!(
-                "the gdbstub gives no {} (CSR {num:#x}), which counting the ecall needs",
-                crate::isa::csr_name(num).unwrap_or("CSR")
-            )
+    pub(super) fn csr_value(&mut self, num: u16) -> Result<u64, TakeError> {
+        let r = self.regs.csr_regnum(num).ok_or(TakeError::NoCsr {
+            num,
+            needs: "counting the ecall needs",
         })?;
         self.reg(r)
     }
 
     /// Where the step over the ecall, made in privilege `from`, ended.
-    pub(super) fn trap_after_step(&mut self, from: u64) -> Result<Took, String> {
+    pub(super) fn trap_after_step(&mut self, from: u64) -> Result<Took, TakeError> {
         let pc = self.reg(self.regs.pc)?;
         let now = self.privilege()?;
         let (cause, epc, tvec) = if now == 3 {
@@ -110,7 +107,7 @@ impl Booted {
     /// `at`-th ecall: Some for trapscope's inits under Linux, checked to be
     /// `at - 1`; None for a bare ELF or a user's init, whose loops keep no
     /// such count.
-    pub(super) fn checked_counter(&self, x9: u64) -> Result<Option<u64>, String> {
+    pub(super) fn checked_counter(&self, x9: u64) -> Result<Option<u64>, TakeError> {
         if !matches!(self.cfg.guest, Guest::Linux { counted: true, .. }) {
             return Ok(None);
         }
@@ -191,15 +188,12 @@ fn is_ecall_cause(cause: u64, epc: u64, marker: u64) -> bool {
 }
 
 /// `x9` must be `at - 1` at the stop before the `at`-th ecall.
-pub(super) fn check_counter(x9: u64, at: u64) -> Result<u64, String> {
+pub(super) fn check_counter(x9: u64, at: u64) -> Result<u64, TakeError> {
     let want = at.saturating_sub(1);
     if x9 == want {
         return Ok(x9);
     }
-    Err(format!(
-        "the init's own iteration count (x9) is {x9} at the stop, but it should be {want} before the {} ecall: the stop is not where it was counted to be; take the snapshot again",
-        super::ordinal(at)
-    ))
+    Err(TakeError::Counter { x9, want, at })
 }
 
 #[cfg(test)]
@@ -284,12 +278,12 @@ mod tests {
 
     #[test]
     fn the_counter_must_be_one_less_than_at() {
-        assert_eq!(check_counter(99, 100), Ok(99));
-        let e = check_counter(98, 100).unwrap_err();
+        assert_eq!(check_counter(99, 100).ok(), Some(99));
+        let e = check_counter(98, 100).unwrap_err().to_string();
         assert!(
             e.contains("x9") && e.contains("98") && e.contains("99"),
             "{e}"
         );
-        assert_eq!(check_counter(0, 1), Ok(0));
+        assert_eq!(check_counter(0, 1).ok(), Some(0));
     }
 }

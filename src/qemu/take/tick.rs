@@ -11,8 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::super::gdb::GdbError;
-use super::Booted;
+use super::{Booted, TakeError};
 
 /// CSR numbers (priv spec §2.2).
 const SCAUSE: u16 = 0x142;
@@ -35,15 +34,14 @@ pub fn interrupt_entry(stvec: u64, code: u64) -> u64 {
 impl Booted {
     /// Runs until the hart enters the kernel for the `n`-th supervisor timer
     /// interrupt taken at the init's spin (`self.ecall`).
-    pub fn run_to_tick(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
-        let e = |e: GdbError| e.to_string();
+    pub fn run_to_tick(&mut self, n: u64, progress: &mut dyn FnMut(&str)) -> Result<(), TakeError> {
         // The first arrival at the spin: the init is set up and spinning.
         self.run_to(1, progress)?;
         let spin = self.ecall;
         let stvec = self.csr_value(STVEC)?;
         let handler = interrupt_entry(stvec, S_TIMER & !(1 << 63));
-        self.gdb.clear_breakpoint(spin, 4).map_err(e)?;
-        self.gdb.set_breakpoint(handler, 4).map_err(e)?;
+        self.gdb.clear_breakpoint(spin, 4)?;
+        self.gdb.set_breakpoint(handler, 4)?;
         self.tick_handler = Some(handler);
         self.hits = 0;
         progress(&format!(
@@ -68,9 +66,9 @@ impl Booted {
             // breakpoint out. Nothing can interrupt it: the trap cleared
             // sstatus.SIE, and the firmware masked its own timer (mie.MTIE)
             // when it raised the supervisor's.
-            self.gdb.clear_breakpoint(handler, 4).map_err(e)?;
-            self.gdb.step().map_err(e)?;
-            self.gdb.set_breakpoint(handler, 4).map_err(e)?;
+            self.gdb.clear_breakpoint(handler, 4)?;
+            self.gdb.step()?;
+            self.gdb.set_breakpoint(handler, 4)?;
         }
     }
 }

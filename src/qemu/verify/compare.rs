@@ -3,6 +3,7 @@
 //! vector state, the CLINT, RAM), each difference kept with its two values
 //! and, for a pc, an address-holding CSR or a RAM address, its symbol.
 
+use super::VerifyError;
 use super::names::Names;
 use crate::snapshot::format::{Csr, HartDump, PlatformDump};
 
@@ -228,9 +229,9 @@ pub fn ram(
     c: &mut Comparison,
     base: u64,
     left: &[u8],
-    right: &mut dyn FnMut(u64, usize) -> Result<Vec<u8>, String>,
+    right: &mut dyn FnMut(u64, usize) -> Result<Vec<u8>, VerifyError>,
     names: &Names,
-) -> Result<(), String> {
+) -> Result<(), VerifyError> {
     c.covered.ram = left.len() as u64;
     let mut found: Option<RamDiff> = None;
     let mut last_page = None;
@@ -238,12 +239,12 @@ pub fn ram(
         let at = base + (k * CHUNK) as u64;
         let r = right(at, l.len())?;
         if r.len() != l.len() {
-            return Err(format!(
-                "{} gave {} bytes of RAM at {at:#x}, not {}",
-                c.right,
-                r.len(),
-                l.len()
-            ));
+            return Err(VerifyError::RamLength {
+                side: c.right,
+                got: r.len(),
+                at,
+                want: l.len(),
+            });
         }
         if l == r.as_slice() {
             continue;

@@ -8,7 +8,9 @@
 
 use std::rc::Rc;
 
+use super::{RunEnded, VerifyError};
 use crate::machine::{Machine, MachineConfig, NoObserver, Outcome, Until};
+use crate::session::Refused;
 use crate::snapshot::format::{self, Csr, HartDump, Hex, Snapshot, VectorDump};
 use crate::trace::Priv;
 
@@ -19,18 +21,14 @@ pub struct Ours {
 impl Ours {
     /// The machine at the snapshot point. `vmlinux` overrides the path the
     /// snapshot recorded (its build id must be the snapshot's).
-    pub fn new(snap: Snapshot, vmlinux: Option<&std::path::Path>) -> Result<Ours, String> {
-        let loaded =
-            crate::snapshot::variant::from_snapshot(snap, vmlinux, None).map_err(|e| e.msg)?;
+    pub fn new(snap: Snapshot, vmlinux: Option<&std::path::Path>) -> Result<Ours, VerifyError> {
+        let loaded = crate::snapshot::variant::from_snapshot(snap, vmlinux, None)?;
         let program = Rc::new(loaded.program);
-        let mut machine = Machine::with_config(program, NoObserver, MachineConfig::default())
-            .map_err(|e| e.to_string())?;
+        let mut machine = Machine::with_config(program, NoObserver, MachineConfig::default())?;
         if let Some(v) = &loaded.resume.vector {
             machine.enable_vector(v.vlen);
         }
-        machine
-            .resume(&loaded.resume)
-            .map_err(crate::session::load_error_text)?;
+        machine.resume(&loaded.resume).map_err(Refused::from)?;
         Ok(Ours { machine })
     }
 
@@ -45,14 +43,14 @@ impl Ours {
 
     /// Runs until right before the `n`-th execution of `marker` from here
     /// (the one at the snapshot point is the first), within `budget`
-    /// instructions. `Err` is how the run ended instead, in a line.
+    /// instructions. The inner `Err` is how the run ended instead.
     pub fn run_to(
         &mut self,
         marker: u64,
         n: u64,
         budget: u64,
-    ) -> Result<Result<(), String>, String> {
-        self.machine.end_at(marker, n).map_err(|e| e.to_string())?;
+    ) -> Result<Result<(), RunEnded>, VerifyError> {
+        self.machine.end_at(marker, n)?;
         let o = self.machine.run(&Until {
             max_insns: Some(budget),
             ..Until::default()
@@ -61,16 +59,14 @@ impl Ours {
         let here = || m.program.place(m.pc());
         Ok(match o {
             Outcome::Exited(0) if m.loop_ended() => Ok(()),
-            Outcome::Interrupted => return Err("interrupted".into()),
-            Outcome::Exited(code) => {
-                Err(format!("the guest exited with code {code} at {}", here()))
-            }
-            Outcome::Budget => Err(format!(
-                "it did not get there within {budget} instructions; it was at {}",
-                here()
-            )),
-            Outcome::Fault(f) => Err(f.to_string()),
-            other => Err(format!("the run stopped ({other:?}) at {}", here())),
+            Outcome::Interrupted => return Err(VerifyError::Interrupted),
+            Outcome::Exited(code) => Err(RunEnded::Exited { code, at: here() }),
+            Outcome::Budget => Err(RunEnded::Budget { budget, at: here() }),
+            Outcome::Fault(f) => Err(RunEnded::Fault(f)),
+            other => Err(RunEnded::Stopped {
+                outcome: format!("{other:?}"),
+                at: here(),
+            }),
         })
     }
 
@@ -121,9 +117,9 @@ impl Ours {
     }
 
     /// `len` bytes of physical memory from `addr`.
-    pub fn ram(&self, addr: u64, len: usize) -> Result<Vec<u8>, String> {
+    pub fn ram(&self, addr: u64, len: usize) -> Result<Vec<u8>, VerifyError> {
         self.machine
             .read_phys(addr, len)
-            .ok_or_else(|| format!("trapscope cannot read RAM at {addr:#x}"))
+            .ok_or(VerifyError::NoRam { addr })
     }
 }

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::PathDiff;
+use super::{DiffError, PathDiff};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
 use crate::session::path::{Unit, Which, iteration_figures};
@@ -117,17 +117,23 @@ pub fn choose(a: &[u64], b: &[u64]) -> Option<(u64, bool)> {
     nearest(&|i| a[i] == ma).map(|i| (i as u64 + 1, false))
 }
 
+/// `diff_typical` with the error as its line, for the TUI, which keeps it
+/// as text.
+pub fn build_default(s: &Scenario, a: &str, b: &str, opts: &RunOpts) -> Result<PathDiff, String> {
+    diff_typical(s, a, b, opts).map_err(|e| e.to_string())
+}
+
 /// The default diff: both variants run once for their per-iteration
 /// figures, then the chosen iteration is recorded on both (the last
 /// complete one when there are no figures to choose by).
-pub fn build_default(s: &Scenario, a: &str, b: &str, opts: &RunOpts) -> Result<PathDiff, String> {
+pub fn diff_typical(s: &Scenario, a: &str, b: &str, opts: &RunOpts) -> Result<PathDiff, DiffError> {
     let (fa, unit) = iteration_figures(s, s.variant(a)?, opts)?;
     let (fb, _) = iteration_figures(s, s.variant(b)?, opts)?;
     let Some((i, both)) = choose(&fa, &fb) else {
-        return super::build(s, a, b, opts, Which::Last);
+        return super::diff_at(s, a, b, opts, Which::Last);
     };
     let n = fa.len().min(fb.len());
-    let mut d = super::build(s, a, b, opts, Which::Nth(i))?;
+    let mut d = super::diff_at(s, a, b, opts, Which::Nth(i))?;
     d.choice = Choice::Typical {
         of: n as u64,
         unit: match unit {

@@ -40,9 +40,9 @@ pub(super) fn variant_program(
                 return Err(loc.span(k, format!("kernel_src {}: not a directory", d.display())));
             }
             let l = crate::snapshot::variant::load(&dir, vmlinux.as_deref(), src.as_deref())
-                .map_err(|e| match (&v.vmlinux, e.in_vmlinux) {
-                    (Some(k), true) => loc.span(k, e.msg),
-                    _ => loc.span(s, e.msg),
+                .map_err(|e| match (&v.vmlinux, e.in_vmlinux()) {
+                    (Some(k), true) => loc.span(k, e.to_string()),
+                    _ => loc.span(s, e.to_string()),
                 })?;
             let (p, r) = (Rc::new(l.program), Rc::new(l.resume));
             snaps.push((dir, p.clone(), r.clone()));

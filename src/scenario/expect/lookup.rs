@@ -30,30 +30,102 @@ fn counted_kinds() -> impl Iterator<Item = &'static str> {
         .map(EventKind::name)
 }
 
+/// Why `events.KIND` / `events_per_iteration.KIND` is refused when an
+/// expectation is parsed (`event_kind_path`); `text` is the path as written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KindError {
+    /// `kind` is none of `kinds`, the kinds a run counts.
+    #[error(
+        "'{text}': '{kind}' is not a kind of event (kinds: {}){}",
+        kinds.join(", "),
+        if kind == "retired" {
+            "; retired instructions are counted by instructions and insns_per_iteration"
+        } else {
+            ""
+        }
+    )]
+    NotAKind {
+        text: String,
+        kind: String,
+        kinds: Vec<&'static str>,
+    },
+    /// Not one step after the table (`table`).
+    #[error("'{text}': write VARIANT.{table}.KIND, e.g. before.{table}.trap")]
+    Shape { text: String, table: String },
+}
+
+/// Why a metric path has no number in a run's result (`lookup_path`).
+/// `at` is the path up to the step at fault, `step` that step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// An object without the key; `keys` are those it has.
+    #[error(
+        "{} has no '{step}' (it has: {}){}",
+        here(at),
+        keys.join(", "),
+        if step.contains('-') { "; to subtract, put spaces around the '-'" } else { "" }
+    )]
+    NoKey {
+        at: Vec<String>,
+        step: String,
+        keys: Vec<String>,
+    },
+    #[error(
+        "{} is a list without names: it cannot be looked up by '{step}'",
+        here(at)
+    )]
+    Unnamed { at: Vec<String>, step: String },
+    #[error(
+        "{} has no entry '{step}' (an entry is read by one field, e.g. .instructions)",
+        here(at)
+    )]
+    NoEntry { at: Vec<String>, step: String },
+    #[error("{} is a value, not a table: it has no '{step}'", here(at))]
+    NotATable { at: Vec<String>, step: String },
+    /// The number at `path` is not an f64.
+    #[error("'{}' is not a number", path.join("."))]
+    NotF64 { path: Vec<String> },
+    #[error(
+        "'{}' is null in this run (a figure it did not produce, e.g. cycles without a core model)",
+        path.join(".")
+    )]
+    Null { path: Vec<String> },
+    #[error(
+        "'{}' is a table or a list, not a number: name one of its fields",
+        path.join(".")
+    )]
+    NotANumber { path: Vec<String> },
+}
+
+/// Where a path step is, for `PathError`'s words.
+fn here(at: &[String]) -> String {
+    if at.is_empty() {
+        "the result".to_string()
+    } else {
+        format!("'{}'", at.join("."))
+    }
+}
+
 /// Checks `events.KIND` / `events_per_iteration.KIND`: one step after the
 /// table, naming a kind of event the run counts.
-pub fn event_kind_path(text: &str, path: &[String]) -> Result<(), String> {
-    let kinds: Vec<&str> = counted_kinds().collect();
+pub fn event_kind_path(text: &str, path: &[String]) -> Result<(), KindError> {
+    let kinds: Vec<&'static str> = counted_kinds().collect();
     match path {
         [_, kind] if kinds.contains(&kind.as_str()) => Ok(()),
-        [_, kind] => Err(format!(
-            "'{text}': '{kind}' is not a kind of event (kinds: {}){}",
-            kinds.join(", "),
-            if kind == "retired" {
-                "; retired instructions are counted by instructions and insns_per_iteration"
-            } else {
-                ""
-            }
-        )),
-        _ => Err(format!(
-            "'{text}': write VARIANT.{}.KIND, e.g. before.{}.trap",
-            path[0], path[0]
-        )),
+        [_, kind] => Err(KindError::NotAKind {
+            text: text.to_string(),
+            kind: kind.clone(),
+            kinds,
+        }),
+        _ => Err(KindError::Shape {
+            text: text.to_string(),
+            table: path[0].clone(),
+        }),
     }
 }
 
 /// Looks a metric path up in a JSON value, or says which step is missing.
-pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, String> {
+pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, PathError> {
     // An event kind that never occurred is absent from the counts: 0.
     if let [table, kind] = path
         && (table == "events" || table == "events_per_iteration")
@@ -65,37 +137,23 @@ pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, String> {
     }
     let mut cur = v;
     for (i, p) in path.iter().enumerate() {
-        let here = || {
-            if i == 0 {
-                "the result".to_string()
-            } else {
-                format!("'{}'", path[..i].join("."))
-            }
-        };
+        let at = || path[..i].to_vec();
+        let step = || p.clone();
         cur = match cur {
-            Value::Object(m) => m.get(p).ok_or_else(|| {
-                let keys: Vec<&str> = m.keys().map(String::as_str).collect();
-                // `a.x-b.y` is one path: say how to subtract.
-                let hint = if p.contains('-') {
-                    "; to subtract, put spaces around the '-'"
-                } else {
-                    ""
-                };
-                format!(
-                    "{} has no '{p}' (it has: {}){hint}",
-                    here(),
-                    keys.join(", ")
-                )
+            Value::Object(m) => m.get(p).ok_or_else(|| PathError::NoKey {
+                at: at(),
+                step: step(),
+                keys: m.keys().cloned().collect(),
             })?,
             Value::Array(items) => {
                 let named = items
                     .iter()
                     .all(|x| x.get("name").is_some_and(Value::is_string));
                 if !named {
-                    return Err(format!(
-                        "{} is a list without names: it cannot be looked up by '{p}'",
-                        here()
-                    ));
+                    return Err(PathError::Unnamed {
+                        at: at(),
+                        step: step(),
+                    });
                 }
                 match items
                     .iter()
@@ -110,33 +168,26 @@ pub fn lookup_path(v: &Value, path: &[String]) -> Result<f64, String> {
                         return Ok(0.0);
                     }
                     None => {
-                        return Err(format!(
-                            "{} has no entry '{p}' (an entry is read by one field, e.g. .instructions)",
-                            here()
-                        ));
+                        return Err(PathError::NoEntry {
+                            at: at(),
+                            step: step(),
+                        });
                     }
                 }
             }
             _ => {
-                return Err(format!(
-                    "{} is a value, not a table: it has no '{p}'",
-                    here()
-                ));
+                return Err(PathError::NotATable {
+                    at: at(),
+                    step: step(),
+                });
             }
         };
     }
+    let path = path.to_vec();
     match cur {
-        Value::Number(n) => n
-            .as_f64()
-            .ok_or_else(|| format!("'{}' is not a number", path.join("."))),
+        Value::Number(n) => n.as_f64().ok_or(PathError::NotF64 { path }),
         Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
-        Value::Null => Err(format!(
-            "'{}' is null in this run (a figure it did not produce, e.g. cycles without a core model)",
-            path.join(".")
-        )),
-        _ => Err(format!(
-            "'{}' is a table or a list, not a number: name one of its fields",
-            path.join(".")
-        )),
+        Value::Null => Err(PathError::Null { path }),
+        _ => Err(PathError::NotANumber { path }),
     }
 }

@@ -52,8 +52,11 @@ impl<'a> Names<'a> {
     }
 }
 
-/// A parse error at byte `at` of the expectation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A parse error at byte `at` of the expectation. `msg` is composed where
+/// the grammar finds the fault (a token, a name, a metric path: some forty
+/// places), so it stays text; `at` is what a caller acts on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{msg}")]
 pub struct ParseError {
     pub at: usize,
     pub msg: String,
@@ -241,9 +244,9 @@ fn operand(
         })?;
     }
     if path[0] == "events" || path[0] == "events_per_iteration" {
-        super::lookup::event_kind_path(text, &path).map_err(|msg| ParseError {
+        super::lookup::event_kind_path(text, &path).map_err(|e| ParseError {
             at: steps.get(2).map_or(steps[1].1, |s| s.1),
-            msg,
+            msg: e.to_string(),
         })?;
     }
     if path[0] == "functions_per_iteration" {

@@ -25,7 +25,7 @@ pub fn iteration_figures(
     scenario: &Scenario,
     variant: &Variant,
     opts: &RunOpts,
-) -> Result<(Vec<u64>, Unit), String> {
+) -> Result<(Vec<u64>, Unit), crate::session::SessionError> {
     let mut m = build_machine(scenario, variant, opts)?;
     // A recorder that never records (no iteration has this number): it
     // still notes the marker hit that began iteration 1.

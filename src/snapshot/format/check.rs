@@ -4,7 +4,7 @@
 //! A field the emulator underneath would refuse later must be refused
 //! here, in words about the snapshot.
 
-use super::Manifest;
+use super::{FieldError, Manifest};
 
 /// The largest RAM a snapshot may hold, 2047 MiB: the emulator copies
 /// guest memory in one call of at most `INT_MAX` (2^31 - 1) bytes, so a
@@ -17,41 +17,33 @@ pub const RAM_MAX: u64 = (RAM_MAX_MIB as u64) << 20;
 const PHYS_END: u64 = 1 << 56;
 
 /// Refuses a manifest whose RAM or vector fields cannot be loaded.
-pub(super) fn fields(m: &Manifest) -> Result<(), String> {
+pub(super) fn fields(m: &Manifest) -> Result<(), FieldError> {
     let (base, size) = (m.ram.base.0, m.ram.size.0);
     if size == 0 || size % 4096 != 0 {
-        return Err(format!(
-            "ram.size {size:#x} is not a whole number of pages (4 KiB each)"
-        ));
+        return Err(FieldError::RamPages { size });
     }
     if size > RAM_MAX {
-        return Err(format!(
-            "ram.size {size:#x} is more than the {RAM_MAX_MIB} MiB ({RAM_MAX:#x} bytes) trapscope can load; take the snapshot again with --mem {RAM_MAX_MIB} or less"
-        ));
+        return Err(FieldError::RamTooLarge { size });
     }
     if base % 4096 != 0 {
-        return Err(format!("ram.base {base:#x} is not 4 KiB aligned"));
+        return Err(FieldError::RamBase { base });
     }
     match base.checked_add(size) {
         Some(end) if end <= PHYS_END => {}
         _ => {
-            return Err(format!(
-                "ram.base {base:#x} + ram.size {size:#x} ends past the 56-bit physical address space (2^56)"
-            ));
+            return Err(FieldError::RamEnd { base, size });
         }
     }
-    for (i, s) in m.init.sources.iter().enumerate() {
+    for (index, s) in m.init.sources.iter().enumerate() {
         if super::stored_path(&s.stored).is_none() {
-            return Err(format!(
-                "init.sources[{i}].stored '{}' is not a path inside {}/ (relative, no '..', no hidden component)",
-                s.stored,
-                super::INIT_SRC_DIR
-            ));
+            return Err(FieldError::StoredPath {
+                index,
+                stored: s.stored.clone(),
+            });
         }
     }
     if let Some(v) = &m.hart.vector {
-        crate::cost::validate::vlen_rule(v.vlen)
-            .map_err(|e| format!("hart.vector.vlen {}: {e}", v.vlen))?;
+        crate::cost::validate::vlen_rule(v.vlen).map_err(FieldError::Vlen)?;
     }
     Ok(())
 }

@@ -8,10 +8,12 @@
 use std::io::Read;
 use std::path::Path;
 
+use super::RamError;
+
 /// deflate (RFC 1951 §3.2.5) codes at best 258 bytes, a match of the
 /// longest length, in two bits (a one-bit length code and a one-bit
 /// distance code): no stream inflates to more than 1032 times its size.
-const MAX_RATIO: u64 = 258 * 8 / 2;
+pub(super) const MAX_RATIO: u64 = 258 * 8 / 2;
 
 /// The window the first pass inflates into.
 const WINDOW: usize = 64 << 10;
@@ -35,23 +37,22 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 
 /// The `size` bytes of RAM the zlib stream `z` (the file at `path`) holds,
 /// whose FNV-1a digest is `digest`; each refusal one line naming the file.
-pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<Vec<u8>, String> {
-    let at = path.display();
+pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<Vec<u8>, RamError> {
+    let path = || path.to_path_buf();
     // Without a zlib header (RFC 1950 §2.2: CM = 8, and CMF·256 + FLG a
     // multiple of 31) the file is not zlib at all.
     let header =
         z.len() >= 2 && z[0] & 0x0f == 8 && (u16::from(z[0]) << 8 | u16::from(z[1])) % 31 == 0;
     if !header {
-        return Err(format!(
-            "{at}: not a zlib stream; the manifest says {size:#x} bytes"
-        ));
+        return Err(RamError::NotZlib { path: path(), size });
     }
     let most = (z.len() as u64).saturating_mul(MAX_RATIO);
     if size > most {
-        return Err(format!(
-            "{at}: {} bytes of zlib cannot inflate to the manifest's {size:#x} bytes (deflate inflates at most {MAX_RATIO} times): a cut file or a wrong manifest",
-            z.len()
-        ));
+        return Err(RamError::CannotInflate {
+            path: path(),
+            len: z.len(),
+            size,
+        });
     }
     // One byte more than the size, so a longer stream is noticed there.
     let mut unz = flate2::read::ZlibDecoder::new(z).take(size + 1);
@@ -60,7 +61,7 @@ pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<V
     loop {
         // Inflating 128 MiB takes seconds in a debug build: Ctrl-C ends it.
         if crate::machine::sigint::requested() {
-            return Err("interrupted".into());
+            return Err(RamError::Interrupted);
         }
         match unz.read(&mut window) {
             Ok(0) => break,
@@ -69,48 +70,47 @@ pub(super) fn inflate(path: &Path, z: &[u8], size: u64, digest: u64) -> Result<V
                 h = fnv1a64_on(h, &window[..k]);
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
+            Err(err) => {
                 // A stream that stops early is a cut file, invalid deflate
                 // data a damaged one.
-                let why = if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    "truncated (the zlib stream ends early)"
+                let path = path();
+                return Err(if err.kind() == std::io::ErrorKind::UnexpectedEof {
+                    RamError::Truncated { path, err, size }
                 } else {
-                    "damaged (a corrupt zlib stream)"
-                };
-                return Err(format!(
-                    "{at}: {why}: {e}; the manifest says {size:#x} bytes"
-                ));
+                    RamError::Damaged { path, err, size }
+                });
             }
         }
     }
     if n > size {
-        return Err(format!(
-            "{at}: holds more than the manifest's {size:#x} bytes (refused as it passed them, before holding them)"
-        ));
+        return Err(RamError::TooLong { path: path(), size });
     }
     if n < size {
-        return Err(format!(
-            "{at}: holds {n:#x} bytes, fewer than the manifest's {size:#x}"
-        ));
+        return Err(RamError::TooShort {
+            path: path(),
+            got: n,
+            size,
+        });
     }
     if h != digest {
-        return Err(format!(
-            "{at}: digest {h:#x} differs from the manifest's {digest:#x}: the file was changed or damaged"
-        ));
+        return Err(RamError::Digest {
+            path: path(),
+            got: h,
+            want: digest,
+        });
     }
     let mut ram = Vec::new();
-    ram.try_reserve_exact(size as usize).map_err(|_| {
-        format!("{at}: the manifest's {size:#x} bytes of RAM do not fit in this machine's memory")
-    })?;
+    ram.try_reserve_exact(size as usize)
+        .map_err(|_| RamError::NoMemory { path: path(), size })?;
     let mut unz = flate2::read::ZlibDecoder::new(z).take(size);
     loop {
         if crate::machine::sigint::requested() {
-            return Err("interrupted".into());
+            return Err(RamError::Interrupted);
         }
         let k = (&mut unz)
             .take(WINDOW as u64)
             .read_to_end(&mut ram)
-            .map_err(|e| format!("{at}: damaged (a corrupt zlib stream): {e}"))?;
+            .map_err(|err| RamError::Corrupt { path: path(), err })?;
         if k == 0 {
             break;
         }

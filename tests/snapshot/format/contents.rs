@@ -118,7 +118,7 @@ fn machine_error(p: &Path, core: Option<&str>) -> String {
     };
     match build_machine(&s, &s.variants[0], &opts) {
         Ok(_) => panic!("the machine was built"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 
