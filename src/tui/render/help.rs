@@ -60,7 +60,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, scroll: usize) {
         let note = if full.chars().count() <= help.col_w {
             full
         } else {
-            format!("… {below} more: Down scrolls")
+            format!("… {below} more lines: Down scrolls")
         };
         c.push(Line::styled(note, dim()));
     }
