@@ -14,6 +14,24 @@ const DIFF: &[KeyMode] = &[KeyMode::Diff];
 const LINE: &[KeyMode] = &[KeyMode::Command, KeyMode::Search];
 const HELP: &[KeyMode] = &[KeyMode::Help];
 
+/// Ctrl-C and Ctrl-Z, which do in a line and in the help what they do
+/// everywhere.
+const QUIT_AND_SUSPEND: &[Binding] = &[
+    urgent(
+        Key::Ctrl('c'),
+        "Ctrl-C",
+        Does::Act(Action::Quit),
+        Urgent::Quit,
+        "quit",
+    ),
+    act(
+        Key::Ctrl('z'),
+        "Ctrl-Z",
+        Action::Suspend,
+        "suspend to the shell (fg takes it back; without a job-control shell it says so and goes on)",
+    ),
+];
+
 /// What the diff view, the command line and the help make of keys.
 pub static OTHER_KEYS: &[Entry] = &[
     Entry {
@@ -110,21 +128,7 @@ pub static OTHER_KEYS: &[Entry] = &[
     },
     Entry {
         modes: LINE,
-        bindings: &[
-            urgent(
-                Key::Ctrl('c'),
-                "Ctrl-C",
-                Does::Act(Action::Quit),
-                Urgent::Quit,
-                "quit",
-            ),
-            act(
-                Key::Ctrl('z'),
-                "Ctrl-Z",
-                Action::Suspend,
-                "suspend to the shell (fg takes it back; without a job-control shell it says so and goes on)",
-            ),
-        ],
+        bindings: QUIT_AND_SUSPEND,
         doc: None,
     },
     Entry {
@@ -181,21 +185,7 @@ pub static OTHER_KEYS: &[Entry] = &[
     },
     Entry {
         modes: HELP,
-        bindings: &[
-            urgent(
-                Key::Ctrl('c'),
-                "Ctrl-C",
-                Does::Act(Action::Quit),
-                Urgent::Quit,
-                "quit",
-            ),
-            act(
-                Key::Ctrl('z'),
-                "Ctrl-Z",
-                Action::Suspend,
-                "suspend to the shell (fg takes it back; without a job-control shell it says so and goes on)",
-            ),
-        ],
+        bindings: QUIT_AND_SUSPEND,
         doc: None,
     },
     Entry {
