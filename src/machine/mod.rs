@@ -10,6 +10,7 @@ mod code;
 mod debug;
 mod devices;
 mod end;
+mod error;
 mod ext;
 pub mod guard;
 mod hart;
@@ -35,7 +36,6 @@ use traps::{access, csr};
 pub use crate::vector::disasm;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
@@ -45,6 +45,7 @@ pub use crate::isa::{DecodedInsn, decode_range};
 pub use crate::program::{Member, SourceName, source_names};
 pub use crate::program::{Program, Segment, SrcLoc, Symbol};
 pub use block::Block;
+pub use error::{CheckpointError, Header, LoadError, ResumeError, Uc, uc_text};
 pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
@@ -52,27 +53,6 @@ pub use resume::{ResumeState, VectorState, restorable};
 pub use watch::{Watch, WatchAccess, WatchHit};
 
 use crate::trace::{EventKind, Priv};
-
-/// Why a guest could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    #[error("{}: {msg}", path.display())]
-    Io { path: PathBuf, msg: String },
-    #[error("{}: {msg}", path.display())]
-    BadElf { path: PathBuf, msg: String },
-    #[error("emulator: {0}")]
-    Emulator(String),
-    /// A saved state the machine cannot take (`resume.rs`).
-    #[error("{0}")]
-    Resume(String),
-    /// The guest ELF could not be read.
-    #[error(transparent)]
-    Elf(#[from] crate::program::ElfError),
-    /// A saved state with vector registers, on a machine built without a
-    /// V unit; which cores have one is the caller's to say.
-    #[error("the snapshot has vector state (VLEN {vlen}) but the core has no V unit")]
-    NoVectorUnit { vlen: u32 },
-}
 
 /// Where unicorn would stop on its own; the guest never gets there.
 const NEVER: u64 = u64::MAX - 0xf;
@@ -138,34 +118,7 @@ pub struct Machine<O: Observer + 'static> {
 }
 
 fn emu(e: uc_error) -> LoadError {
-    LoadError::Emulator(uc_text(e).into())
-}
-
-/// unicorn's error in words, so that its internal names (`NOMEM`,
-/// `WRITE_UNMAPPED`) never reach a user.
-pub fn uc_text(e: uc_error) -> &'static str {
-    match e {
-        uc_error::OK => "no error",
-        uc_error::NOMEM => "the host is out of memory for the guest",
-        uc_error::READ_UNMAPPED => "a read of unmapped memory",
-        uc_error::WRITE_UNMAPPED => "a write to unmapped memory",
-        uc_error::FETCH_UNMAPPED => "a fetch from unmapped memory",
-        uc_error::READ_PROT => "a read of memory without read permission",
-        uc_error::WRITE_PROT => "a write to memory without write permission",
-        uc_error::FETCH_PROT => "a fetch from memory without execute permission",
-        uc_error::READ_UNALIGNED | uc_error::WRITE_UNALIGNED | uc_error::FETCH_UNALIGNED => {
-            "a misaligned access the emulator refused"
-        }
-        uc_error::INSN_INVALID => "an instruction the emulator rejected",
-        uc_error::EXCEPTION => "an exception the emulator did not deliver",
-        uc_error::MAP => "a memory mapping that overlaps another or is invalid",
-        uc_error::ARG => "an argument the emulator refused",
-        uc_error::HOOK | uc_error::HOOK_EXIST => "a hook the emulator refused",
-        uc_error::RESOURCE => "the emulator ran out of a resource",
-        uc_error::ARCH | uc_error::MODE | uc_error::HANDLE | uc_error::VERSION => {
-            "the emulator could not be set up"
-        }
-    }
+    LoadError::Emulator(Uc(e))
 }
 
 impl<O: Observer + 'static> Machine<O> {

@@ -26,7 +26,7 @@ impl From<LoadError> for Refused {
 
 fn refusal(e: &LoadError) -> String {
     match e {
-        LoadError::Emulator(m) => m.clone(),
+        LoadError::Emulator(m) => m.to_string(),
         LoadError::NoVectorUnit { vlen } => {
             format!("{e}: {}", crate::cost::Profile::advice_for_vlen(*vlen))
         }
@@ -61,10 +61,9 @@ pub enum SessionError {
     KnobSymbol { knob: String, symbol: String },
     #[error("knob '{knob}': cannot write symbol '{symbol}'")]
     KnobWrite { knob: String, symbol: String },
-    /// The machine could not track writes, take or restore a checkpoint:
-    /// its words, since those calls of `Machine` give text.
-    #[error("{0}")]
-    Checkpoint(String),
+    /// The machine could not track writes, take or restore a checkpoint.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::machine::CheckpointError),
     #[error("no checkpoint at or before instruction {target} (the run starts later)")]
     NoCheckpoint { target: u64 },
     #[error(

@@ -232,10 +232,10 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
             )?;
         }
         let t = Instant::now();
-        let cp = app.live.m.checkpoint()?;
+        let cp = app.live.m.checkpoint().map_err(|e| e.to_string())?;
         let take_us = t.elapsed().as_micros() as u64;
         let t = Instant::now();
-        app.live.m.restore(&cp)?;
+        app.live.m.restore(&cp).map_err(|e| e.to_string())?;
         let restore_us = t.elapsed().as_micros() as u64;
         drop(cp);
         let stores = std::iter::once(&app.live)

@@ -33,10 +33,10 @@ use std::rc::Rc;
 
 use unicorn_engine::unicorn_const::HookType;
 
-use crate::machine::Machine;
 use crate::machine::code::smc;
 use crate::machine::hart::{Hart, Outcome, Pending};
 use crate::machine::observe::Observer;
+use crate::machine::{CheckpointError, Machine, Uc};
 use crate::trace::Priv;
 
 /// A new machine's serial (`Machine::serial`).
@@ -298,7 +298,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
 
     /// Notes the guest's writes to RAM from now on, so that checkpoints
     /// compare only the pages that may have changed (`dirty.rs`).
-    pub fn track_writes(&mut self) -> Result<(), String> {
+    pub fn track_writes(&mut self) -> Result<(), CheckpointError> {
         if self.uc.get_data().dirty.is_some() {
             return Ok(());
         }
@@ -317,7 +317,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
                         })
                     },
                 )
-                .map_err(|e| format!("tracking RAM writes: {}", crate::machine::uc_text(e)))?;
+                .map_err(|e| CheckpointError::Track(Uc(e)))?;
         }
         self.uc.get_data_mut().dirty =
             Some(crate::machine::checkpoint::dirty::Dirty::new(&self.ram));
@@ -340,14 +340,14 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
 
     /// A checkpoint of the whole run state now. Take it between run calls
     /// (never from a hook).
-    pub fn checkpoint(&mut self) -> Result<Checkpoint<O>, String> {
+    pub fn checkpoint(&mut self) -> Result<Checkpoint<O>, CheckpointError> {
         let mut cpu = self
             .uc
             .context_alloc()
-            .map_err(|e| format!("checkpoint: {}", crate::machine::uc_text(e)))?;
+            .map_err(|e| CheckpointError::Save(Uc(e)))?;
         self.uc
             .context_save(&mut cpu)
-            .map_err(|e| format!("checkpoint: {}", crate::machine::uc_text(e)))?;
+            .map_err(|e| CheckpointError::Save(Uc(e)))?;
         let mem = self.image_now();
         let hart = self.uc.get_data();
         let h = save_hart(hart);
@@ -368,9 +368,9 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
 
     /// Puts the machine back at `c`: after this, it is the machine a run
     /// from power-on to `c.executed` instructions gives.
-    pub fn restore(&mut self, c: &Checkpoint<O>) -> Result<(), String> {
+    pub fn restore(&mut self, c: &Checkpoint<O>) -> Result<(), CheckpointError> {
         if c.serial != self.serial {
-            return Err("a checkpoint goes back only into the machine it was taken of".into());
+            return Err(CheckpointError::OtherMachine);
         }
         let satp_before = crate::machine::regs::read_csr(&mut self.uc, 0x180);
         // RAM: write back each page that differs from the checkpoint's, as
@@ -392,15 +392,15 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
                 else {
                     continue;
                 };
-                self.uc.mem_write(at, want).map_err(|e| {
-                    format!("restoring RAM at {at:#x}: {}", crate::machine::uc_text(e))
-                })?;
+                self.uc
+                    .mem_write(at, want)
+                    .map_err(|e| CheckpointError::Ram { at, err: Uc(e) })?;
                 smc::code_written(&mut self.uc, at, want.len() as u64, None);
             }
         }
         self.uc
             .context_restore(&c.cpu)
-            .map_err(|e| format!("restoring the CPU: {}", crate::machine::uc_text(e)))?;
+            .map_err(|e| CheckpointError::Cpu(Uc(e)))?;
         // Translations of addresses (the TLB) are not part of the context.
         let _ = self.uc.ctl_flush_tlb();
         let satp_after = crate::machine::regs::read_csr(&mut self.uc, 0x180);

@@ -9,11 +9,11 @@
 
 use unicorn_engine::RegisterRISCV as R;
 
-use crate::machine::LoadError;
 use crate::machine::Machine;
 use crate::machine::Observer;
 use crate::machine::devices::irq;
 use crate::machine::regs;
+use crate::machine::{LoadError, ResumeError};
 use crate::trace::Priv;
 
 /// The vector unit's architectural state.
@@ -71,7 +71,6 @@ impl<O: Observer + 'static> Machine<O> {
     /// Puts the hart in `st`. Only the CSRs in `restorable` are written;
     /// sstatus is mstatus's view and is not written on its own.
     pub fn resume(&mut self, st: &ResumeState) -> Result<(), LoadError> {
-        let bad = LoadError::Resume;
         regs::set_priv(&mut self.uc, Priv::M);
         // The FP registers before mstatus: writing them marks FS Dirty, and
         // the emulator drops an fcsr write while FS is Off, so FS is on
@@ -87,7 +86,7 @@ impl<O: Observer + 'static> Machine<O> {
             let want = fcsr & 0xff;
             let _ = self.uc.reg_write(R::FCSR, want);
             if self.uc.reg_read(R::FCSR).ok() != Some(want) {
-                return Err(bad(format!("cannot restore fcsr = {fcsr:#x}")));
+                return Err(ResumeError::Fcsr(*fcsr).into());
             }
             if !st.csrs.iter().any(|&(c, _)| c == status) {
                 regs::write_csr(&mut self.uc, status, before);
@@ -109,21 +108,16 @@ impl<O: Observer + 'static> Machine<O> {
                 hart.traps.status_extra = v & regs::status::SHADOWED;
                 let to_qemu = crate::machine::traps::csr::status_to_qemu(v);
                 if !regs::write_csr(&mut self.uc, csr, to_qemu) {
-                    return Err(bad(format!("cannot restore mstatus = {v:#x}")));
+                    return Err(ResumeError::Mstatus(v).into());
                 }
                 continue;
             }
             if !regs::write_csr(&mut self.uc, csr, v) {
-                return Err(bad(format!(
-                    "cannot restore {} = {v:#x}",
-                    crate::isa::csr_name(csr).unwrap_or("a CSR")
-                )));
+                return Err(ResumeError::Csr { csr, value: v }.into());
             }
             // satp is WARL: a mode unicorn lacks reads back as Bare.
             if csr == 0x180 && regs::read_csr(&mut self.uc, csr) != Some(v) {
-                return Err(bad(format!(
-                    "satp = {v:#x} does not hold in the emulator (only Sv39 and Bare are supported; boot the kernel with no4lvl)"
-                )));
+                return Err(ResumeError::Satp(v).into());
             }
         }
         for i in 1..32u8 {
@@ -138,19 +132,22 @@ impl<O: Observer + 'static> Machine<O> {
                 .as_mut()
                 .ok_or(LoadError::NoVectorUnit { vlen: v.vlen })?;
             if unit.vlen != v.vlen {
-                return Err(bad(format!(
-                    "the snapshot was taken at VLEN {} but the core's VLEN is {}: take it again with `trapscope snapshot --vlen {}` (or --core)",
-                    v.vlen, unit.vlen, unit.vlen
-                )));
+                return Err(ResumeError::Vlen {
+                    taken: v.vlen,
+                    core: unit.vlen,
+                }
+                .into());
             }
             let n = v.vlen as usize / 8;
             for (i, r) in v.regs.iter().enumerate().take(32) {
                 if r.len() != n {
-                    return Err(bad(format!(
-                        "v{i} has {} bytes, VLEN {} needs {n}",
-                        r.len(),
-                        v.vlen
-                    )));
+                    return Err(ResumeError::VectorSize {
+                        reg: i,
+                        got: r.len(),
+                        vlen: v.vlen,
+                        need: n,
+                    }
+                    .into());
                 }
                 unit.regs[i * n..(i + 1) * n].copy_from_slice(r);
             }

@@ -19,15 +19,14 @@ pub(in crate::machine) fn check_segments(program: &Program) -> Result<(), LoadEr
     for (i, s) in program.segments.iter().enumerate() {
         let end = s.vaddr.saturating_add(s.memsz);
         if let Some(r) = platform::overlapping(s.vaddr, end) {
-            return Err(LoadError::BadElf {
+            return Err(LoadError::OverDevice {
                 path: program.path.clone(),
-                msg: format!(
-                    "segment {i} ({:#x}..{end:#x}) overlaps the {} at {:#x}..{:#x}",
-                    s.vaddr,
-                    r.name,
-                    r.base,
-                    r.end()
-                ),
+                index: i,
+                start: s.vaddr,
+                end,
+                device: r.name,
+                dev_start: r.base,
+                dev_end: r.end(),
             });
         }
     }
@@ -35,7 +34,11 @@ pub(in crate::machine) fn check_segments(program: &Program) -> Result<(), LoadEr
 }
 
 fn map_err(r: Region, e: unicorn_engine::unicorn_const::uc_error) -> LoadError {
-    LoadError::Emulator(format!("cannot map the {} at {:#x}: {e:?}", r.name, r.base))
+    LoadError::MapDevice {
+        device: r.name,
+        base: r.base,
+        err: crate::machine::Uc(e),
+    }
 }
 
 /// Maps every device.

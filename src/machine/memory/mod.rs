@@ -15,12 +15,10 @@ pub(in crate::machine) struct MemoryState {
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 
-use crate::machine::LoadError;
 use crate::machine::MachineConfig;
 use crate::machine::Program;
 use crate::machine::emu;
-use crate::machine::uc_text;
-use crate::program::elfhdr;
+use crate::machine::{Header, LoadError, Uc};
 
 /// The permissions a segment's memory gets (the one place that decides).
 /// RAM is what the platform says (RWX, PMP
@@ -37,6 +35,15 @@ fn region_perm(seg: &crate::program::Segment, cfg: &MachineConfig) -> Permission
     perm
 }
 
+/// A segment as the load errors name it.
+fn header(s: &crate::program::Segment) -> Header {
+    Header {
+        index: s.index,
+        vaddr: s.vaddr,
+        memsz: s.memsz,
+    }
+}
+
 /// Checks the segments' total size against `cfg.mem_limit`, naming the
 /// program header that goes over it.
 fn check_mem_limit(program: &Program, cfg: &MachineConfig) -> Result<(), LoadError> {
@@ -44,17 +51,11 @@ fn check_mem_limit(program: &Program, cfg: &MachineConfig) -> Result<(), LoadErr
     for s in &program.segments {
         total = total.saturating_add(s.memsz);
         if total > cfg.mem_limit {
-            return Err(LoadError::BadElf {
+            return Err(LoadError::OverLimit {
                 path: program.path.clone(),
-                msg: format!(
-                    "program header {} (PT_LOAD at {:#x}, p_memsz {:#x} = {}) takes the guest's memory to {}, over the limit of {} (raise it with --mem-limit)",
-                    s.index,
-                    s.vaddr,
-                    s.memsz,
-                    elfhdr::size_text(s.memsz),
-                    elfhdr::size_text(total),
-                    elfhdr::size_text(cfg.mem_limit)
-                ),
+                header: header(s),
+                total,
+                limit: cfg.mem_limit,
             });
         }
     }
@@ -126,34 +127,24 @@ pub(in crate::machine) fn map_segments<D>(
             .iter()
             .find(|s| s.vaddr < end && s.vaddr + s.memsz > start)
             .unwrap_or(&program.segments[0]);
-        return Err(LoadError::BadElf {
+        return Err(LoadError::TooManyRegions {
             path: program.path.clone(),
-            msg: format!(
-                "program header {} (PT_LOAD at {:#x}, p_memsz {:#x}) makes more than {MAX_REGIONS} separate memory regions, the most trapscope maps",
-                s.index, s.vaddr, s.memsz
-            ),
+            header: header(s),
+            most: MAX_REGIONS,
         });
     }
     for &(start, end, perm) in &regions {
         uc.mem_map(start, (end - start) as usize, perm)
-            .map_err(|e| {
-                let seg = program
+            .map_err(|e| LoadError::CannotMap {
+                path: program.path.clone(),
+                start,
+                end,
+                header: program
                     .segments
                     .iter()
-                    .find(|s| s.vaddr < end && s.vaddr + s.memsz > start);
-                let which = seg.map_or(String::new(), |s| {
-                    format!(
-                        " (program header {}, PT_LOAD at {:#x}, p_memsz {:#x})",
-                        s.index, s.vaddr, s.memsz
-                    )
-                });
-                LoadError::BadElf {
-                    path: program.path.clone(),
-                    msg: format!(
-                        "cannot map guest memory {start:#x}..{end:#x}{which}: {}",
-                        uc_text(e)
-                    ),
-                }
+                    .find(|s| s.vaddr < end && s.vaddr + s.memsz > start)
+                    .map(header),
+                err: Uc(e),
             })?;
     }
     for s in &program.segments {
