@@ -5,25 +5,14 @@
 
 use unicorn_engine::Unicorn;
 
-use crate::machine::LoadError;
-use crate::machine::Machine;
-use crate::machine::Observer;
-use crate::machine::emu;
+use crate::machine::error::LoadError;
+use crate::machine::handle::Machine;
+use crate::machine::handle::emu;
+use crate::machine::hart::EndAt;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::hooks::{finish, pending_index};
+use crate::machine::observe::Observer;
 use crate::trace::Event;
-
-/// The address, how many executions end the run, how many were seen, and
-/// the instruction count at the last one (a stop there and a resume from
-/// it are one execution, not two), and the trapped-instruction count then.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct EndAt {
-    pub addr: u64,
-    pub hits: u64,
-    pub seen: u64,
-    pub last_pos: Option<u64>,
-    pub trapped: u64,
-}
 
 impl<O: Observer + 'static> Machine<O> {
     /// Ends the run (exit status 0) right before the `hits`-th execution of

@@ -27,7 +27,7 @@ pub enum Outcome {
     /// The user asked the run to stop (Ctrl-C; `sigint::requested`).
     Interrupted,
     /// Right after an access to a watched range (`Machine::set_watches`).
-    Watch(crate::machine::debug::watch::WatchHit),
+    Watch(crate::machine::debug::state::WatchHit),
 }
 
 pub(super) struct Pending<D> {
@@ -52,17 +52,17 @@ pub struct Hart<O: Observer> {
     /// The counters and the clock the guest reads.
     pub(super) clock: ClockState,
     /// Traps and CSRs (`traps/`).
-    pub(super) traps: crate::machine::traps::TrapState,
+    pub(super) traps: crate::machine::traps::state::TrapState,
     /// Decoded blocks, intercepts and code the guest writes (`code/`).
-    pub(super) code: crate::machine::code::CodeState<O::BlockData>,
+    pub(super) code: crate::machine::code::state::CodeState<O::BlockData>,
     /// F/D, V and A as trapscope runs them (`ext/`).
-    pub(super) ext: crate::machine::ext::ExtState,
+    pub(super) ext: crate::machine::ext::state::ExtState,
     /// Devices and interrupts (`devices/`).
-    pub(super) devices: crate::machine::devices::DeviceState,
+    pub(super) devices: crate::machine::devices::state::DeviceState,
     /// How guest memory is mapped (`memory/`).
-    pub(super) memory: crate::machine::memory::MemoryState,
+    pub(super) memory: crate::machine::memory::state::MemoryState,
     /// The trigger, watchpoints and saved trap frames (`debug/`).
-    pub(super) debug: crate::machine::debug::DebugState,
+    pub(super) debug: crate::machine::debug::state::DebugState,
     /// RAM pages written since the machine's last image, when checkpoints
     /// track them (`checkpoint/dirty.rs`).
     pub(super) dirty: Option<crate::machine::checkpoint::dirty::Dirty>,
@@ -90,7 +90,7 @@ pub(super) struct RunControl {
     /// Whether blocks are accounted (false: `Machine::new_raw`).
     pub account: bool,
     /// The run ends before the n-th execution of an address (`end.rs`).
-    pub end_at: Option<crate::machine::end::EndAt>,
+    pub end_at: Option<EndAt>,
 }
 
 impl Default for RunControl {
@@ -231,4 +231,16 @@ mod tests {
         assert_eq!(c.time(1068), 4_551_660);
         assert_eq!(c.time(1069), 4_551_661);
     }
+}
+
+/// The address, how many executions end the run, how many were seen, and
+/// the instruction count at the last one (a stop there and a resume from
+/// it are one execution, not two), and the trapped-instruction count then.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct EndAt {
+    pub addr: u64,
+    pub hits: u64,
+    pub seen: u64,
+    pub last_pos: Option<u64>,
+    pub trapped: u64,
 }

@@ -10,7 +10,6 @@ use crate::machine::code::block::Block;
 use crate::machine::hart::{Hart, Outcome, Pending};
 use crate::machine::observe::{Observer, Retire};
 use crate::machine::regs;
-use crate::machine::traps::csr;
 use crate::machine::traps::trap;
 use crate::trace::{Event, GuestFault, XRet};
 
@@ -107,7 +106,9 @@ fn post_retire<O: Observer>(
     if p.block.insns[p.from..to].iter().any(|d| {
         d.insn.is_some_and(|i| {
             i.op == Op::SfenceVma
-                || (matches!(i.op, Op::Csr(_)) && i.csr == 0x180 && csr::writes(&i))
+                || (matches!(i.op, Op::Csr(_))
+                    && i.csr == 0x180
+                    && crate::machine::traps::csr_rules::writes(&i))
         })
     }) {
         uc.get_data_mut().code.blocks.clear();
@@ -119,7 +120,10 @@ fn post_retire<O: Observer>(
     }
     for d in &p.block.insns[p.from..to] {
         let Some(insn) = d.insn else { continue };
-        if !matches!(insn.op, Op::Csr(_)) || !csr::writes(&insn) || csr::must_intercept(&insn) {
+        if !matches!(insn.op, Op::Csr(_))
+            || !crate::machine::traps::csr_rules::writes(&insn)
+            || crate::machine::traps::csr_rules::must_intercept(&insn)
+        {
             continue;
         }
         // QEMU ends a translation block after every CSR instruction, so the
@@ -194,7 +198,7 @@ pub(super) fn block_at<O: Observer>(
     if uc.get_data().run.account {
         crate::machine::code::smc::watch_code(uc, phys, phys + (end - addr));
         let saves = crate::machine::debug::frames::register(uc, &insns);
-        let scan = crate::machine::ext::fpflow::scan(&insns);
+        let scan = crate::machine::ext::fpscan::scan(&insns);
         if crate::machine::code::smc::register_block(uc, &insns, &scan.hooks, &scan.check_pcs)
             | saves
         {

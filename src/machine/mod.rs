@@ -13,6 +13,7 @@ mod end;
 mod error;
 mod ext;
 pub mod guard;
+mod handle;
 mod hart;
 mod hooks;
 mod memory;
@@ -28,98 +29,33 @@ pub use traps::storm;
 
 use checkpoint::resume;
 use code::{block, smc};
-use debug::{frames, trigger, watch};
+use debug::frames;
 use devices::{interrupt, mmio};
 use ext::vec;
-use traps::{access, csr};
+use traps::access;
 
 pub use crate::vector::disasm;
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use unicorn_engine::unicorn_const::{Arch, HookType, Mode, uc_error};
+use unicorn_engine::unicorn_const::{Arch, HookType, Mode};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 pub use crate::isa::{DecodedInsn, decode_range};
 pub use crate::program::{Member, SourceName, source_names};
 pub use crate::program::{Program, Segment, SrcLoc, Symbol};
 pub use block::Block;
+pub use debug::state::{Watch, WatchAccess, WatchHit};
 pub use error::{CheckpointError, Header, LoadError, ResumeError, Uc, uc_text};
 pub use frames::{MINIKERNEL_PT_REGS, SAVE_FUNCS, is_save};
+use handle::emu;
+pub use handle::{Machine, MachineConfig, Until};
 pub use hart::{Hart, Outcome};
 pub use observe::{NoObserver, Observer, Retire};
 pub use resume::{ResumeState, VectorState, restorable};
-pub use watch::{Watch, WatchAccess, WatchHit};
 
-use crate::trace::{EventKind, Priv};
-
-/// Where unicorn would stop on its own; the guest never gets there.
-const NEVER: u64 = u64::MAX - 0xf;
-
-/// How the machine is built: what the command line and scenarios may set.
-#[derive(Clone, Copy, Debug)]
-pub struct MachineConfig {
-    /// Keep the ELF's segment permissions (text read-only, data not
-    /// executable) and end the run on an access fault, instead of treating
-    /// RAM as the platform does (docs/decisions.md D11) and delivering it.
-    pub strict_segments: bool,
-    /// The most guest memory (bytes) the loaded segments may take in all.
-    pub mem_limit: u64,
-}
-
-impl MachineConfig {
-    /// 4 GiB: far above any guest ELF or scenario, far below what would
-    /// exhaust the host.
-    pub const DEFAULT_MEM_LIMIT: u64 = 4 << 30;
-}
-
-impl Default for MachineConfig {
-    fn default() -> Self {
-        MachineConfig {
-            strict_segments: false,
-            mem_limit: MachineConfig::DEFAULT_MEM_LIMIT,
-        }
-    }
-}
-
-/// What a run should stop at, besides the guest ending.
-#[derive(Clone, Debug, Default)]
-pub struct Until {
-    /// At most this many more instructions (the budget).
-    pub max_insns: Option<u64>,
-    /// Stop before executing any of these addresses.
-    pub addrs: Vec<u64>,
-    /// Stop right after an event of one of these kinds.
-    pub kinds: Vec<EventKind>,
-}
-
-pub struct Machine<O: Observer + 'static> {
-    uc: Unicorn<'static, Hart<O>>,
-    pub program: Rc<Program>,
-    stop_hooks: HashMap<u64, unicorn_engine::UcHookId>,
-    /// `ebreak` stops the run (a user breakpoint) instead of trapping the guest.
-    pub ebreak_stops: bool,
-    /// Whether the translated code was made for single-stepping.
-    tb_single: Option<bool>,
-    /// The code hook at the debug trigger's execute address (trigger.rs).
-    trigger_hook: Option<(trigger::HookAt, unicorn_engine::UcHookId)>,
-    /// The guest's RAM regions, `[start, end)` (`memory::map_segments`).
-    ram: Vec<(u64, u64)>,
-    /// RAM as it was at the last checkpoint taken or restored: pages a new
-    /// checkpoint has not changed are shared with it (`checkpoint.rs`).
-    image: Option<checkpoint::MemImage>,
-    /// The last image read all of RAM (no tracked writes to go by).
-    image_whole: bool,
-    /// This machine among all built in the process: a checkpoint goes back
-    /// only into the machine it was taken of (its observer's tables of
-    /// lines and functions are numbered in the order that machine met them).
-    serial: u64,
-}
-
-fn emu(e: uc_error) -> LoadError {
-    LoadError::Emulator(Uc(e))
-}
+use crate::trace::Priv;
 
 impl<O: Observer + 'static> Machine<O> {
     pub fn new(program: Rc<Program>, obs: O) -> Result<Machine<O>, LoadError> {
@@ -294,8 +230,8 @@ impl<O: Observer + 'static> Machine<O> {
     /// A CSR as the guest would read it (with the VS shadow merged into
     /// sstatus/mstatus).
     pub fn csr(&mut self, csr: u16) -> Option<u64> {
-        if trigger::is_trigger_csr(csr) {
-            return trigger::peek(&self.uc.get_data().debug.trigger, csr);
+        if crate::machine::debug::state::is_trigger_csr(csr) {
+            return crate::machine::debug::state::peek(&self.uc.get_data().debug.trigger, csr);
         }
         if irq::is_shadowed(csr) {
             let hart = self.uc.get_data();
@@ -306,9 +242,11 @@ impl<O: Observer + 'static> Machine<O> {
             );
         }
         let raw = regs::read_csr(&mut self.uc, csr)?;
-        if csr == csr::SSTATUS || csr == csr::MSTATUS {
+        if csr == crate::machine::traps::csr_rules::SSTATUS
+            || csr == crate::machine::traps::csr_rules::MSTATUS
+        {
             let hart = self.uc.get_data();
-            return Some(csr::status_view(
+            return Some(crate::machine::traps::csr_rules::status_view(
                 csr,
                 raw,
                 hart.ext.vs,

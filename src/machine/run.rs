@@ -5,10 +5,10 @@ use unicorn_engine::unicorn_const::uc_error;
 
 use crate::isa::Op;
 use crate::isa::decode_range;
-use crate::machine::Machine;
-use crate::machine::NEVER;
-use crate::machine::Until;
 use crate::machine::code::smc;
+use crate::machine::handle::Machine;
+use crate::machine::handle::NEVER;
+use crate::machine::handle::Until;
 use crate::machine::hart::{Outcome, Pending};
 use crate::machine::hooks;
 use crate::machine::observe::Observer;
@@ -29,7 +29,10 @@ impl<O: Observer + 'static> Machine<O> {
                 })
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
-                    error: format!("cannot stop at {a:#x}: {}", crate::machine::uc_text(e)),
+                    error: format!(
+                        "cannot stop at {a:#x}: {}",
+                        crate::machine::error::uc_text(e)
+                    ),
                 })?;
             self.stop_hooks.insert(a, id);
             // Code already translated does not call hooks added after it.
@@ -168,7 +171,7 @@ impl<O: Observer + 'static> Machine<O> {
                         }
                         None => GuestFault::Emulator {
                             pc: now,
-                            error: crate::machine::uc_text(e).to_string(),
+                            error: crate::machine::error::uc_text(e).to_string(),
                         },
                     };
                     self.uc.get_data_mut().run.stepping = false;

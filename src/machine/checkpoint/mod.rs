@@ -28,15 +28,17 @@
 pub(in crate::machine) mod dirty;
 pub(in crate::machine) mod memimage;
 pub(in crate::machine) mod resume;
+pub(in crate::machine) mod track;
 
 use std::rc::Rc;
 
 use unicorn_engine::unicorn_const::HookType;
 
 use crate::machine::code::smc;
+use crate::machine::error::{CheckpointError, Uc};
+use crate::machine::handle::Machine;
 use crate::machine::hart::{Hart, Outcome, Pending};
 use crate::machine::observe::Observer;
-use crate::machine::{CheckpointError, Machine, Uc};
 use crate::trace::Priv;
 
 /// A new machine's serial (`Machine::serial`).
@@ -58,7 +60,7 @@ pub trait Rewind {
     fn saved_bytes(s: &Self::Saved) -> usize;
 }
 
-impl Rewind for crate::machine::NoObserver {
+impl Rewind for crate::machine::observe::NoObserver {
     type Saved = ();
     fn save(&self) {}
     fn restore(&mut self, _: &()) {}
@@ -74,7 +76,7 @@ struct HartSaved<D> {
     priv_: Priv,
     vs: u8,
     executed: u64,
-    pending: Option<(Rc<crate::machine::Block<D>>, usize, Priv)>,
+    pending: Option<(Rc<crate::machine::code::block::Block<D>>, usize, Priv)>,
     stop: Option<Outcome>,
     csr_shadow: crate::machine::code::pchash::PcMap<u16, u64>,
     exit: Option<(u64, u64)>,
@@ -86,16 +88,16 @@ struct HartSaved<D> {
     lrsc: crate::atomics::Tracker,
     probe_resume: Option<u64>,
     status_extra: u64,
-    faults: crate::machine::traps::fault::FaultState,
-    storms: crate::machine::traps::storm::Storms,
-    trigger: crate::machine::debug::trigger::Trigger,
+    faults: crate::machine::traps::state::FaultState,
+    storms: crate::machine::traps::state::Storms,
+    trigger: crate::machine::debug::state::Trigger,
     fs_seen: u8,
     fs_by: Option<u64>,
     irq: crate::machine::devices::irq::IrqState,
     platform: crate::platform::Platform,
     irq_defer: bool,
-    end_at: Option<crate::machine::end::EndAt>,
-    watch_armed: Option<crate::machine::debug::watch::Armed>,
+    end_at: Option<crate::machine::hart::EndAt>,
+    watch_armed: Option<crate::machine::debug::state::Armed>,
     saves: std::collections::VecDeque<(u64, u64)>,
 }
 
@@ -156,7 +158,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
                 instret_offset,
             },
         traps:
-            crate::machine::traps::TrapState {
+            crate::machine::traps::state::TrapState {
                 csr_shadow,
                 mem_fault: _, // taken before a run call returns
                 last_trap,
@@ -166,13 +168,13 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
                 storms,
             },
         code:
-            crate::machine::code::CodeState {
+            crate::machine::code::state::CodeState {
                 blocks: _,     // derived from code
                 intercepts: _, // derived from code, with their hooks
                 smc: _,        // derived from code, with its hooks
             },
         ext:
-            crate::machine::ext::ExtState {
+            crate::machine::ext::state::ExtState {
                 vs,
                 fp_checks: _,
                 described: _, // disassembly of code, by pc and encoding
@@ -187,7 +189,7 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
                 fs_by,
             },
         devices:
-            crate::machine::devices::DeviceState {
+            crate::machine::devices::state::DeviceState {
                 irq,
                 platform,
                 irq_stop: _,    // reset by each run call
@@ -196,11 +198,11 @@ fn save_hart<O: Observer>(h: &Hart<O>) -> HartSaved<O::BlockData> {
                 irq_defer,
             },
         memory:
-            crate::machine::memory::MemoryState {
+            crate::machine::memory::state::MemoryState {
                 strict_segments: _, // configuration
             },
         debug:
-            crate::machine::debug::DebugState {
+            crate::machine::debug::state::DebugState {
                 trigger,
                 watch,
                 saves,
@@ -328,7 +330,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
 
     /// RAM now, sharing every page that equals the last image's.
     fn image_now(&mut self) -> MemImage {
-        let suspects = crate::machine::checkpoint::dirty::suspects(&mut self.uc, &self.ram);
+        let suspects = crate::machine::checkpoint::track::suspects(&mut self.uc, &self.ram);
         self.image_whole = suspects.is_none() || self.image.is_none();
         crate::machine::checkpoint::memimage::capture(
             &self.uc,
@@ -378,7 +380,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         // decoded blocks and translations: smc::code_written).
         // With writes tracked: the pages written since the last image and
         // those where it and `c` are not the same page; else all of RAM.
-        let suspects = crate::machine::checkpoint::dirty::suspects(&mut self.uc, &self.ram);
+        let suspects = crate::machine::checkpoint::track::suspects(&mut self.uc, &self.ram);
         let differ = crate::machine::checkpoint::memimage::differing(
             &self.uc,
             &self.ram,
@@ -404,7 +406,7 @@ impl<O: Observer + Rewind + 'static> Machine<O> {
         // Translations of addresses (the TLB) are not part of the context.
         let _ = self.uc.ctl_flush_tlb();
         let satp_after = crate::machine::regs::read_csr(&mut self.uc, 0x180);
-        crate::machine::checkpoint::dirty::reset(&mut self.uc);
+        crate::machine::checkpoint::track::reset(&mut self.uc);
         let hart = self.uc.get_data_mut();
         restore_hart(hart, &c.hart);
         hart.obs.restore(&c.obs);

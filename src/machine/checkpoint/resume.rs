@@ -9,11 +9,11 @@
 
 use unicorn_engine::RegisterRISCV as R;
 
-use crate::machine::Machine;
-use crate::machine::Observer;
 use crate::machine::devices::irq;
+use crate::machine::error::{LoadError, ResumeError};
+use crate::machine::handle::Machine;
+use crate::machine::observe::Observer;
 use crate::machine::regs;
-use crate::machine::{LoadError, ResumeError};
 use crate::trace::Priv;
 
 /// The vector unit's architectural state.
@@ -76,7 +76,7 @@ impl<O: Observer + 'static> Machine<O> {
         // the emulator drops an fcsr write while FS is Off, so FS is on
         // for them and the snapshot's mstatus, written after, sets FS.
         if let Some((f, fcsr)) = &st.f {
-            let status = crate::machine::traps::csr::MSTATUS;
+            let status = crate::machine::traps::csr_rules::MSTATUS;
             let before = regs::read_csr(&mut self.uc, status).unwrap_or(0);
             regs::write_csr(&mut self.uc, status, before | regs::status::FS);
             for (i, v) in f.iter().enumerate() {
@@ -102,11 +102,11 @@ impl<O: Observer + 'static> Machine<O> {
                 }
                 continue;
             }
-            if csr == crate::machine::traps::csr::MSTATUS {
+            if csr == crate::machine::traps::csr_rules::MSTATUS {
                 let hart = self.uc.get_data_mut();
                 hart.ext.vs = ((v & regs::status::VS) >> regs::status::VS_SHIFT) as u8;
                 hart.traps.status_extra = v & regs::status::SHADOWED;
-                let to_qemu = crate::machine::traps::csr::status_to_qemu(v);
+                let to_qemu = crate::machine::traps::csr_rules::status_to_qemu(v);
                 if !regs::write_csr(&mut self.uc, csr, to_qemu) {
                     return Err(ResumeError::Mstatus(v).into());
                 }
@@ -167,7 +167,7 @@ impl<O: Observer + 'static> Machine<O> {
         hart.devices.platform.clint.msip = st.msip & 1;
         self.uc
             .reg_write(R::PC, st.pc)
-            .map_err(crate::machine::emu)?;
+            .map_err(crate::machine::handle::emu)?;
         regs::set_priv(&mut self.uc, st.priv_);
         self.uc.get_data_mut().priv_ = st.priv_;
         for csr in regs::KNOWN_CSRS {

@@ -25,7 +25,7 @@ pub struct Block<D> {
     /// `hooks::post_retire` anything to look for in a retired range.
     pub system: bool,
     /// Its NaN-boxing plan (fpflow.rs), if it has F instructions.
-    pub fp: Option<crate::machine::ext::fpflow::FpFlow>,
+    pub fp: Option<crate::machine::ext::fpscan::FpFlow>,
 }
 
 impl<D> Block<D> {
@@ -35,13 +35,13 @@ impl<D> Block<D> {
         phys: u64,
         insns: Vec<DecodedInsn>,
         data: D,
-        fp: Option<crate::machine::ext::fpflow::FpFlow>,
+        fp: Option<crate::machine::ext::fpscan::FpFlow>,
     ) -> Block<D> {
         let fs_dirties = (0..insns.len() as u32)
             .filter(|&k| {
                 insns[k as usize]
                     .insn
-                    .is_some_and(|i| crate::machine::ext::fstate::dirties(&i))
+                    .is_some_and(|i| crate::machine::ext::fs::dirties(&i))
             })
             .collect();
         let system = insns.iter().any(|d| {

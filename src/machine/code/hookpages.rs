@@ -15,56 +15,12 @@
 //! none on sparse ones (trap entry code, whose CSR accesses are a few a
 //! page).
 
-use std::collections::HashMap;
+use unicorn_engine::Unicorn;
 
-use unicorn_engine::{UcHookId, Unicorn};
-
-use crate::machine::code::pchash::PcMap;
+use crate::machine::code::state::{EXACT_PER_PAGE, PAGE, page_of};
 use crate::machine::hart::Hart;
 use crate::machine::hooks;
 use crate::machine::observe::Observer;
-
-/// Exact hooks a page may hold before one page hook replaces them.
-pub(in crate::machine) const EXACT_PER_PAGE: usize = 16;
-const PAGE: u64 = 0x1000;
-
-fn page_of(pc: u64) -> u64 {
-    pc & !(PAGE - 1)
-}
-
-#[derive(Default)]
-pub(in crate::machine) struct HookPages {
-    /// Per page, its exact hooks: (pc, hook).
-    exact: HashMap<u64, Vec<(u64, UcHookId)>>,
-    /// Pages a hook covers whole: the serial of the run of pages it covers.
-    whole: PcMap<u64, u64>,
-    /// Runs of whole pages by serial: first page, last page, hook.
-    runs: HashMap<u64, (u64, u64, UcHookId)>,
-    serial: u64,
-    /// Exact hooks of pages that went whole, removed before unicorn runs
-    /// again (`reap`): a hook cannot be removed from inside a callback,
-    /// where its own closure may be the one running. Until then each
-    /// returns at once (`on_exact`), so no instruction is dispatched twice.
-    retired: Vec<UcHookId>,
-}
-
-impl HookPages {
-    /// Whether an intercept hook is called at `pc`.
-    pub fn covers(&self, pc: u64) -> bool {
-        let page = page_of(pc);
-        self.whole.contains_key(&page)
-            || self
-                .exact
-                .get(&page)
-                .is_some_and(|v| v.iter().any(|&(a, _)| a == pc))
-    }
-
-    /// The intercept code hooks in unicorn's list once the retired ones
-    /// are reaped.
-    pub fn live(&self) -> usize {
-        self.runs.len() + self.exact.values().map(Vec::len).sum::<usize>()
-    }
-}
 
 /// An exact hook's body: nothing once its page went whole.
 fn on_exact<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {

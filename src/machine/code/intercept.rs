@@ -77,7 +77,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     }
     let idx = pending_index(uc.get_data(), pc);
     if matches!(insn.op, Op::Amo { .. }) && !lrsc::amo_traps(uc, &insn) {
-        crate::machine::checkpoint::dirty::note_amo(uc, &insn);
+        crate::machine::checkpoint::track::note_amo(uc, &insn);
         return; // runs natively
     }
     if matches!(insn.op, Op::Sret) && !csr::sret_traps(uc) {

@@ -15,30 +15,10 @@ use crate::isa::{Insn, Op};
 use crate::machine::ext::vec;
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
-use crate::machine::traps::csr;
-
-/// Where writes are watched and where intercept code hooks sit.
-#[derive(Default)]
-pub(in crate::machine) struct SmcState {
-    /// Ranges (inclusive) with a MEM_WRITE hook: the text segments.
-    watched: Vec<(u64, u64)>,
-    /// Where intercept code hooks sit (hookpages.rs).
-    pub pages: crate::machine::code::hookpages::HookPages,
-    /// A block just decoded holds intercepts its translation has no hooks
-    /// for: its range, to translate again.
-    pub fresh: Option<(u64, u64)>,
-}
-
-impl SmcState {
-    pub fn watches(&self, addr: u64, len: u64) -> bool {
-        let last = addr.wrapping_add(len.max(1) - 1);
-        self.watched.iter().any(|&(s, e)| addr <= e && last >= s)
-    }
-}
 
 /// Whether trapscope runs `i` itself (docs/decisions.md D4).
 pub(in crate::machine) fn must_hook(i: &Insn) -> bool {
-    csr::must_intercept(i)
+    crate::machine::traps::csr_rules::must_intercept(i)
         || vec::is_vector_csr(i)
         || matches!(
             i.op,

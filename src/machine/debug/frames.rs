@@ -10,13 +10,12 @@
 //! A trap that never reaches it (one taken to M-mode firmware, or a fault
 //! inside the save itself) has no recorded frame.
 
-use std::collections::VecDeque;
-
 use unicorn_engine::Unicorn;
 
 use crate::isa::{AluOp, Insn, Op};
-use crate::machine::LoadError;
-use crate::machine::Machine;
+use crate::machine::debug::state::KEEP;
+use crate::machine::error::LoadError;
+use crate::machine::handle::Machine;
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 use crate::machine::regs;
@@ -31,20 +30,6 @@ pub const MINIKERNEL_PT_REGS: [&str; 36] = [
     "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
     "t5", "t6", "status", "badaddr", "cause", "orig_a0",
 ];
-
-/// Save points kept (traps nest a few deep; older ones are long returned).
-const KEEP: usize = 64;
-
-/// (instructions executed before the save point, sp there), oldest first.
-#[derive(Clone, Debug, Default)]
-pub(in crate::machine) struct Saves {
-    pub(in crate::machine) ring: VecDeque<(u64, u64)>,
-    /// The save functions' address ranges (inclusive), hooked only at their
-    /// save instructions, as their blocks are first decoded (`register`).
-    ranges: Vec<(u64, u64)>,
-    /// Save instructions hooked already.
-    hooked: std::collections::BTreeSet<u64>,
-}
 
 /// `mv a0, sp`: `addi a0, sp, 0`, or `c.mv a0, sp`, which expands to
 /// `add a0, x0, sp` (unprivileged spec, "C.MV").
@@ -62,7 +47,7 @@ pub fn is_save(i: &Insn) -> bool {
 /// again with them.
 pub(in crate::machine) fn register<O: Observer>(
     uc: &mut Unicorn<'_, Hart<O>>,
-    insns: &[crate::machine::DecodedInsn],
+    insns: &[crate::isa::DecodedInsn],
 ) -> bool {
     let mut any = false;
     for d in insns {

@@ -25,89 +25,16 @@
 use unicorn_engine::Unicorn;
 
 use crate::isa::{Insn, Op};
-use crate::machine::Machine;
+use crate::machine::debug::state::{
+    EXECUTE, HookAt, LOAD, M, S, STORE, TDATA1, TDATA2, Trigger, U, peek,
+};
+use crate::machine::handle::Machine;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::hooks;
 use crate::machine::observe::Observer;
 use crate::machine::regs::{self, status};
 use crate::machine::traps::trap;
 use crate::trace::{GuestFault, Priv};
-
-pub const TSELECT: u16 = 0x7a0;
-pub const TDATA1: u16 = 0x7a1;
-pub const TDATA2: u16 = 0x7a2;
-pub const TINFO: u16 = 0x7a4;
-
-/// tdata1.type = 2 (mcontrol), bits XLEN-1:XLEN-4.
-const TYPE_MCONTROL: u64 = 2 << 60;
-const M: u64 = 1 << 6;
-const S: u64 = 1 << 4;
-const U: u64 = 1 << 3;
-const EXECUTE: u64 = 1 << 2;
-const STORE: u64 = 1 << 1;
-const LOAD: u64 = 1;
-/// The fields this trigger keeps as written.
-const KEPT: u64 = M | S | U | EXECUTE | STORE | LOAD;
-/// select (19), timing (18), sizelo (17:16), action (15:12), chain (11),
-/// match (10:7), sizehi (22:21): only 0 is supported in each.
-const ZERO_ONLY: u64 =
-    (3 << 21) | (1 << 19) | (1 << 18) | (3 << 16) | (0xf << 12) | (1 << 11) | (0xf << 7);
-/// tinfo: version 1 (Sdtrig 1.0, bits 31:24) and info = bit 2 (type 2).
-const TINFO_VALUE: u64 = (1 << 24) | (1 << 2);
-
-/// The trigger's state (tselect always reads 0: there is one trigger).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Trigger {
-    /// The mode and access bits of tdata1 (`KEPT`); the rest is implied.
-    pub ctl: u64,
-    pub tdata2: u64,
-}
-
-impl Trigger {
-    pub fn tdata1(&self) -> u64 {
-        TYPE_MCONTROL | self.ctl
-    }
-
-    /// Whether the trigger can fire at all (some access and some mode).
-    pub fn armed(&self) -> bool {
-        self.ctl & (EXECUTE | STORE | LOAD) != 0 && self.ctl & (M | S | U) != 0
-    }
-
-    /// A load or store trigger is armed: every instruction is checked
-    /// before it runs (a code hook on all addresses).
-    pub fn watches_data(&self) -> bool {
-        self.armed() && self.ctl & (STORE | LOAD) != 0
-    }
-
-    /// The address an armed execute trigger watches (a code hook there
-    /// checks it, so blocks run at full speed).
-    pub fn exec_addr(&self) -> Option<u64> {
-        (self.armed() && self.ctl & EXECUTE != 0).then_some(self.tdata2)
-    }
-
-    /// tdata1 after a write of `v` (WARL, see the module doc). dmode reads
-    /// 0: only Debug Mode may set it, and this hart has none. maskmax reads
-    /// 0 (no NAPOT matching); hit is not implemented (reads 0).
-    fn legalize(v: u64) -> u64 {
-        let supported = v >> 60 == 2 && v & ZERO_ONLY == 0;
-        if supported { v & KEPT } else { v & (M | S | U) }
-    }
-}
-
-pub fn is_trigger_csr(csr: u16) -> bool {
-    matches!(csr, TSELECT | TDATA1 | TDATA2 | TINFO)
-}
-
-/// The value a pane shows for a trigger CSR.
-pub fn peek(t: &Trigger, csr: u16) -> Option<u64> {
-    Some(match csr {
-        TSELECT => 0,
-        TDATA1 => t.tdata1(),
-        TDATA2 => t.tdata2,
-        TINFO => TINFO_VALUE,
-        _ => return None,
-    })
-}
 
 /// A guest access to a trigger CSR (already checked to come from M-mode):
 /// returns the old value, or `None` for an illegal access. A write stops
@@ -245,27 +172,6 @@ pub(in crate::machine) enum Gate {
     Run,
     /// End the step with this outcome (the trigger fired, or a fault).
     Stop(Outcome),
-}
-
-/// Where the trigger's code hook sits.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(in crate::machine) enum HookAt {
-    /// An execute trigger: its address.
-    Addr(u64),
-    /// A load/store trigger: every instruction.
-    All,
-}
-
-impl Trigger {
-    /// `watching`: watchpoints are set (watch.rs), which check every
-    /// instruction's accesses through the same hook.
-    fn hook_at(&self, watching: bool) -> Option<HookAt> {
-        if self.watches_data() || watching {
-            Some(HookAt::All)
-        } else {
-            self.exec_addr().map(HookAt::Addr)
-        }
-    }
 }
 
 /// The trigger's code hook, in block mode (single steps are checked by

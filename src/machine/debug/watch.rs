@@ -20,117 +20,13 @@
 use unicorn_engine::Unicorn;
 
 use crate::isa::{Insn, Op};
-use crate::machine::Machine;
-use crate::machine::Until;
+use crate::machine::debug::state::{Armed, Watch, WatchAccess, WatchHit};
+use crate::machine::handle::Machine;
+use crate::machine::handle::Until;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::memory::mmu;
 use crate::machine::observe::Observer;
 use crate::trace::Priv;
-
-/// A watched range of physical memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Watch {
-    pub phys: u64,
-    pub len: u64,
-}
-
-/// What a watched access did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WatchAccess {
-    Load,
-    Store,
-    /// An AMO: a load and a store.
-    Amo,
-}
-
-impl WatchAccess {
-    pub fn name(self) -> &'static str {
-        match self {
-            WatchAccess::Load => "load",
-            WatchAccess::Store => "store",
-            WatchAccess::Amo => "amo (load and store)",
-        }
-    }
-}
-
-/// A watch hit: the instruction at `pc` accessed `size` bytes at `vaddr`
-/// (`paddr` in physical memory), which overlap watch number `watch`;
-/// `value` is what those bytes hold after the access (little-endian): the
-/// value stored, or loaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WatchHit {
-    pub pc: u64,
-    pub access: WatchAccess,
-    pub vaddr: u64,
-    pub paddr: u64,
-    pub size: u64,
-    pub value: u64,
-    pub watch: usize,
-}
-
-impl WatchHit {
-    /// One line for the status bar and reports: which watch, the pc that
-    /// made the access, the access, its address and the value.
-    pub fn describe(&self, p: &crate::machine::Program) -> String {
-        let (what, verb, prep) = match self.access {
-            WatchAccess::Load => ("load", "read", "from"),
-            WatchAccess::Store => ("store", "wrote", "to"),
-            WatchAccess::Amo => ("AMO", "left", "at"),
-        };
-        // Data by symbol only inside one (or just past an unsized label):
-        // the nearest symbol below a heap or stack address names nothing.
-        let named = p
-            .symbol_at(self.vaddr)
-            .is_some_and(|(s, off)| off < s.size || (s.size == 0 && off < 0x1000));
-        let mut notes = Vec::new();
-        let place = if named {
-            notes.push(format!("{:#x}", self.vaddr));
-            p.describe(self.vaddr)
-        } else {
-            format!("{:#x}", self.vaddr)
-        };
-        if self.paddr != self.vaddr {
-            notes.push(format!("physical {:#x}", self.paddr));
-        }
-        notes.push(format!(
-            "{} byte{}",
-            self.size,
-            if self.size == 1 { "" } else { "s" }
-        ));
-        format!(
-            "watch {}: the {what} at {} {verb} {:#x} {prep} {place} ({})",
-            self.watch + 1,
-            p.describe(self.pc),
-            self.value,
-            notes.join(", ")
-        )
-    }
-}
-
-/// The machine's watch state.
-#[derive(Clone, Debug, Default)]
-pub(in crate::machine) struct WatchState {
-    pub watches: Vec<Watch>,
-    /// Block mode stopped before the watched access at this pc, for the run
-    /// loop to single-step it.
-    pub step_at: Option<u64>,
-    /// The access the current single step makes, checked after it.
-    pub armed: Option<Armed>,
-    /// The run resumed at a stop address here, which its first execution
-    /// passes (`Hart::skip_once`, which the stop hook may clear before or
-    /// after the watch's hook runs).
-    pub resume_at: Option<u64>,
-}
-
-/// An access found before its instruction ran, with what tells afterwards
-/// whether it happened.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::machine) struct Armed {
-    hit: WatchHit,
-    executed: u64,
-    trapped: u64,
-    sc_successes: Option<u64>,
-}
 
 /// The watch the access `insn` at `pc` is about to make hits, if any.
 pub(in crate::machine) fn check<O: Observer>(

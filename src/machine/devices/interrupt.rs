@@ -24,6 +24,7 @@ use crate::isa::DecodedInsn;
 use crate::isa::{Insn, Op};
 use crate::machine::code::block::Block;
 use crate::machine::devices::irq::{self, Enables};
+use crate::machine::devices::state::IrqRequest;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::hooks;
 use crate::machine::observe::Observer;
@@ -33,15 +34,6 @@ use crate::trace::{GuestFault, Priv};
 
 /// The most interrupt-stop hooks kept at once.
 const MAX_IRQ_HOOKS: usize = 32;
-
-/// What the run loop must do after the block hook stopped unicorn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IrqRequest {
-    /// Take the interrupt due at the current pc.
-    Deliver,
-    /// Place a one-shot stop at this address, then run the block again.
-    Install(u64),
-}
 
 /// mtime at instruction `k` of the pending block (all before it accounted),
 /// or now when nothing is pending.
@@ -95,7 +87,7 @@ pub(in crate::machine) fn access_index<O: Observer>(
 
 /// The global enables now.
 fn enables<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Enables {
-    let ms = regs::read_csr(uc, crate::machine::traps::csr::MSTATUS).unwrap_or(0);
+    let ms = regs::read_csr(uc, crate::machine::traps::csr_rules::MSTATUS).unwrap_or(0);
     Enables {
         priv_: uc.get_data().priv_,
         mie: ms & status::MIE != 0,

@@ -6,13 +6,13 @@
 
 use unicorn_engine::Unicorn;
 
-use crate::machine::LoadError;
-use crate::machine::Program;
 use crate::machine::devices::interrupt;
+use crate::machine::error::LoadError;
 use crate::machine::guard;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::observe::Observer;
 use crate::platform::{self, Finish, Region};
+use crate::program::Program;
 
 /// Refuses a guest segment that overlaps a device.
 pub(in crate::machine) fn check_segments(program: &Program) -> Result<(), LoadError> {
@@ -37,7 +37,7 @@ fn map_err(r: Region, e: unicorn_engine::unicorn_const::uc_error) -> LoadError {
     LoadError::MapDevice {
         device: r.name,
         base: r.base,
-        err: crate::machine::Uc(e),
+        err: crate::machine::error::Uc(e),
     }
 }
 

@@ -22,38 +22,16 @@
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use crate::isa::{Insn, Op, Reg};
-use crate::machine::Machine;
+use crate::machine::ext::fs::{FS_DIRTY, FS_INITIAL, FS_OFF, FS_SHIFT, dirties, fs_of};
+use crate::machine::handle::Machine;
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
-use crate::machine::regs::{self, status};
-use crate::machine::traps::csr;
+use crate::machine::regs::{self};
 use crate::trace::Event;
-
-pub const FS_OFF: u8 = 0;
-pub const FS_INITIAL: u8 = 1;
-pub const FS_DIRTY: u8 = 3;
-const FS_SHIFT: u32 = 13;
-
-/// The FS field of a status value.
-pub fn fs_of(status: u64) -> u8 {
-    ((status & status::FS) >> FS_SHIFT) as u8
-}
 
 /// FS as QEMU has it now.
 fn read_fs<D>(uc: &mut Unicorn<'_, D>) -> u8 {
-    fs_of(regs::read_csr(uc, csr::MSTATUS).unwrap_or(0))
-}
-
-/// Whether QEMU 5.0 makes FS Dirty when `insn` runs: a write of an f
-/// register (loads, computations with an f result, moves and conversions
-/// into f) or a CSR write of fflags/frm/fcsr. Stores, compares, fclass and
-/// conversions to an integer leave FS alone there.
-pub fn dirties(insn: &Insn) -> bool {
-    match insn.op {
-        Op::Csr(_) => matches!(insn.csr, 1..=3) && csr::writes(insn),
-        Op::FpLoad { .. } | Op::Fp => matches!(insn.dest(), Some(Reg::F(_))),
-        _ => false,
-    }
+    fs_of(regs::read_csr(uc, crate::machine::traps::csr_rules::MSTATUS).unwrap_or(0))
 }
 
 /// What a change's cause says: the instruction and what it wrote.
@@ -202,13 +180,14 @@ impl<O: Observer + 'static> Machine<O> {
         for (i, v) in f.iter_mut().enumerate() {
             *v = self.uc.reg_read(R::F0 as i32 + i as i32).unwrap_or(0);
         }
-        let ms = regs::read_csr(&mut self.uc, csr::MSTATUS).unwrap_or(0);
+        let ms =
+            regs::read_csr(&mut self.uc, crate::machine::traps::csr_rules::MSTATUS).unwrap_or(0);
         let fs = fs_of(ms);
         let fcsr = if fs == FS_OFF {
             let on = ms | u64::from(FS_INITIAL) << FS_SHIFT;
-            regs::write_csr(&mut self.uc, csr::MSTATUS, on);
+            regs::write_csr(&mut self.uc, crate::machine::traps::csr_rules::MSTATUS, on);
             let v = self.uc.reg_read(R::FCSR).unwrap_or(0);
-            regs::write_csr(&mut self.uc, csr::MSTATUS, ms);
+            regs::write_csr(&mut self.uc, crate::machine::traps::csr_rules::MSTATUS, ms);
             v
         } else {
             self.uc.reg_read(R::FCSR).unwrap_or(0)

@@ -148,7 +148,7 @@ pub fn amo_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>, insn: &Insn) -> bool {
 }
 
 /// The machine's LR/SC and AMO settings, and the probes placed among them.
-impl<O: Observer + 'static> crate::machine::Machine<O> {
+impl<O: Observer + 'static> crate::machine::handle::Machine<O> {
     /// The core traps AMOs to M-mode firmware (MIPS P8700, seed 004).
     pub fn set_amo_traps(&mut self, on: bool) {
         self.uc.get_data_mut().ext.amo_traps = on;
@@ -171,7 +171,7 @@ impl<O: Observer + 'static> crate::machine::Machine<O> {
 
     /// Places probes: a breakpoint trap to the guest before each address
     /// runs (kprobe-like). The caller checks them against LR/SC sequences.
-    pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), crate::machine::LoadError> {
+    pub fn set_probes(&mut self, addrs: &[u64]) -> Result<(), crate::machine::error::LoadError> {
         for &a in addrs {
             self.uc
                 .add_code_hook(a, a, |uc, addr, _| {
@@ -179,7 +179,7 @@ impl<O: Observer + 'static> crate::machine::Machine<O> {
                         crate::machine::hooks::on_probe(uc, addr)
                     })
                 })
-                .map_err(crate::machine::emu)?;
+                .map_err(crate::machine::handle::emu)?;
             crate::machine::code::smc::drop_translations(&mut self.uc, a, a + 4);
             self.uc.get_data_mut().ext.probes.insert(a);
         }

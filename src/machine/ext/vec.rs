@@ -266,7 +266,7 @@ pub fn run_vector_csr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn:
     if uc.get_data().ext.vs == VS_OFF || uc.get_data().ext.vunit.is_none() {
         return VResult::Illegal;
     }
-    let writes = crate::machine::traps::csr::writes(insn);
+    let writes = crate::machine::traps::csr_rules::writes(insn);
     let src = match op {
         CsrOp::Rwi | CsrOp::Rsi | CsrOp::Rci => u64::from(insn.rs1),
         _ => regs::read_gpr(uc, insn.rs1),

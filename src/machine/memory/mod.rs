@@ -4,21 +4,15 @@
 
 pub(in crate::machine) mod mmu;
 pub(in crate::machine) mod peek;
-
-/// How guest memory is mapped, as the hart needs it while running.
-#[derive(Default)]
-pub(in crate::machine) struct MemoryState {
-    /// `MachineConfig::strict_segments`.
-    pub strict_segments: bool,
-}
+pub(in crate::machine) mod state;
 
 use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 
-use crate::machine::MachineConfig;
-use crate::machine::Program;
-use crate::machine::emu;
-use crate::machine::{Header, LoadError, Uc};
+use crate::machine::error::{Header, LoadError, Uc};
+use crate::machine::handle::MachineConfig;
+use crate::machine::handle::emu;
+use crate::program::Program;
 
 /// The permissions a segment's memory gets (the one place that decides).
 /// RAM is what the platform says (RWX, PMP

@@ -2,10 +2,10 @@
 //! addresses through the page tables when paging is on (a look-up, not an
 //! access: no A/D bits, no permission checks), physical ones otherwise.
 
-use crate::machine::Machine;
-use crate::machine::Observer;
 use crate::machine::code::smc;
+use crate::machine::handle::Machine;
 use crate::machine::memory::mmu;
+use crate::machine::observe::Observer;
 use crate::trace::Priv;
 
 impl<O: Observer + 'static> Machine<O> {

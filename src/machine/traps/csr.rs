@@ -11,51 +11,10 @@ use crate::isa::{CsrOp, Insn, Op};
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 use crate::machine::regs::{self, status};
+use crate::machine::traps::csr_rules::{
+    CYCLE, INSTRET, MINSTRET, MSTATUS, SSTATUS, TIME, status_to_qemu, status_view, writes,
+};
 use crate::trace::{Event, Priv};
-
-pub const SSTATUS: u16 = 0x100;
-pub const MSTATUS: u16 = 0x300;
-const CYCLE: u16 = 0xc00;
-const TIME: u16 = 0xc01;
-const INSTRET: u16 = 0xc02;
-const MCYCLE: u16 = 0xb00;
-const MINSTRET: u16 = 0xb02;
-
-/// Where QEMU 5.0 keeps TW (bit 29) and TSR (bit 30). The spec has WPRI
-/// bits there, so trapscope never lets a guest write them into QEMU (where
-/// they would make `wfi`/`sret` trap natively) and never shows them.
-const QEMU_TW_TSR: u64 = 3 << 29;
-
-/// Whether trapscope must run this CSR instruction itself.
-pub fn must_intercept(insn: &Insn) -> bool {
-    matches!(insn.op, Op::Csr(_))
-        && (matches!(
-            insn.csr,
-            SSTATUS | MSTATUS | CYCLE | TIME | INSTRET | MCYCLE | MINSTRET
-        ) || crate::machine::debug::trigger::is_trigger_csr(insn.csr)
-            || crate::machine::devices::irq::is_shadowed(insn.csr))
-}
-
-/// mstatus or sstatus as the guest reads it, from QEMU's raw value: the VS
-/// shadow and SD merged in (§3.1.6.6); for mstatus, TSR/TW from
-/// `status_extra`; UXL (and, in mstatus, SXL) read-only 2 = 64-bit, since
-/// this hart's XLEN is fixed (§3.1.6.2: WARL, and sstatus shows UXL only).
-pub fn status_view(csr: u16, raw: u64, vs: u8, extra: u64) -> u64 {
-    let raw = raw & !(QEMU_TW_TSR | status::UXL | status::SXL | status::SHADOWED);
-    let v = status::compose(raw, vs) | status::XL64 << status::UXL_SHIFT;
-    if csr == MSTATUS {
-        v | (extra & status::SHADOWED) | status::XL64 << status::SXL_SHIFT
-    } else {
-        v
-    }
-}
-
-/// The bits of a guest's status write that go into QEMU: not the fields
-/// trapscope keeps itself (VS, TSR, TW), not the read-only ones (SD, UXL,
-/// SXL), and not QEMU's misplaced TW/TSR.
-pub(in crate::machine) fn status_to_qemu(new: u64) -> u64 {
-    new & !(status::VS | status::SD | status::SHADOWED | QEMU_TW_TSR | status::UXL | status::SXL)
-}
 
 /// `sret` with mstatus.TSR=1 in S-mode raises illegal instruction (priv
 /// spec §3.1.6.5); QEMU 5.0 checks its own bit 30, which trapscope keeps
@@ -64,16 +23,6 @@ pub(in crate::machine) fn status_to_qemu(new: u64) -> u64 {
 pub fn sret_traps<O: Observer>(uc: &Unicorn<'_, Hart<O>>) -> bool {
     let hart = uc.get_data();
     hart.priv_ == Priv::S && hart.traps.status_extra & status::TSR != 0
-}
-
-/// Whether a CSR instruction writes its CSR (csrrs/csrrc with x0 do not;
-/// priv spec / Zicsr §9.1).
-pub fn writes(insn: &Insn) -> bool {
-    match insn.op {
-        Op::Csr(CsrOp::Rw) | Op::Csr(CsrOp::Rwi) => true,
-        Op::Csr(_) => insn.rs1 != 0,
-        _ => false,
-    }
 }
 
 /// The illegal-instruction trap an access raises, if any.
@@ -127,7 +76,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 // FS as QEMU keeps it after the write (fstate.rs).
                 crate::machine::ext::fstate::changed(
                     hart,
-                    crate::machine::ext::fstate::fs_of(raw_after),
+                    crate::machine::ext::fs::fs_of(raw_after),
                     pc,
                     |h| {
                         format!(
@@ -147,7 +96,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
             }
             old
         }
-        c if crate::machine::debug::trigger::is_trigger_csr(c) => {
+        c if crate::machine::debug::state::is_trigger_csr(c) => {
             match crate::machine::debug::trigger::csr_access(uc, pc, c, wr.then_some(&apply)) {
                 Some(v) => v,
                 None => return CsrResult::Illegal,

@@ -3,58 +3,14 @@
 //! jumps to themselves that no interrupt can end. Both end the run as a
 //! guest fault at once, instead of at the instruction budget (or never).
 
-use std::rc::Rc;
-
 use unicorn_engine::Unicorn;
 
 use crate::isa::DecodedInsn;
 use crate::isa::Op;
 use crate::machine::hart::{Hart, Outcome};
 use crate::machine::observe::Observer;
-use crate::program::Program;
+use crate::machine::traps::state::TRAP_LOOP_LIMIT;
 use crate::trace::{Event, GuestFault};
-
-/// Deliveries of one trap (same cause, same pc) in a row, with no
-/// instruction retired in between, that make a trap loop. A handler that
-/// makes progress retires at least one instruction before it traps again,
-/// so any N > 1 only decides how soon the loop is reported; 64 is far above
-/// any legitimate re-trap of one instruction (a kernel retrying a fault
-/// retires its handler each time).
-pub const TRAP_LOOP_LIMIT: u32 = 64;
-
-/// What the machine remembers to tell a storm from progress.
-#[derive(Clone, Default)]
-pub(in crate::machine) struct FaultState {
-    /// The last delivery: cause, epc, and instructions retired before it.
-    last: Option<(u64, u64, u64)>,
-    repeats: u32,
-    /// Symbols for the fault text.
-    pub names: Option<Rc<Program>>,
-    /// The address of `tohost`, for stores trapscope makes itself.
-    pub tohost: Option<u64>,
-}
-
-impl FaultState {
-    /// Notes a delivery; returns how many identical ones came in a row.
-    pub fn note_trap(&mut self, cause: u64, epc: u64, retired: u64) -> u32 {
-        let key = (cause, epc, retired);
-        if self.last == Some(key) {
-            self.repeats = self.repeats.saturating_add(1);
-        } else {
-            self.last = Some(key);
-            self.repeats = 1;
-        }
-        self.repeats
-    }
-
-    /// `sym+off` for an address, or the address alone.
-    pub fn describe(&self, pc: u64) -> String {
-        match &self.names {
-            Some(p) => p.describe(pc),
-            None => format!("{pc:#x}"),
-        }
-    }
-}
 
 /// Checks a delivery of `cause` at `epc` about to go to `handler` through
 /// `tvec` ("mtvec"/"stvec"); `Some(fault)` when it is the storm's N-th.

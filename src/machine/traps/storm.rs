@@ -21,126 +21,14 @@
 //! syscall loop: one in 200), and a lock's LR/SC pair sits among tens of
 //! instructions of other work.
 
+pub use crate::machine::traps::state::{
+    CODE_WRITE_COST, EMULATED_COST, EXTRA_PER_WINDOW, REDECODE_COST, SLOWDOWN, StormCounts,
+    TRAP_COST, WINDOW,
+};
+
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 use crate::trace::GuestFault;
-
-/// Instructions a count runs over.
-pub const WINDOW: u64 = 1 << 20;
-/// How much slower than a plain loop a guest may run.
-pub const SLOWDOWN: u64 = 3;
-/// What one trap costs beyond an instruction, in a plain loop's
-/// instructions (an upper bound of bench's "cost per event" lines).
-pub const TRAP_COST: u64 = 128;
-/// What one store over decoded code costs.
-pub const CODE_WRITE_COST: u64 = 512;
-/// What decoding one instruction of dropped code again costs, on top.
-pub const REDECODE_COST: u64 = 48;
-/// What one emulated LR, SC or AMO costs.
-pub const EMULATED_COST: u64 = 48;
-/// The charges a window may carry: (SLOWDOWN - 1) windows' worth.
-pub const EXTRA_PER_WINDOW: u64 = (SLOWDOWN - 1) * WINDOW;
-
-/// What the rule counts: in a window, or since power-on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct StormCounts {
-    pub traps: u64,
-    /// Stores over code that had been decoded.
-    pub writes: u64,
-    /// Instructions of decoded code those stores dropped.
-    pub redecoded: u64,
-    /// LR, SC and AMOs run in software.
-    pub emulated: u64,
-}
-
-impl StormCounts {
-    /// What they cost beyond their instructions, in a plain loop's
-    /// instructions, as the rule charges them.
-    pub fn charges(&self) -> u64 {
-        self.traps * TRAP_COST
-            + self.writes * CODE_WRITE_COST
-            + self.redecoded * REDECODE_COST
-            + self.emulated * EMULATED_COST
-    }
-
-    fn add(&mut self, other: &StormCounts) {
-        self.traps += other.traps;
-        self.writes += other.writes;
-        self.redecoded += other.redecoded;
-        self.emulated += other.emulated;
-    }
-
-    /// "65537 traps and 12 writes over code it had run", naming only what
-    /// was counted.
-    fn describe(&self) -> String {
-        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-        let mut parts = Vec::new();
-        if self.traps > 0 {
-            parts.push(n(self.traps, "trap", "traps"));
-        }
-        if self.writes > 0 {
-            parts.push(format!(
-                "{} over code it had run ({} instructions to decode again)",
-                n(self.writes, "write", "writes"),
-                self.redecoded
-            ));
-        }
-        if self.emulated > 0 {
-            parts.push(n(
-                self.emulated,
-                "emulated LR/SC/AMO",
-                "emulated LR/SC/AMOs",
-            ));
-        }
-        match parts.len() {
-            0 => "nothing".to_string(),
-            1 => parts.remove(0),
-            _ => {
-                let last = parts.pop().unwrap_or_default();
-                format!("{} and {last}", parts.join(", "))
-            }
-        }
-    }
-}
-
-/// The counts of the current window, and the totals of the windows before.
-#[derive(Clone, Default)]
-pub(in crate::machine) struct Storms {
-    start: u64,
-    window: StormCounts,
-    before: StormCounts,
-    /// Counted but never cut off (`Machine::measure_storms`, for bench).
-    pub(in crate::machine) measuring: bool,
-    /// Once cut off, nothing more is counted.
-    done: bool,
-}
-
-impl Storms {
-    fn roll(&mut self, now: u64) {
-        if now >= self.start + WINDOW {
-            let w = self.window;
-            self.before.add(&w);
-            self.window = StormCounts::default();
-            self.start = now;
-        }
-    }
-    fn over(&self) -> bool {
-        !self.measuring && self.window.charges() > EXTRA_PER_WINDOW
-    }
-    /// Everything counted since power-on.
-    pub(in crate::machine) fn total(&self) -> StormCounts {
-        let mut t = self.before;
-        t.add(&self.window);
-        t
-    }
-    fn counts(&self, now: u64) -> String {
-        format!(
-            "{} within {} instructions",
-            self.window.describe(),
-            now - self.start
-        )
-    }
-}
 
 /// Counts one of what `f` adds; true if the window is now over the rule.
 fn count<O: Observer>(hart: &mut Hart<O>, f: impl FnOnce(&mut StormCounts)) -> bool {
@@ -226,7 +114,7 @@ pub fn limit() -> String {
     )
 }
 
-impl<O: Observer + 'static> crate::machine::Machine<O> {
+impl<O: Observer + 'static> crate::machine::handle::Machine<O> {
     /// Counts what the storm rule charges (storm.rs) and never cuts the
     /// run off: for `bench`, which measures what each costs.
     pub fn measure_storms(&mut self) {
