@@ -10,8 +10,8 @@ use crate::machine::handle::Machine;
 use crate::machine::handle::emu;
 use crate::machine::hart::EndAt;
 use crate::machine::hart::{Hart, Outcome};
-use crate::machine::hooks::{finish, pending_index};
 use crate::machine::observe::Observer;
+use crate::machine::retire::{finish, pending_index};
 use crate::trace::Event;
 
 impl<O: Observer + 'static> Machine<O> {

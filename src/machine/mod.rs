@@ -19,8 +19,10 @@ mod hooks;
 mod memory;
 mod observe;
 pub mod regs;
+mod retire;
 mod run;
 pub mod sigint;
+mod stops;
 mod traps;
 
 pub use devices::irq;
@@ -28,9 +30,9 @@ pub use ext::fstate;
 pub use traps::storm;
 
 use checkpoint::resume;
-use code::{block, smc};
+use code::block;
 use debug::frames;
-use devices::{interrupt, mmio};
+use devices::mmio;
 use ext::vec;
 use traps::access;
 
@@ -176,7 +178,7 @@ impl<O: Observer + 'static> Machine<O> {
         }
         // docs/decisions.md D4: hook exactly the instructions we run
         // ourselves. They are found when the block holding them is first
-        // decoded (hooks::block_at, smc::register_block), so only code that
+        // decoded (hooks::block_at, crate::machine::code::register::register_block), so only code that
         // runs carries hooks: unicorn walks every code hook each time a
         // hooked instruction runs, and firmware paths a scenario never takes
         // (the AMO emulation's hundreds of mstatus accesses) would slow every
@@ -191,7 +193,7 @@ impl<O: Observer + 'static> Machine<O> {
         for seg in self.program.segments.iter().filter(is_code) {
             let start = seg.vaddr & !0xfff;
             let end = (seg.vaddr + seg.memsz).div_ceil(0x1000) * 0x1000 - 1;
-            smc::watch(uc, start, end).map_err(emu)?;
+            crate::machine::code::register::watch(uc, start, end).map_err(emu)?;
         }
         Ok(())
     }
@@ -316,12 +318,12 @@ impl<O: Observer + 'static> Machine<O> {
     /// a CSR or a device: none can break a loop that does neither when
     /// this is false (the "spins forever" check).
     pub fn interrupt_possible(&mut self) -> bool {
-        interrupt::interrupt_possible(&mut self.uc)
+        crate::machine::devices::pending::interrupt_possible(&mut self.uc)
     }
 
     /// mip as the guest would read it now.
     pub fn mip(&self) -> u64 {
-        interrupt::mip_now(self.uc.get_data())
+        crate::machine::devices::pending::mip_now(self.uc.get_data())
     }
 
     pub fn observer(&self) -> &O {

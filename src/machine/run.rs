@@ -13,6 +13,7 @@ use crate::machine::hart::{Outcome, Pending};
 use crate::machine::hooks;
 use crate::machine::observe::Observer;
 use crate::machine::traps::access;
+use crate::machine::traps::cause;
 use crate::machine::traps::trap;
 use crate::trace::GuestFault;
 
@@ -25,7 +26,9 @@ impl<O: Observer + 'static> Machine<O> {
             let id = self
                 .uc
                 .add_code_hook(a, a, |uc, addr, _| {
-                    crate::machine::guard::shield(uc, (), |uc| hooks::on_stop_addr(uc, addr))
+                    crate::machine::guard::shield(uc, (), |uc| {
+                        crate::machine::stops::on_stop_addr(uc, addr)
+                    })
                 })
                 .map_err(|e| GuestFault::Emulator {
                     pc: a,
@@ -175,7 +178,7 @@ impl<O: Observer + 'static> Machine<O> {
                         },
                     };
                     self.uc.get_data_mut().run.stepping = false;
-                    hooks::fault(&mut self.uc, f.clone());
+                    crate::machine::retire::fault(&mut self.uc, f.clone());
                     self.uc.get_data_mut().run.outcome = None;
                     return Outcome::Fault(f);
                 }
@@ -192,7 +195,7 @@ impl<O: Observer + 'static> Machine<O> {
     /// Makes the `len` bytes at `pc` the block being executed.
     fn set_pending(&mut self, pc: u64, len: u32) {
         let block = hooks::block_at(&mut self.uc, pc, len);
-        crate::machine::ext::fpflow::check_entry(&mut self.uc, &block);
+        crate::machine::code::register::check_entry(&mut self.uc, &block);
         smc::retranslate_fresh(&mut self.uc);
         let hart = self.uc.get_data_mut();
         let priv_ = hart.priv_;
@@ -213,12 +216,12 @@ impl<O: Observer + 'static> Machine<O> {
             return;
         };
         if stepped {
-            hooks::finish(&mut self.uc, usize::MAX, Some(now), false);
+            crate::machine::retire::finish(&mut self.uc, usize::MAX, Some(now), false);
             return;
         }
         match p.block.index_of(now) {
-            Some(i) => hooks::finish(&mut self.uc, i, Some(now), false),
-            None => hooks::finish(&mut self.uc, usize::MAX, Some(now), false),
+            Some(i) => crate::machine::retire::finish(&mut self.uc, i, Some(now), false),
+            None => crate::machine::retire::finish(&mut self.uc, usize::MAX, Some(now), false),
         }
     }
 
@@ -236,7 +239,7 @@ impl<O: Observer + 'static> Machine<O> {
                 why: "the emulator rejected it".into(),
                 place: self.uc.get_data().traps.faults.describe(pc),
             };
-            hooks::fault(&mut self.uc, f.clone());
+            crate::machine::retire::fault(&mut self.uc, f.clone());
             self.uc.get_data_mut().run.outcome = None;
             return Some(Outcome::Fault(f));
         }
@@ -247,8 +250,8 @@ impl<O: Observer + 'static> Machine<O> {
         }
         // The ebreak executed (as a trapping instruction): account it.
         self.set_pending(pc, d.map_or(4, |d| u32::from(d.len)));
-        hooks::finish(&mut self.uc, 1, None, false);
-        trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, pc);
+        crate::machine::retire::finish(&mut self.uc, 1, None, false);
+        trap::raise(&mut self.uc, cause::CAUSE_BREAKPOINT, pc, pc);
         if let Some(o) = self.uc.get_data_mut().run.outcome.take() {
             return Some(o); // a trap loop
         }

@@ -17,9 +17,9 @@
 
 use unicorn_engine::Unicorn;
 
+use crate::machine::code::intercept::on_intercept;
 use crate::machine::code::state::{EXACT_PER_PAGE, PAGE, page_of};
 use crate::machine::hart::Hart;
-use crate::machine::hooks;
 use crate::machine::observe::Observer;
 
 /// An exact hook's body: nothing once its page went whole.
@@ -32,14 +32,14 @@ fn on_exact<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) {
         .whole
         .contains_key(&page_of(pc))
     {
-        hooks::on_intercept(uc, pc);
+        on_intercept(uc, pc);
     }
 }
 
 /// A run hook's body: nothing once a longer run took its pages over.
 fn on_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, serial: u64) {
     if uc.get_data().code.smc.pages.whole.get(&page_of(pc)) == Some(&serial) {
-        hooks::on_intercept(uc, pc);
+        on_intercept(uc, pc);
     }
 }
 

@@ -12,8 +12,9 @@ use crate::machine::ext::fpflow;
 use crate::machine::ext::lrsc;
 use crate::machine::ext::vec;
 use crate::machine::hart::Hart;
-use crate::machine::hooks::{fault, finish, pending_index};
 use crate::machine::observe::Observer;
+use crate::machine::retire::{fault, finish, pending_index};
+use crate::machine::traps::cause;
 use crate::machine::traps::csr::{self, CsrResult};
 use crate::machine::traps::trap;
 
@@ -62,7 +63,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
             && hart.run.skip_once != Some(pc)
             && hart.run.passed != Some(pc)
         {
-            crate::machine::hooks::on_stop_addr(uc, pc);
+            crate::machine::stops::on_stop_addr(uc, pc);
             return;
         }
     }
@@ -111,7 +112,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
             Op::Lr { .. } => lrsc::lr(uc, pc, &insn),
             Op::Sc { .. } => lrsc::sc(uc, pc, &insn),
             // The core traps AMOs: firmware emulates them (seed 004).
-            _ => lrsc::Done::Trap(trap::CAUSE_ILLEGAL, u64::from(insn.raw)),
+            _ => lrsc::Done::Trap(cause::CAUSE_ILLEGAL, u64::from(insn.raw)),
         };
         match done {
             lrsc::Done::Next => {
@@ -132,7 +133,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
     if matches!(insn.op, Op::Sret) {
         // mstatus.TSR=1 in S-mode (priv spec §3.1.6.5).
         finish(uc, idx.map_or(0, |i| i + 1), None, false);
-        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+        trap::raise(uc, cause::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         return;
     }
     let vec = if let Some(r) = fp {
@@ -143,7 +144,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
         })
     } else if matches!(insn.op, Op::Vector) {
         Some(vec::run_vector(uc, pc, &insn))
-    } else if vec::is_vector_csr(&insn) {
+    } else if crate::machine::ext::vs::is_vector_csr(&insn) {
         Some(vec::run_vector_csr(uc, pc, &insn))
     } else {
         None
@@ -173,7 +174,7 @@ pub(in crate::machine) fn on_intercept<O: Observer>(uc: &mut Unicorn<'_, Hart<O>
         }
         CsrResult::Illegal => {
             finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+            trap::raise(uc, cause::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         }
     }
 }

@@ -6,5 +6,6 @@ pub(in crate::machine) mod block;
 pub(in crate::machine) mod hookpages;
 pub(in crate::machine) mod intercept;
 pub(in crate::machine) mod pchash;
+pub(in crate::machine) mod register;
 pub(in crate::machine) mod smc;
 pub(in crate::machine) mod state;

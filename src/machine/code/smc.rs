@@ -8,18 +8,16 @@
 //! spec, Zifencei), as on hardware.
 
 use unicorn_engine::Unicorn;
-use unicorn_engine::unicorn_const::HookType;
 
-use crate::isa::{DecodedInsn, decode_range};
+use crate::isa::decode_range;
 use crate::isa::{Insn, Op};
-use crate::machine::ext::vec;
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 
 /// Whether trapscope runs `i` itself (docs/decisions.md D4).
 pub(in crate::machine) fn must_hook(i: &Insn) -> bool {
     crate::machine::traps::csr_rules::must_intercept(i)
-        || vec::is_vector_csr(i)
+        || crate::machine::ext::vs::is_vector_csr(i)
         || matches!(
             i.op,
             Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } | Op::Vector | Op::Wfi
@@ -29,43 +27,11 @@ pub(in crate::machine) fn must_hook(i: &Insn) -> bool {
         || crate::machine::ext::fp::must_intercept(i)
 }
 
-/// An FP instruction's hook stays once added: NaN-boxing (fpflow.rs) hooks
-/// one where some block that holds it needs it, and another block over the
-/// same code may not.
-fn keeps_hook(i: &Insn) -> bool {
-    matches!(i.op, Op::Fp | Op::FpLoad { .. } | Op::FpStore { .. })
-}
-
-/// Watches guest writes to `[start, end]` (a text segment): only code
-/// pages get the hook, so ordinary stores pay one range check.
-pub(in crate::machine) fn watch<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    start: u64,
-    end: u64,
-) -> Result<(), unicorn_engine::unicorn_const::uc_error> {
-    uc.add_mem_hook(
-        HookType::MEM_WRITE,
-        start,
-        end,
-        |uc, _, addr, size, value| {
-            crate::machine::guard::shield(uc, true, |uc| {
-                // The hook runs before the store lands: decode what it will write.
-                let new = value.to_le_bytes();
-                let n = size.min(8);
-                code_written(uc, addr, n as u64, Some(&new[..n]));
-                true
-            })
-        },
-    )?;
-    uc.get_data_mut().code.smc.watched.push((start, end));
-    Ok(())
-}
-
 /// The physical address of the instruction at virtual `pc` (write hooks
 /// see physical addresses, blocks and intercepts are keyed by pc).
 pub(in crate::machine) fn physical_pc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64) -> u64 {
     let p = uc.get_data().priv_;
-    if !crate::machine::traps::access::paged(uc, p) {
+    if !crate::machine::memory::mmu::paged(uc, p) {
         return pc;
     }
     crate::machine::memory::mmu::translate(uc, pc, crate::trace::Access::Fetch, p, false)
@@ -118,58 +84,6 @@ pub(in crate::machine) fn insn_len_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>
     b.get(..2)
         .and_then(|b| crate::isa::insn_len(u16::from_le_bytes([b[0], b[1]])))
         .unwrap_or(4)
-}
-
-/// Code decoded outside the watched ranges (RAM is executable, so a guest
-/// may run code it put in a data page): watch its pages from now on, so a
-/// later write there drops the decoded block.
-pub(in crate::machine) fn watch_code<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    start: u64,
-    end: u64,
-) {
-    if end <= start || uc.get_data().code.smc.watches(start, end - start) {
-        return;
-    }
-    let (p0, p1) = (start & !0xfff, (end - 1) | 0xfff);
-    let _ = watch(uc, p0, p1);
-}
-
-/// Registers the instructions of a newly decoded block that trapscope must
-/// run itself and did not know of (code the load-time scan did not see:
-/// written to a data page, or behind data in text that threw the linear
-/// scan off). Returns whether any of them needed a hook added, so that the
-/// block's translation lacks it.
-pub(in crate::machine) fn register_block<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    insns: &[DecodedInsn],
-    fp_hooks: &[u64],
-    fp_checks: &[u64],
-) -> bool {
-    let mut sites = Vec::new();
-    for &pc in fp_checks {
-        if uc.get_data_mut().ext.fp_checks.insert(pc) {
-            sites.push(pc);
-        }
-    }
-    for d in insns {
-        let hooked = |i: &Insn| must_hook(i) || fp_hooks.binary_search(&d.pc).is_ok();
-        let Some(i) = d.insn.filter(hooked) else {
-            // Another address space may have held an intercepted
-            // instruction here: this code is not one.
-            let same = d.insn.filter(keeps_hook);
-            if same.is_none() || uc.get_data().code.intercepts.get(&d.pc) != same.as_ref() {
-                uc.get_data_mut().code.intercepts.remove(&d.pc);
-            }
-            continue;
-        };
-        if uc.get_data().code.intercepts.get(&d.pc) == Some(&i) {
-            continue;
-        }
-        uc.get_data_mut().code.intercepts.insert(d.pc, i);
-        sites.push(d.pc);
-    }
-    !sites.is_empty() && crate::machine::code::hookpages::hook_all(uc, &sites)
 }
 
 /// Drops the intercepts the `n` bytes of code at virtual `va0` no longer

@@ -30,9 +30,9 @@ use crate::machine::debug::state::{
 };
 use crate::machine::handle::Machine;
 use crate::machine::hart::{Hart, Outcome};
-use crate::machine::hooks;
 use crate::machine::observe::Observer;
 use crate::machine::regs::{self, status};
+use crate::machine::traps::cause;
 use crate::machine::traps::trap;
 use crate::trace::{GuestFault, Priv};
 
@@ -225,14 +225,14 @@ pub(in crate::machine) fn before<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc:
             if let Some(i) = idx {
                 crate::machine::ext::fpflow::settled_at(uc, i);
             }
-            hooks::finish(uc, idx.map_or(0, |i| i + 1), None, false);
-            trap::raise(uc, trap::CAUSE_BREAKPOINT, pc, tval);
+            crate::machine::retire::finish(uc, idx.map_or(0, |i| i + 1), None, false);
+            trap::raise(uc, cause::CAUSE_BREAKPOINT, pc, tval);
             true
         }
         Check::Unsupported => {
-            hooks::finish(uc, idx.unwrap_or(0), None, false);
+            crate::machine::retire::finish(uc, idx.unwrap_or(0), None, false);
             let place = uc.get_data().traps.faults.describe(pc);
-            hooks::fault(uc, unsupported(pc, insn.as_ref(), place));
+            crate::machine::retire::fault(uc, unsupported(pc, insn.as_ref(), place));
             true
         }
     }
@@ -308,8 +308,8 @@ impl<O: Observer + 'static> Machine<O> {
             }
             Check::Fire(tval) => {
                 crate::machine::ext::fpflow::settled_at(&mut self.uc, 0);
-                hooks::finish(&mut self.uc, 1, None, false);
-                trap::raise(&mut self.uc, trap::CAUSE_BREAKPOINT, pc, tval);
+                crate::machine::retire::finish(&mut self.uc, 1, None, false);
+                trap::raise(&mut self.uc, cause::CAUSE_BREAKPOINT, pc, tval);
                 let hart = self.uc.get_data_mut();
                 hart.run.stepping = false;
                 Gate::Stop(Outcome::Stepped)
@@ -317,7 +317,7 @@ impl<O: Observer + 'static> Machine<O> {
             Check::Unsupported => {
                 let place = self.uc.get_data().traps.faults.describe(pc);
                 let f = unsupported(pc, insn.as_ref(), place);
-                hooks::fault(&mut self.uc, f.clone());
+                crate::machine::retire::fault(&mut self.uc, f.clone());
                 let hart = self.uc.get_data_mut();
                 hart.run.outcome = None;
                 hart.run.stepping = false;

@@ -187,7 +187,7 @@ pub(in crate::machine) fn before_in_block<O: Observer>(
     if check(uc, pc, insn).is_none() {
         return false;
     }
-    crate::machine::hooks::finish(uc, idx.unwrap_or(0), Some(pc), false);
+    crate::machine::retire::finish(uc, idx.unwrap_or(0), Some(pc), false);
     let hart = uc.get_data_mut();
     hart.pending = None;
     hart.debug.watch.step_at = Some(pc);

@@ -20,101 +20,18 @@
 
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
-use crate::isa::DecodedInsn;
 use crate::isa::{Insn, Op};
 use crate::machine::code::block::Block;
-use crate::machine::devices::irq::{self, Enables};
+use crate::machine::devices::irq::{self};
+use crate::machine::devices::pending::{due_now, enables};
 use crate::machine::devices::state::IrqRequest;
 use crate::machine::hart::{Hart, Outcome};
-use crate::machine::hooks;
 use crate::machine::observe::Observer;
-use crate::machine::regs::{self, status};
 use crate::machine::traps::trap;
 use crate::trace::{GuestFault, Priv};
 
 /// The most interrupt-stop hooks kept at once.
 const MAX_IRQ_HOOKS: usize = 32;
-
-/// mtime at instruction `k` of the pending block (all before it accounted),
-/// or now when nothing is pending.
-pub(in crate::machine) fn time_at<O: Observer>(hart: &Hart<O>, k: usize) -> u64 {
-    let Some(p) = hart.pending.as_ref() else {
-        return hart.time_value();
-    };
-    let n = k.saturating_sub(p.from);
-    if n == 0 {
-        return hart.time_value();
-    }
-    if hart.obs.time_ahead(0).is_some() {
-        let mut v = Vec::new();
-        hart.obs.costs_ahead(
-            &p.block.data,
-            &p.block.insns[..k.min(p.block.insns.len())],
-            p.from,
-            &mut v,
-        );
-        let milli = v.last().copied().unwrap_or(0);
-        return hart
-            .clock
-            .time_base
-            .wrapping_add(hart.obs.time_ahead(milli).unwrap_or(0));
-    }
-    // No core model: time counts instructions, like `cycle`.
-    hart.time_value() + n as u64
-}
-
-/// The index in the pending block of the memory access to `addr` (the
-/// registers are live while unicorn runs it), else the first unreported one.
-pub(in crate::machine) fn access_index<O: Observer>(
-    uc: &Unicorn<'_, Hart<O>>,
-    addr: u64,
-) -> Option<usize> {
-    let p = uc.get_data().pending.as_ref()?;
-    let hit = (p.from..p.block.insns.len()).find(|&i| {
-        p.block.insns[i].insn.is_some_and(|x| {
-            let base = regs::read_gpr(uc, x.rs1);
-            match x.op {
-                Op::Load { .. } | Op::Store { .. } | Op::FpLoad { .. } | Op::FpStore { .. } => {
-                    base.wrapping_add(x.imm as u64) == addr
-                }
-                Op::Lr { .. } | Op::Sc { .. } | Op::Amo { .. } => base == addr,
-                _ => false,
-            }
-        })
-    });
-    Some(hit.unwrap_or(p.from))
-}
-
-/// The global enables now.
-fn enables<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Enables {
-    let ms = regs::read_csr(uc, crate::machine::traps::csr_rules::MSTATUS).unwrap_or(0);
-    Enables {
-        priv_: uc.get_data().priv_,
-        mie: ms & status::MIE != 0,
-        sie: ms & status::SIE != 0,
-    }
-}
-
-/// mip as the guest reads it now.
-pub(in crate::machine) fn mip_now<O: Observer>(hart: &Hart<O>) -> u64 {
-    let lines = hart.devices.platform.lines(hart.time_value());
-    hart.devices.irq.mip(lines)
-}
-
-/// The interrupt to take at this boundary (everything before it accounted).
-fn due_now<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> Option<(u64, Priv)> {
-    let hart = uc.get_data();
-    if hart.devices.irq.mie == 0 || hart.devices.irq_defer {
-        return None;
-    }
-    let pending = mip_now(hart);
-    if pending & hart.devices.irq.mie == 0 {
-        return None;
-    }
-    let st = hart.devices.irq;
-    let en = enables(uc);
-    irq::select(&st, pending, en)
-}
 
 /// Takes the interrupt due now, if any, with xepc = `epc` (the next
 /// instruction, not executed). Returns whether it did.
@@ -225,7 +142,7 @@ pub(in crate::machine) fn on_irq_stop<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>
     let Some(i) = hart.pending.as_ref().and_then(|p| p.block.index_of(pc)) else {
         return;
     };
-    hooks::finish(uc, i, Some(pc), true);
+    crate::machine::retire::finish(uc, i, Some(pc), true);
     take(uc, pc);
 }
 
@@ -247,22 +164,6 @@ pub(in crate::machine) fn after_intercept<O: Observer>(
 ) -> bool {
     uc.get_data_mut().devices.irq_defer = false;
     take(uc, next)
-}
-
-/// A device write deferred interrupt checks; they resume after an
-/// instruction that always ends a translated block, or a trap.
-pub(in crate::machine) fn end_defer<O: Observer>(
-    hart: &mut Hart<O>,
-    last: &DecodedInsn,
-    next: Option<u64>,
-) {
-    let ends = next.is_none()
-        || last
-            .insn
-            .is_some_and(|i| i.is_control() || matches!(i.op, Op::Csr(_) | Op::FenceI | Op::Wfi));
-    if ends {
-        hart.devices.irq_defer = false;
-    }
 }
 
 /// The run loop's part after the block hook stopped unicorn for an
@@ -307,7 +208,7 @@ pub(in crate::machine) fn resume<O: Observer + 'static>(
                         pc,
                         error: format!("cannot stop for an interrupt at {pc:#x}: {e:?}"),
                     };
-                    hooks::fault(uc, f.clone());
+                    crate::machine::retire::fault(uc, f.clone());
                     uc.get_data_mut().run.outcome = None;
                     Some(Outcome::Fault(f))
                 }
@@ -332,45 +233,4 @@ pub(in crate::machine) fn before_step<O: Observer>(
             .take()
             .unwrap_or(Outcome::Stepped),
     )
-}
-
-/// Whether an interrupt could ever be taken here without the guest doing
-/// anything more (for "spins forever": a loop that writes no CSR and no
-/// device): one is pending and takeable now, or the timer is armed and MTI
-/// takeable (§3.1.6.1 enables at the current privilege).
-pub(in crate::machine) fn interrupt_possible<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>) -> bool {
-    let hart = uc.get_data();
-    if hart.devices.irq.mie == 0 {
-        return false;
-    }
-    let mut could = mip_now(hart);
-    if hart.devices.platform.clint.mtimecmp != u64::MAX {
-        could |= irq::bit(irq::MTI);
-    }
-    let st = hart.devices.irq;
-    let (m, s) = irq::takeable(&st, enables(uc));
-    (m | s) & could != 0
-}
-
-/// When a guest can only wait for the timer (nothing pending and enabled
-/// now, MTI takeable at the current privilege, mtimecmp armed within
-/// `wfi`'s limit and ahead): mtimecmp, the time the wait ends.
-pub(in crate::machine) fn only_the_timer<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-) -> Option<u64> {
-    let hart = uc.get_data();
-    let cmp = hart.devices.platform.clint.mtimecmp;
-    let now = hart.time_value();
-    if hart.devices.irq.mie & irq::bit(irq::MTI) == 0 || cmp == u64::MAX || cmp <= now {
-        return None;
-    }
-    if cmp - now > crate::machine::devices::wfi::WAIT_LIMIT {
-        return None;
-    }
-    if mip_now(hart) & hart.devices.irq.mie != 0 {
-        return None;
-    }
-    let st = hart.devices.irq;
-    let (m, s) = irq::takeable(&st, enables(uc));
-    ((m | s) & irq::bit(irq::MTI) != 0).then_some(cmp)
 }

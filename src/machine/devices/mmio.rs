@@ -6,7 +6,6 @@
 
 use unicorn_engine::Unicorn;
 
-use crate::machine::devices::interrupt;
 use crate::machine::error::LoadError;
 use crate::machine::guard;
 use crate::machine::hart::{Hart, Outcome};
@@ -53,7 +52,8 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
             move |uc: &mut Unicorn<'_, Hart<O>>, off: u64, size: usize| {
                 guard::shield(uc, 0, |uc| {
                     let mtime = if off >= platform::clint::MTIME {
-                        let k = interrupt::access_index(uc, r.base + off).unwrap_or(0);
+                        let k = crate::machine::devices::pending::access_index(uc, r.base + off)
+                            .unwrap_or(0);
                         let at = uc
                             .get_data()
                             .pending
@@ -64,7 +64,7 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
                         if hart.clock.clock_reads.1.is_none() {
                             hart.clock.clock_reads.1 = at;
                         }
-                        interrupt::time_at(uc.get_data(), k)
+                        crate::machine::devices::pending::time_at(uc.get_data(), k)
                     } else {
                         0
                     };
@@ -154,7 +154,7 @@ pub(in crate::machine) fn map<O: Observer + 'static>(
 
 /// The test device ended the run: the same path as a write to `tohost`.
 fn finish_run<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, addr: u64, f: Finish) {
-    let pc = interrupt::access_index(uc, addr)
+    let pc = crate::machine::devices::pending::access_index(uc, addr)
         .and_then(|i| {
             let p = uc.get_data().pending.as_ref()?;
             p.block.insns.get(i).map(|d| d.pc)

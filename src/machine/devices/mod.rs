@@ -5,5 +5,6 @@
 pub(in crate::machine) mod interrupt;
 pub mod irq;
 pub(in crate::machine) mod mmio;
+pub(in crate::machine) mod pending;
 pub(in crate::machine) mod state;
 pub(in crate::machine) mod wfi;

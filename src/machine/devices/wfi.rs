@@ -5,18 +5,16 @@
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 use crate::isa::Insn;
-use crate::machine::devices::interrupt::{mip_now, take};
+use crate::machine::devices::interrupt::take;
 use crate::machine::devices::irq;
+use crate::machine::devices::pending::mip_now;
+use crate::machine::devices::pending::{WAIT_LIMIT, idle_until};
 use crate::machine::hart::Hart;
-use crate::machine::hooks;
 use crate::machine::observe::Observer;
 use crate::machine::regs::status;
+use crate::machine::traps::cause;
 use crate::machine::traps::trap;
 use crate::trace::{GuestFault, Priv};
-
-/// The longest wait (timer ticks) trapscope idles through: about three
-/// days at a 4 MHz timebase, beyond any run; a later deadline waits forever.
-pub(in crate::machine) const WAIT_LIMIT: u64 = 1 << 40;
 
 /// `wfi` (priv spec §3.3.3, §3.1.6.5): below M with mstatus.TW = 1, and in
 /// U-mode always (trapscope's time limit is zero), it raises an illegal
@@ -33,8 +31,8 @@ pub(in crate::machine) fn wfi<O: Observer>(
     let upto = idx.map_or(usize::MAX, |i| i + 1);
     let hart = uc.get_data();
     if wfi_traps(hart.priv_, hart.traps.status_extra) {
-        hooks::finish(uc, upto, None, false);
-        trap::raise(uc, trap::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
+        crate::machine::retire::finish(uc, upto, None, false);
+        trap::raise(uc, cause::CAUSE_ILLEGAL, pc, u64::from(insn.raw));
         return;
     }
     let awake = irq::wakes(&hart.devices.irq, mip_now(hart));
@@ -52,11 +50,11 @@ pub(in crate::machine) fn wfi<O: Observer>(
         None
     };
     if let Some(why) = why {
-        hooks::finish(uc, upto, None, false);
-        hooks::fault(uc, GuestFault::WaitsForever { pc, why });
+        crate::machine::retire::finish(uc, upto, None, false);
+        crate::machine::retire::fault(uc, GuestFault::WaitsForever { pc, why });
         return;
     }
-    hooks::finish(uc, upto, Some(pc + 4), false);
+    crate::machine::retire::finish(uc, upto, Some(pc + 4), false);
     if !awake {
         idle_until(uc.get_data_mut(), pc, cmp);
     }
@@ -71,23 +69,6 @@ pub(in crate::machine) fn wfi<O: Observer>(
 /// within a time limit, which is zero here). `status_extra` holds TW.
 pub(in crate::machine) fn wfi_traps(p: Priv, status_extra: u64) -> bool {
     p == Priv::U || (p == Priv::S && status_extra & status::TW != 0)
-}
-
-/// Moves model time forward to `ticks`: idle cycles of the `wfi`, or of a
-/// jump to itself that only the timer ends (`fault::check_spin`), at `pc`.
-pub(in crate::machine) fn idle_until<O: Observer>(hart: &mut Hart<O>, pc: u64, ticks: u64) {
-    let now = hart.time_value();
-    if ticks <= now {
-        return;
-    }
-    // The model counts its own ticks, from the start (`time_base` before).
-    if !hart
-        .obs
-        .idle(pc, ticks.saturating_sub(hart.clock.time_base))
-    {
-        // No core model: time is the cycle count, which idling advances.
-        hart.clock.cycle_offset += i128::from(ticks - now);
-    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@
 //!   are hooked from then on and the block is translated again.
 //!
 //! The single results a block leaves pending are boxed when its
-//! instructions are reported (`hooks::finish`), before any hook, trap or
+//! instructions are reported (`retire::finish`), before any hook, trap or
 //! stop can look at them; `after` says, for each instruction, which
 //! registers are pending once it ran, so a block cut short by a trap or a
 //! stop boxes exactly what it wrote.
@@ -55,7 +55,7 @@ pub(in crate::machine) fn box_to<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, to:
     box_regs(uc, mask);
 }
 
-fn all_boxed<D>(uc: &Unicorn<'_, D>, mut mask: u32) -> bool {
+pub(in crate::machine) fn all_boxed<D>(uc: &Unicorn<'_, D>, mut mask: u32) -> bool {
     while mask != 0 {
         let r = mask.trailing_zeros();
         mask &= mask - 1;
@@ -90,7 +90,7 @@ pub(in crate::machine) fn stop_unboxed<O: Observer>(
     if all_boxed(uc, mask) {
         return false;
     }
-    crate::machine::hooks::finish(uc, idx, Some(pc), false);
+    crate::machine::retire::finish(uc, idx, Some(pc), false);
     uc.get_data_mut().pending = None;
     let _ = uc.emu_stop();
     true
@@ -115,35 +115,5 @@ pub(in crate::machine) fn settled_at<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>,
     box_to(uc, idx);
     if let Some(p) = uc.get_data_mut().pending.as_mut() {
         p.boxed = p.boxed.max(idx + 1);
-    }
-}
-
-/// At a block's entry: whether the singles it reads before writing are all
-/// boxed. If one is not, its readers get their hooks (fp.rs then reads the
-/// canonical NaN there), and `smc.fresh` asks for the block to be
-/// translated again when any hook is new.
-pub(in crate::machine) fn check_entry<O: Observer>(
-    uc: &mut Unicorn<'_, Hart<O>>,
-    block: &crate::machine::code::block::Block<O::BlockData>,
-) {
-    let Some(flow) = block.fp.as_ref() else {
-        return;
-    };
-    if flow.live_in == 0 || flow.slow.get() {
-        return;
-    }
-    if all_boxed(uc, flow.live_in) {
-        return;
-    }
-    flow.slow.set(true);
-    for d in &block.insns {
-        if flow.entry_readers.binary_search(&d.pc).is_ok()
-            && let Some(i) = d.insn
-        {
-            uc.get_data_mut().code.intercepts.insert(d.pc, i);
-        }
-    }
-    if crate::machine::code::hookpages::hook_all(uc, &flow.entry_readers) {
-        uc.get_data_mut().code.smc.fresh = Some((block.start, block.end.max(block.start + 1)));
     }
 }

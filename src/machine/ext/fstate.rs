@@ -36,7 +36,7 @@ fn read_fs<D>(uc: &mut Unicorn<'_, D>) -> u8 {
 
 /// What a change's cause says: the instruction and what it wrote.
 fn cause<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
-    let text = crate::machine::ext::vec::described(hart, insn, pc);
+    let text = crate::machine::ext::vs::described(hart, insn, pc);
     match (insn.op, insn.dest()) {
         (Op::Csr(_), _) => format!(
             "{text} writes {}",
@@ -48,7 +48,7 @@ fn cause<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
 }
 
 /// Records a change of FS to `to` made by the instruction at `pc`.
-/// `why` is built only when FS does change (see `vec::set_vs`).
+/// `why` is built only when FS does change (see `crate::machine::ext::vs::set_vs`).
 pub(in crate::machine) fn changed<O: Observer>(
     hart: &mut Hart<O>,
     to: u8,
@@ -96,7 +96,7 @@ pub(in crate::machine) fn split<O: Observer>(
     }
     let p = hart.pending.as_ref()?;
     let mut to = to.min(p.block.insns.len());
-    // Nothing after the store to `tohost` ran (hooks::finish).
+    // Nothing after the store to `tohost` ran (crate::machine::retire::finish).
     if let Some((_, xpc)) = hart.run.exit
         && let Some(i) = p.block.index_of(xpc)
         && i >= p.from

@@ -8,6 +8,7 @@ use crate::isa::{Insn, Op};
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 use crate::machine::regs;
+use crate::machine::traps::cause;
 use crate::trace::{Access, Event, GuestFault};
 
 /// What the hook must do after an LR or SC.
@@ -38,8 +39,8 @@ fn no_memory<O: Observer>(uc: &Unicorn<'_, Hart<O>>, pc: u64, addr: u64, access:
         return Done::Fault(GuestFault::Unmapped { pc, addr, access });
     }
     let cause = match access {
-        Access::Read => crate::machine::traps::access::CAUSE_LOAD_ACCESS,
-        _ => crate::machine::traps::access::CAUSE_STORE_ACCESS,
+        Access::Read => cause::CAUSE_LOAD_ACCESS,
+        _ => cause::CAUSE_STORE_ACCESS,
     };
     Done::Trap(cause, addr)
 }
@@ -61,9 +62,9 @@ fn physical<O: Observer>(
         )),
         Err(crate::machine::memory::mmu::XlateError::Access) => Err(Done::Trap(
             if access == Access::Read {
-                crate::machine::traps::access::CAUSE_LOAD_ACCESS
+                cause::CAUSE_LOAD_ACCESS
             } else {
-                crate::machine::traps::access::CAUSE_STORE_ACCESS
+                cause::CAUSE_STORE_ACCESS
             },
             addr,
         )),
@@ -76,7 +77,7 @@ pub fn lr<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     };
     let addr = regs::read_gpr(uc, insn.rs1);
     if !addr.is_multiple_of(u64::from(width)) {
-        return Done::Trap(crate::machine::traps::trap::CAUSE_LOAD_MISALIGNED, addr);
+        return Done::Trap(cause::CAUSE_LOAD_MISALIGNED, addr);
     }
     let pa = match physical(uc, addr, Access::Read) {
         Ok(pa) => pa,
@@ -108,7 +109,7 @@ pub fn sc<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn) -> D
     };
     let addr = regs::read_gpr(uc, insn.rs1);
     if !addr.is_multiple_of(u64::from(width)) {
-        return Done::Trap(crate::machine::traps::trap::CAUSE_STORE_MISALIGNED, addr);
+        return Done::Trap(cause::CAUSE_STORE_MISALIGNED, addr);
     }
     let (outcome, retries) = uc.get_data_mut().ext.lrsc.sc(pc, addr, width);
     if outcome.ok() {
@@ -176,7 +177,7 @@ impl<O: Observer + 'static> crate::machine::handle::Machine<O> {
             self.uc
                 .add_code_hook(a, a, |uc, addr, _| {
                     crate::machine::guard::shield(uc, (), |uc| {
-                        crate::machine::hooks::on_probe(uc, addr)
+                        crate::machine::stops::on_probe(uc, addr)
                     })
                 })
                 .map_err(crate::machine::handle::emu)?;

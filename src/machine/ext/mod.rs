@@ -9,3 +9,4 @@ pub mod fstate;
 pub(in crate::machine) mod lrsc;
 pub(in crate::machine) mod state;
 pub(in crate::machine) mod vec;
+pub(in crate::machine) mod vs;

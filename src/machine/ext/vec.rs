@@ -7,15 +7,14 @@ use unicorn_engine::Unicorn;
 use unicorn_engine::unicorn_const::Permission;
 
 use crate::isa::{CsrOp, Insn, Op};
+use crate::machine::ext::vs::{VS_DIRTY, VS_OFF, described, set_vs};
 use crate::machine::hart::Hart;
 use crate::machine::memory::mmu;
 use crate::machine::observe::Observer;
 use crate::machine::regs;
+use crate::machine::traps::cause;
 use crate::trace::{Access, Event, GuestFault, Priv};
 use crate::vector::{self, VHost, VTrap, VUnit};
-
-pub const VS_OFF: u8 = 0;
-pub const VS_DIRTY: u8 = 3;
 
 /// What the hook must do after a vector instruction or vector-CSR access.
 pub enum VResult {
@@ -24,11 +23,6 @@ pub enum VResult {
     /// An exception with its cause and xtval (a faulting element).
     Trap(u64, u64),
     Fault(crate::trace::GuestFault),
-}
-
-/// Whether a CSR instruction names a vector CSR.
-pub fn is_vector_csr(insn: &Insn) -> bool {
-    matches!(insn.op, Op::Csr(_)) && vector::VCSRS.contains(&insn.csr)
 }
 
 /// The hart as the V unit sees it. Its memory follows the scalar rules:
@@ -108,7 +102,7 @@ impl<O: Observer> Host<'_, '_, O> {
         }
         let mut b = [0u8; 8];
         if self.uc.mem_read(t, &mut b).is_ok() {
-            crate::machine::hooks::on_tohost_value(self.uc, u64::from_le_bytes(b), self.pc);
+            crate::machine::retire::on_tohost_value(self.uc, u64::from_le_bytes(b), self.pc);
         }
     }
 }
@@ -148,38 +142,6 @@ impl<O: Observer> VHost for Host<'_, '_, O> {
         }
         Ok(())
     }
-}
-
-/// Sets the VS field and reports the transition with its cause.
-/// `why` is built only when VS does change: it is a disassembly, and
-/// every sstatus write comes here.
-pub fn set_vs<O: Observer>(
-    hart: &mut Hart<O>,
-    to: u8,
-    pc: u64,
-    why: impl FnOnce(&mut Hart<O>) -> String,
-) {
-    let from = hart.ext.vs;
-    if from != to {
-        hart.ext.vs = to;
-        let why = why(hart);
-        hart.emit(Event::VsChange { from, to, pc, why });
-    }
-}
-
-/// `describe`, kept per pc and encoding: the same few status writes change
-/// VS and FS again and again (each trap's entry and return), and the
-/// disassembly was most of what such an event cost.
-pub(in crate::machine) fn described<O: Observer>(
-    hart: &mut Hart<O>,
-    insn: &Insn,
-    pc: u64,
-) -> String {
-    hart.ext
-        .described
-        .entry((pc, insn.raw))
-        .or_insert_with(|| vector::disasm(insn, pc))
-        .clone()
 }
 
 /// Runs a vector instruction.
@@ -241,9 +203,9 @@ pub fn run_vector<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &In
                 _ if strict => VResult::Fault(GuestFault::Unmapped { pc, addr, access }),
                 _ => VResult::Trap(
                     if store {
-                        crate::machine::traps::access::CAUSE_STORE_ACCESS
+                        cause::CAUSE_STORE_ACCESS
                     } else {
-                        crate::machine::traps::access::CAUSE_LOAD_ACCESS
+                        cause::CAUSE_LOAD_ACCESS
                     },
                     addr,
                 ),

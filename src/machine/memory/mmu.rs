@@ -135,3 +135,9 @@ pub fn peek<D>(uc: &Unicorn<'_, D>, satp: u64, va: u64) -> Option<u64> {
     let leaf = walk(uc, satp, va).ok()?;
     Some(leaf_address(leaf.pte, leaf.level, va))
 }
+
+/// Whether translation is on for an access made with privilege `p`
+/// (satp.MODE = Sv39 and `p` below M; for data, pass `mmu::data_priv`).
+pub fn paged<D>(uc: &mut Unicorn<'_, D>, p: Priv) -> bool {
+    p != Priv::M && regs::read_csr(uc, 0x180).unwrap_or(0) >> 60 == 8
+}

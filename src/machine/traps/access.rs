@@ -11,13 +11,12 @@ use crate::isa::DecodedInsn;
 use crate::isa::{Insn, Op};
 use crate::machine::hart::{Hart, Pending};
 use crate::machine::hooks;
+use crate::machine::memory::mmu::paged;
 use crate::machine::observe::Observer;
 use crate::machine::regs;
+use crate::machine::traps::cause::{self, CAUSE_LOAD_ACCESS, CAUSE_STORE_ACCESS};
 use crate::machine::traps::trap;
-use crate::trace::{Access, GuestFault, Priv};
-
-pub const CAUSE_LOAD_ACCESS: u64 = 5;
-pub const CAUSE_STORE_ACCESS: u64 = 7;
+use crate::trace::{Access, GuestFault};
 
 /// The address an instruction's scalar access starts at and its width, for
 /// loads, stores, FP loads/stores, LR/SC and AMOs (their address is rs1).
@@ -65,12 +64,6 @@ pub(in crate::machine) fn find_access<O: Observer>(
         };
         (kind_ok && off < width).then_some((*d, ea.wrapping_add(off)))
     })
-}
-
-/// Whether translation is on for an access made with privilege `p`
-/// (satp.MODE = Sv39 and `p` below M; for data, pass `mmu::data_priv`).
-pub fn paged<D>(uc: &mut Unicorn<'_, D>, p: Priv) -> bool {
-    p != Priv::M && regs::read_csr(uc, 0x180).unwrap_or(0) >> 60 == 8
 }
 
 /// Whether the handler a trap from the current mode would go to can be
@@ -122,17 +115,17 @@ pub(in crate::machine) fn deliver<O: Observer>(
         .as_ref()
         .and_then(|p| p.block.index_of(pc));
     if access == Access::Fetch {
-        hooks::finish(uc, idx.unwrap_or(usize::MAX), Some(pc), false);
+        crate::machine::retire::finish(uc, idx.unwrap_or(usize::MAX), Some(pc), false);
     } else if idx.is_none() {
-        hooks::finish(uc, usize::MAX, Some(pc), false);
+        crate::machine::retire::finish(uc, usize::MAX, Some(pc), false);
     } else {
-        hooks::finish(uc, idx.unwrap_or(0), Some(pc), true);
+        crate::machine::retire::finish(uc, idx.unwrap_or(0), Some(pc), true);
     }
     if uc.get_data().memory.strict_segments {
         return Err(f);
     }
     let cause = match access {
-        Access::Fetch => trap::CAUSE_FETCH_ACCESS,
+        Access::Fetch => cause::CAUSE_FETCH_ACCESS,
         Access::Read => CAUSE_LOAD_ACCESS,
         Access::Write => CAUSE_STORE_ACCESS,
     };
@@ -152,7 +145,7 @@ pub(in crate::machine) fn deliver<O: Observer>(
         }
         // The faulting instruction executed (as a trapping one).
         crate::machine::ext::fpflow::settled_at(uc, pending_from(uc));
-        hooks::finish(uc, 1 + pending_from(uc), None, false);
+        crate::machine::retire::finish(uc, 1 + pending_from(uc), None, false);
     }
     trap::raise(uc, cause, pc, addr);
     Ok(())

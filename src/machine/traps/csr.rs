@@ -67,10 +67,10 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                 }
                 let vs = ((new & status::VS) >> status::VS_SHIFT) as u8;
                 let name = if csr == SSTATUS { "sstatus" } else { "mstatus" };
-                crate::machine::ext::vec::set_vs(hart, vs, pc, |h| {
+                crate::machine::ext::vs::set_vs(hart, vs, pc, |h| {
                     format!(
                         "{} writes {name}",
-                        crate::machine::ext::vec::described(h, insn, pc)
+                        crate::machine::ext::vs::described(h, insn, pc)
                     )
                 });
                 // FS as QEMU keeps it after the write (fstate.rs).
@@ -81,7 +81,7 @@ pub fn emulate<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, pc: u64, insn: &Insn)
                     |h| {
                         format!(
                             "{} writes {name}",
-                            crate::machine::ext::vec::described(h, insn, pc)
+                            crate::machine::ext::vs::described(h, insn, pc)
                         )
                     },
                 );

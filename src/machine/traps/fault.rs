@@ -70,9 +70,9 @@ pub(in crate::machine) fn check_spin<O: Observer>(
     if !jumps_to_itself(last, next) {
         return;
     }
-    if crate::machine::devices::interrupt::interrupt_possible(uc) {
-        if let Some(deadline) = crate::machine::devices::interrupt::only_the_timer(uc) {
-            crate::machine::devices::wfi::idle_until(uc.get_data_mut(), last.pc, deadline);
+    if crate::machine::devices::pending::interrupt_possible(uc) {
+        if let Some(deadline) = crate::machine::devices::pending::only_the_timer(uc) {
+            crate::machine::devices::pending::idle_until(uc.get_data_mut(), last.pc, deadline);
         }
         return;
     }

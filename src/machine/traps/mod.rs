@@ -3,6 +3,7 @@
 //! spin forever.
 
 pub(in crate::machine) mod access;
+pub(in crate::machine) mod cause;
 pub(in crate::machine) mod csr;
 pub(in crate::machine) mod csr_rules;
 pub(in crate::machine) mod fault;

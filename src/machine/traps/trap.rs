@@ -12,17 +12,11 @@ use crate::isa::{Insn, Op};
 use crate::machine::hart::Hart;
 use crate::machine::observe::Observer;
 use crate::machine::regs::{self, status};
+use crate::machine::traps::cause::{
+    CAUSE_BREAKPOINT, CAUSE_ECALL_U, CAUSE_ILLEGAL, CAUSE_LOAD_MISALIGNED, CAUSE_STORE_MISALIGNED,
+    INTERRUPT,
+};
 use crate::trace::{Event, Priv};
-
-pub const CAUSE_FETCH_ACCESS: u64 = 1;
-pub const CAUSE_ILLEGAL: u64 = 2;
-pub const CAUSE_BREAKPOINT: u64 = 3;
-pub const CAUSE_LOAD_MISALIGNED: u64 = 4;
-pub const CAUSE_STORE_MISALIGNED: u64 = 6;
-pub const CAUSE_ECALL_U: u64 = 8;
-pub const CAUSE_FETCH_PAGE: u64 = 12;
-/// xcause's MSB: the trap is an interrupt (priv spec §3.1.15).
-pub const INTERRUPT: u64 = 1 << 63;
 
 /// The cause for an `ecall` from `p` (priv spec table 3.6).
 pub fn ecall_cause(p: Priv) -> u64 {
@@ -116,7 +110,7 @@ pub fn deliver<O: Observer>(uc: &mut Unicorn<'_, Hart<O>>, cause: u64, epc: u64,
         tvec_name,
     ) {
         regs::set_priv(uc, from);
-        crate::machine::hooks::fault(uc, f);
+        crate::machine::retire::fault(uc, f);
         return target;
     }
     crate::machine::traps::storm::note_trap(uc.get_data_mut(), cause, epc);
