@@ -178,7 +178,7 @@ impl<O: Observer + 'static> Machine<O> {
         }
         // docs/decisions.md D4: hook exactly the instructions we run
         // ourselves. They are found when the block holding them is first
-        // decoded (hooks::block_at, crate::machine::code::register::register_block), so only code that
+        // decoded (hooks::block_at, register::register_block), so only code that
         // runs carries hooks: unicorn walks every code hook each time a
         // hooked instruction runs, and firmware paths a scenario never takes
         // (the AMO emulation's hundreds of mstatus accesses) would slow every

@@ -100,7 +100,7 @@ fn post_retire<O: Observer>(
 ) {
     // New page tables: a virtual address may now hold other code, so the
     // decoded blocks go, and intercepts are checked again as blocks are
-    // decoded anew (crate::machine::code::register::register_block).
+    // decoded anew (register::register_block).
     if !p.block.system {
         return post_xret(uc, p, to, next);
     }

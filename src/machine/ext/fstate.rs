@@ -48,7 +48,7 @@ fn cause<O: Observer>(hart: &mut Hart<O>, insn: &Insn, pc: u64) -> String {
 }
 
 /// Records a change of FS to `to` made by the instruction at `pc`.
-/// `why` is built only when FS does change (see `crate::machine::ext::vs::set_vs`).
+/// `why` is built only when FS does change (see `vs::set_vs`).
 pub(in crate::machine) fn changed<O: Observer>(
     hart: &mut Hart<O>,
     to: u8,
@@ -96,7 +96,7 @@ pub(in crate::machine) fn split<O: Observer>(
     }
     let p = hart.pending.as_ref()?;
     let mut to = to.min(p.block.insns.len());
-    // Nothing after the store to `tohost` ran (crate::machine::retire::finish).
+    // Nothing after the store to `tohost` ran (retire::finish).
     if let Some((_, xpc)) = hart.run.exit
         && let Some(i) = p.block.index_of(xpc)
         && i >= p.from

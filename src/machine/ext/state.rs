@@ -15,7 +15,7 @@ pub(in crate::machine) struct ExtState {
     pub fs_by: Option<u64>,
     /// Where a block checks a 64-bit value it reads as a single (fpflow.rs).
     pub fp_checks: crate::machine::code::pchash::PcSet<u64>,
-    /// `crate::machine::ext::vs::described`'s disassemblies, by pc and encoding.
+    /// `vs::described`'s disassemblies, by pc and encoding.
     pub described: crate::machine::code::pchash::PcMap<(u64, u32), String>,
     /// The LR/SC reservation and the outcome of every SC.
     pub lrsc: crate::atomics::Tracker,
