@@ -229,12 +229,17 @@ impl AppState {
     /// A symbol or a hex address.
     /// `0xADDR`, `SYMBOL`, `SYMBOL+0xOFF` or `file.S:LINE`.
     fn address(&self, a: &str) -> Option<u64> {
-        self.live.program().resolve(a).ok()
+        self.live.program().locate(a).ok()
     }
 
     /// Why `a` names no address (for the status line).
     fn why_not(&self, a: &str) -> String {
-        self.live.program().resolve(a).err().unwrap_or_default()
+        self.live
+            .program()
+            .locate(a)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
     }
 }
 
