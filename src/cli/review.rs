@@ -374,7 +374,7 @@ impl Ctx<'_> {
         let mut diffs = Vec::new();
         for (b, af, _) in &pairs {
             tell_progress(&format!("path diff of {b} → {af}"));
-            let d = pathdiff::build_default(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
+            let d = pathdiff::diff_typical(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
             if crate::machine::sigint::requested() {
                 anyhow::bail!("interrupted");
             }

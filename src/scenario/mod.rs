@@ -171,7 +171,7 @@ pub struct StartAt {
 /// One step of a lesson.
 #[derive(Debug, Clone)]
 pub struct ScriptStep {
-    /// `Symbol` holds a location as `Program::resolve` reads it.
+    /// `Symbol` holds a location as `Program::locate` reads it.
     pub target: StepTarget,
     /// The step ends at the `count`-th arrival (or event) since it began.
     pub count: u64,

@@ -225,7 +225,7 @@ impl AppState {
         let pc = self.live.m.pc();
         let p = self.live.program();
         let named = p.describe(pc);
-        let at = if p.locate(&named).is_ok_and(|a| a == pc) {
+        let at = if p.locate(&named) == Ok(pc) {
             named
         } else {
             format!("{pc:#x}")

@@ -82,9 +82,7 @@ pub fn play_step_with<O: Observer + 'static>(
 /// Whether `o` is where `step` was meant to end.
 pub fn reached(m: &Machine<impl Observer + 'static>, step: &ScriptStep, o: &Outcome) -> bool {
     match (&step.target, o) {
-        (StepTarget::Symbol(at), Outcome::ReachedAddr(a)) => {
-            m.program.locate(at).is_ok_and(|at| at == *a)
-        }
+        (StepTarget::Symbol(at), Outcome::ReachedAddr(a)) => m.program.locate(at) == Ok(*a),
         (StepTarget::Event(k), Outcome::ReachedEvent(got)) => k == got,
         _ => false,
     }
