@@ -66,20 +66,6 @@ pub struct UnknownVariant {
     pub known: Vec<String>,
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<KnobError> for String {
-    fn from(e: KnobError) -> String {
-        e.to_string()
-    }
-}
-
-/// The TUI and the CLI keep their errors as text.
-impl From<UnknownVariant> for String {
-    fn from(e: UnknownVariant) -> String {
-        e.to_string()
-    }
-}
-
 impl Knob {
     /// Refuses a value past the knob's `max`, in one line with what the
     /// knob's values mean.

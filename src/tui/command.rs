@@ -176,14 +176,14 @@ impl AppState {
                         ),
                     });
                 }
-                Err(e) => self.error(e),
+                Err(e) => self.error(e.to_string()),
             },
             (Cmd::Variant, name) if !name.is_empty() => {
                 match self.scenario.variants.iter().position(|v| v.name == name) {
                     Some(i) => self.switch_variant(i),
                     None => {
                         let e = self.scenario.variant(name).err().unwrap_or_default();
-                        self.error(e);
+                        self.error(e.to_string());
                     }
                 }
             }
@@ -195,7 +195,7 @@ impl AppState {
                     None => v.parse(),
                 };
                 match (self.scenario.knob(k), value) {
-                    (Err(e), _) => self.error(e),
+                    (Err(e), _) => self.error(e.to_string()),
                     (_, Err(_)) => self.error(format!("set: '{v}' is not a number")),
                     (Ok(knob), Ok(n)) if let Err(e) = knob.check(n) => {
                         self.error(format!("set: {e}"));
