@@ -52,9 +52,8 @@ pub enum KnobError {
 }
 
 /// A variant name the scenario lacks (`Scenario::variant`): the scenario's
-/// file and its variants. `Default` only for the TUI, which takes an
-/// absent error as empty text.
-#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+/// file and its variants.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown variant '{name}' in {} (variants: {})",
     file.display(),

@@ -182,8 +182,9 @@ impl AppState {
                 match self.scenario.variants.iter().position(|v| v.name == name) {
                     Some(i) => self.switch_variant(i),
                     None => {
-                        let e = self.scenario.variant(name).err().unwrap_or_default();
-                        self.error(e.to_string());
+                        if let Err(e) = self.scenario.variant(name) {
+                            self.error(e.to_string());
+                        }
                     }
                 }
             }
