@@ -87,13 +87,6 @@ pub enum WriteError {
     Scratch { base: PathBuf, err: std::io::Error },
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<WriteError> for String {
-    fn from(e: WriteError) -> String {
-        e.to_string()
-    }
-}
-
 /// Why `dir` may not be written into (it is followed: the user named it).
 fn check_parent(dir: &Path) -> Result<(), WriteError> {
     let m = std::fs::metadata(dir).map_err(|err| WriteError::Dir {

@@ -150,7 +150,7 @@ fn travel_snapshot_json(depths: &[u64]) -> anyhow::Result<serde_json::Value> {
     Ok(
         match crate::tui::latency::travel_snapshot(depths).map_err(anyhow::Error::msg)? {
             Ok(t) => serde_json::to_value(&t)?,
-            Err(why) => serde_json::json!({ "not_measured": why }),
+            Err(why) => serde_json::json!({ "not_measured": why.to_string() }),
         },
     )
 }

@@ -38,10 +38,10 @@ pub(super) fn diff(
         .map(|c| super::each::core_vector_hint(&s, &c.name))
         .unwrap_or_default();
     let opts = RunOpts { core, ..opts };
-    // The default: a typical iteration (`pathdiff::build_default`).
+    // The default: a typical iteration (`pathdiff::diff_typical`).
     let d = match iteration {
-        Some(n) => pathdiff::build(&s, &a, &b, &opts, Which::Nth(n)),
-        None => pathdiff::build_default(&s, &a, &b, &opts),
+        Some(n) => pathdiff::diff_at(&s, &a, &b, &opts, Which::Nth(n)),
+        None => pathdiff::diff_typical(&s, &a, &b, &opts),
     }
     .map_err(|e| anyhow::anyhow!("{e}{hint}"))?;
     if crate::machine::sigint::requested() {

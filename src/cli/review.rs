@@ -148,7 +148,7 @@ pub fn review(a: ReviewArgs) -> anyhow::Result<ExitCode> {
         a.cores.clone()
     };
     let vector_kernel = before.vector || after.vector;
-    let groups = groups::groups(&cores, vector_kernel, a.vlen).map_err(anyhow::Error::msg)?;
+    let groups = groups::groups(&cores, vector_kernel, a.vlen)?;
     let is_vector = |i: &Option<InitChoice>| {
         i.as_ref()
             .is_some_and(|i| super::snapshot::VECTOR_INITS.contains(&i.name.as_str()))
@@ -374,7 +374,7 @@ impl Ctx<'_> {
         let mut diffs = Vec::new();
         for (b, af, _) in &pairs {
             tell_progress(&format!("path diff of {b} → {af}"));
-            let d = pathdiff::build_default(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
+            let d = pathdiff::diff_typical(&s, b, af, &diff_opts).map_err(anyhow::Error::msg)?;
             if crate::machine::sigint::requested() {
                 anyhow::bail!("interrupted");
             }

@@ -21,13 +21,6 @@ pub enum FindError {
     Load(#[from] ScenarioError),
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<FindError> for String {
-    fn from(e: FindError) -> String {
-        e.to_string()
-    }
-}
-
 impl Profile {
     /// The shipped profiles directory.
     pub fn dir() -> PathBuf {

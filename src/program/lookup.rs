@@ -175,12 +175,6 @@ impl Program {
             .ok_or_else(|| LookupError::Nothing { at: at_() })
     }
 
-    /// `locate` with the error as its line, for the TUI, which keeps its
-    /// errors as text.
-    pub fn resolve(&self, at: &str) -> Result<u64, String> {
-        self.locate(at).map_err(|e| e.to_string())
-    }
-
     /// Checks that `sym+off` starts an instruction: instructions are 2-byte
     /// aligned (C extension), and walking the function from its start by
     /// each instruction's length (unprivileged spec §1.5: low bits `11`

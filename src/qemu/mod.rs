@@ -36,12 +36,6 @@ pub fn find_binary() -> Result<PathBuf, QemuError> {
     find_in(std::env::var_os(ENV), std::env::var_os("PATH"))
 }
 
-/// `find_binary` with the error as its line, for the TUI, which keeps it
-/// as text.
-pub fn find() -> Result<PathBuf, String> {
-    find_binary().map_err(|e| e.to_string())
-}
-
 /// `find_binary` with the two variables given.
 fn find_in(env: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, QemuError> {
     let on_path = |name: &OsString| {

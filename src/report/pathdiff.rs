@@ -22,7 +22,7 @@ mod snake;
 mod typical;
 
 pub use align::{BUDGET, GaveUp, Op, Search, align, align_two_level, align_two_level_within};
-pub use typical::{Choice, build_default, choose, diff_typical, most_common};
+pub use typical::{Choice, choose, diff_typical, most_common};
 
 use std::path::PathBuf;
 
@@ -71,7 +71,7 @@ pub struct PathDiff {
     /// In order of first appearance along the alignment.
     pub functions: Vec<FnTotal>,
     pub matched_by: MatchBy,
-    /// Why this iteration (`build` says asked or last; `build_default`
+    /// Why this iteration (`diff_at` says asked or last; `diff_typical`
     /// and the TUI say their own).
     pub choice: Choice,
     /// Stretches the alignment gave up on (its time bound, `BUDGET`),
@@ -211,18 +211,6 @@ pub fn variants(
         return Err(DiffError::Itself(a));
     }
     Ok((a, b))
-}
-
-/// `diff_at` with the error as its line, for the TUI, which keeps it as
-/// text.
-pub fn build(
-    s: &Scenario,
-    a: &str,
-    b: &str,
-    opts: &RunOpts,
-    which: Which,
-) -> Result<PathDiff, String> {
-    diff_at(s, a, b, opts, which).map_err(|e| e.to_string())
 }
 
 /// Records both variants' iteration and aligns them.

@@ -52,9 +52,8 @@ pub enum KnobError {
 }
 
 /// A variant name the scenario lacks (`Scenario::variant`): the scenario's
-/// file and its variants. `Default` only for the TUI, which takes an
-/// absent error as empty text.
-#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+/// file and its variants.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown variant '{name}' in {} (variants: {})",
     file.display(),
@@ -64,20 +63,6 @@ pub struct UnknownVariant {
     pub name: String,
     pub file: PathBuf,
     pub known: Vec<String>,
-}
-
-/// The TUI and the CLI keep their errors as text.
-impl From<KnobError> for String {
-    fn from(e: KnobError) -> String {
-        e.to_string()
-    }
-}
-
-/// The TUI and the CLI keep their errors as text.
-impl From<UnknownVariant> for String {
-    fn from(e: UnknownVariant) -> String {
-        e.to_string()
-    }
 }
 
 impl Knob {
@@ -171,7 +156,7 @@ pub struct StartAt {
 /// One step of a lesson.
 #[derive(Debug, Clone)]
 pub struct ScriptStep {
-    /// `Symbol` holds a location as `Program::resolve` reads it.
+    /// `Symbol` holds a location as `Program::locate` reads it.
     pub target: StepTarget,
     /// The step ends at the `count`-th arrival (or event) since it began.
     pub count: u64,

@@ -105,13 +105,6 @@ fn began_words(began: u64) -> String {
     }
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<SessionError> for String {
-    fn from(e: SessionError) -> String {
-        e.to_string()
-    }
-}
-
 /// Why `bench` could not time a run: `bench::bench`, `bench_fp`, and the
 /// generated guests of `bench_guests`.
 #[derive(Debug, thiserror::Error)]

@@ -40,15 +40,15 @@ impl Sources {
 
     pub fn lines(&mut self, program: &Program, file: u16) -> Option<&[String]> {
         if !self.files.contains_key(&file) {
-            let found = Sources::find(program, file);
-            let lines = match found {
+            let lines = match Sources::find(program, file) {
                 Ok(l) => Some(l),
-                Err(why) => {
-                    if let Some(w) = why {
-                        self.refused.insert(file, w);
-                    }
+                Err(Some(r)) => {
+                    // `find` refuses only a file the line table names.
+                    let name = &program.files[file as usize];
+                    self.refused.insert(file, format!("{name}: not shown, {r}"));
                     None
                 }
+                Err(None) => None,
             };
             self.files.insert(file, lines);
         }
@@ -63,7 +63,7 @@ impl Sources {
     /// The lines of `file` from the first candidate the policy allows and
     /// that is not newer than the build; else why not, when a candidate
     /// exists but was refused (recorded for the run's summary too).
-    fn find(program: &Program, file: u16) -> Result<Vec<String>, Option<String>> {
+    fn find(program: &Program, file: u16) -> Result<Vec<String>, Option<Refusal>> {
         let name = program.files.get(file as usize).ok_or(None)?;
         let built = program.built.get(file as usize).copied().flatten();
         let mut why = None;
@@ -83,7 +83,7 @@ impl Sources {
         match why {
             Some(r) => {
                 source_policy::refused(name, &r);
-                Err(Some(format!("{name}: not shown, {r}")))
+                Err(Some(r))
             }
             None => Err(None),
         }

@@ -176,14 +176,15 @@ impl AppState {
                         ),
                     });
                 }
-                Err(e) => self.error(e),
+                Err(e) => self.error(e.to_string()),
             },
             (Cmd::Variant, name) if !name.is_empty() => {
                 match self.scenario.variants.iter().position(|v| v.name == name) {
                     Some(i) => self.switch_variant(i),
                     None => {
-                        let e = self.scenario.variant(name).err().unwrap_or_default();
-                        self.error(e);
+                        if let Err(e) = self.scenario.variant(name) {
+                            self.error(e.to_string());
+                        }
                     }
                 }
             }
@@ -195,7 +196,7 @@ impl AppState {
                     None => v.parse(),
                 };
                 match (self.scenario.knob(k), value) {
-                    (Err(e), _) => self.error(e),
+                    (Err(e), _) => self.error(e.to_string()),
                     (_, Err(_)) => self.error(format!("set: '{v}' is not a number")),
                     (Ok(knob), Ok(n)) if let Err(e) = knob.check(n) => {
                         self.error(format!("set: {e}"));
@@ -229,12 +230,17 @@ impl AppState {
     /// A symbol or a hex address.
     /// `0xADDR`, `SYMBOL`, `SYMBOL+0xOFF` or `file.S:LINE`.
     fn address(&self, a: &str) -> Option<u64> {
-        self.live.program().resolve(a).ok()
+        self.live.program().locate(a).ok()
     }
 
     /// Why `a` names no address (for the status line).
     fn why_not(&self, a: &str) -> String {
-        self.live.program().resolve(a).err().unwrap_or_default()
+        self.live
+            .program()
+            .locate(a)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
     }
 }
 

@@ -1,5 +1,7 @@
 //! Key-to-frame latency of the TUI, measured without a terminal: each action
 //! followed by a full draw into a 160×45 test backend (`trapscope bench`).
+//! The test backend cannot fail (its error type is `Infallible`), so its
+//! results are taken apart with `let Ok(..)`.
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -7,9 +9,11 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use super::TuiError;
 use super::render;
 use super::state::AppState;
 use super::update::Action;
+use crate::qemu::QemuError;
 use crate::scenario::Scenario;
 
 /// Latencies of one kind of action, in microseconds.
@@ -25,9 +29,9 @@ pub struct Latency {
 
 /// Ends a measurement early when SIGINT reached the process: the TUI's
 /// own code stops a long action on it and carries on, as it would at Esc.
-fn go_on() -> Result<(), String> {
+fn go_on() -> Result<(), TuiError> {
     if crate::machine::sigint::signalled() {
-        return Err("interrupted".into());
+        return Err(TuiError::Interrupted);
     }
     Ok(())
 }
@@ -44,9 +48,9 @@ fn summarise(action: &str, mut total: Vec<u64>, mut draw: Vec<u64>) -> Latency {
     }
 }
 
-pub fn measure(s: Scenario) -> Result<Vec<Latency>, String> {
+pub fn measure(s: Scenario) -> Result<Vec<Latency>, TuiError> {
     let mut app = AppState::new(Rc::new(s), None)?;
-    let mut term = Terminal::new(TestBackend::new(160, 45)).map_err(|e| e.to_string())?;
+    let Ok(mut term) = Terminal::new(TestBackend::new(160, 45));
     let mut out = Vec::new();
     let plan: [(&str, Action, usize); 5] = [
         ("s (step)", Action::Step, 2000),
@@ -62,8 +66,7 @@ pub fn measure(s: Scenario) -> Result<Vec<Latency>, String> {
             let t0 = Instant::now();
             app.update(action.clone());
             let t1 = Instant::now();
-            term.draw(|f| render::draw(f, &app))
-                .map_err(|e| e.to_string())?;
+            let Ok(_) = term.draw(|f| render::draw(f, &app));
             draw.push(t1.elapsed().as_micros() as u64);
             total.push(t0.elapsed().as_micros() as u64);
         }
@@ -124,23 +127,22 @@ fn timed(
     app: &mut AppState,
     term: &mut Terminal<TestBackend>,
     f: impl FnOnce(&mut AppState),
-) -> Result<(u64, u64), String> {
+) -> (u64, u64) {
     let t0 = Instant::now();
     f(app);
     let t1 = Instant::now();
-    term.draw(|f| render::draw(f, app))
-        .map_err(|e| e.to_string())?;
-    Ok((
+    let Ok(_) = term.draw(|f| render::draw(f, app));
+    (
         t0.elapsed().as_micros() as u64,
         t1.elapsed().as_micros() as u64,
-    ))
+    )
 }
 
 /// `b` ×50, `B` ×10 (the breakpoint at the power-on entry, so each search
 /// goes back the whole depth), `B` ×20 with the breakpoint once per
 /// iteration, and Tab ×20, at each depth; the guest's `iterations` knob is
 /// raised so that the run is longer than the deepest.
-pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
+pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, TuiError> {
     let deepest = depths.iter().copied().max().unwrap_or(0);
     let mut out = Vec::new();
     let sc = Rc::new(s);
@@ -151,16 +153,16 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
         if sc.knob("iterations").is_ok() {
             app.command(&format!("set iterations={}", deepest / 100 + 1000));
         }
-        let mut term = Terminal::new(TestBackend::new(160, 45)).map_err(|e| e.to_string())?;
+        let Ok(mut term) = Terminal::new(TestBackend::new(160, 45));
         let t = Instant::now();
         app.command(&format!("run {depth}"));
         let run_ms = t.elapsed().as_secs_f64() * 1e3;
         go_on()?;
         if app.live.executed() < depth {
-            return Err(format!(
-                "the guest ended after {} instructions, before {depth}",
-                app.live.executed()
-            ));
+            return Err(TuiError::EndedBefore {
+                executed: app.live.executed(),
+                depth,
+            });
         }
         // The other variant catches up as the TUI would while it waits.
         while app.idle_pending() {
@@ -174,12 +176,12 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
                           n: usize,
                           before: &dyn Fn(&mut AppState, usize),
                           action: Action|
-         -> Result<(), String> {
+         -> Result<(), TuiError> {
             let (mut total, mut draw) = (Vec::new(), Vec::new());
             for i in 0..n {
                 go_on()?;
                 before(app, i);
-                let (t, d) = timed(app, term, |a| a.update(action.clone()))?;
+                let (t, d) = timed(app, term, |a| a.update(action.clone()));
                 total.push(t);
                 draw.push(d);
             }
@@ -232,10 +234,10 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
             )?;
         }
         let t = Instant::now();
-        let cp = app.live.m.checkpoint().map_err(|e| e.to_string())?;
+        let cp = app.live.m.checkpoint()?;
         let take_us = t.elapsed().as_micros() as u64;
         let t = Instant::now();
-        app.live.m.restore(&cp).map_err(|e| e.to_string())?;
+        app.live.m.restore(&cp)?;
         let restore_us = t.elapsed().as_micros() as u64;
         drop(cp);
         let stores = std::iter::once(&app.live)
@@ -267,12 +269,11 @@ pub fn travel(s: Scenario, depths: &[u64]) -> Result<Vec<Travel>, String> {
 /// The first frame as the terminal's TUI makes it, from the start of the
 /// process (`process_start`): the state opened lazily, the machine at the
 /// lesson's start, one full draw.
-pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, String> {
+pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, TuiError> {
     let mut app = AppState::open(Rc::new(s), None, Default::default())?;
     app.go_to_start();
-    let mut term = Terminal::new(TestBackend::new(160, 45)).map_err(|e| e.to_string())?;
-    term.draw(|f| render::draw(f, &app))
-        .map_err(|e| e.to_string())?;
+    let Ok(mut term) = Terminal::new(TestBackend::new(160, 45));
+    let Ok(_) = term.draw(|f| render::draw(f, &app));
     Ok(process_start.elapsed().as_secs_f64() * 1e3)
 }
 
@@ -280,11 +281,11 @@ pub fn first_frame(s: Scenario, process_start: Instant) -> Result<f64, String> {
 /// minikernel booted in qemu-system-riscv64 and stopped at its 5th user
 /// ecall (in the warm-up, before the timed loop reads its `iterations`
 /// knob), as two variants: the dispatch before and after seed 003. The
-/// snapshot directory and scenario live in a temporary directory. `Ok(None)`
-/// with the reason when QEMU is missing.
-pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, String> {
+/// snapshot directory and scenario live in a temporary directory.
+/// `Ok(Err(_))` with the reason when QEMU is missing.
+pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, QemuError>, TuiError> {
     use crate::qemu::take::{Booted, Config, Guest};
-    if let Err(e) = crate::qemu::find() {
+    if let Err(e) = crate::qemu::find_binary() {
         return Ok(Err(e));
     }
     let dir = crate::output::scratch_dir("trapscope-bench-snap")?;
@@ -301,7 +302,7 @@ pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, St
         ticks: false,
         reproducible: true,
     };
-    let r = (|| {
+    let r = (|| -> Result<Vec<Travel>, TuiError> {
         let mut quiet = |_: &str| {};
         let mut b = Booted::start(&cfg, &mut quiet)?;
         b.run_to(cfg.at, &mut quiet)?;
@@ -319,7 +320,7 @@ pub fn travel_snapshot(depths: &[u64]) -> Result<Result<Vec<Travel>, String>, St
              [measure]\nstart = \"bench_timed_loop\"\nend = \"bench_timed_done\"\niteration = \"bench_timed_loop\"\n"
                 .as_bytes(),
         )?;
-        let s = Scenario::load(&p).map_err(|e| e.to_string())?;
+        let s = Scenario::load(&p)?;
         travel(s, depths)
     })();
     drop(dir);

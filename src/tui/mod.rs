@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod command;
+mod error;
 pub mod input;
 pub mod keymap;
 pub mod latency;
@@ -16,6 +17,8 @@ mod signals;
 pub mod start;
 pub mod state;
 pub mod update;
+
+pub use error::TuiError;
 
 use std::cell::Cell;
 use std::io::{IsTerminal, Write};
@@ -56,9 +59,9 @@ pub fn run(
     autoplay: bool,
     machine: crate::machine::MachineConfig,
     history: usize,
-) -> Result<(), String> {
+) -> Result<(), TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err("the TUI needs a terminal; for output to a pipe use `trapscope run` or `trapscope compare`".into());
+        return Err(TuiError::NoTerminal);
     }
     let mut s = AppState::open(Rc::new(scenario), core, machine)?;
     s.set_history(history);
@@ -85,7 +88,7 @@ pub fn run(
     if autoplay && s.player.steps.is_empty() {
         s.error("this scenario has no [[script]]: nothing to autoplay");
     }
-    let size = terminal.size().map_err(|e| e.to_string())?;
+    let size = terminal.size()?;
     let mut size = (size.width, size.height);
     let mut key_at: Option<(Instant, u64)> = None;
     loop {
@@ -94,15 +97,11 @@ pub fn run(
             // was handed to the shell and back (signals.rs): redraw it all.
             // (`Terminal::clear` would ask the terminal for the cursor
             // position, whose answer the reader thread takes.)
-            let a = terminal.size().map_err(|e| e.to_string())?;
-            terminal
-                .resize(ratatui::layout::Rect::new(0, 0, a.width, a.height))
-                .map_err(|e| e.to_string())?;
+            let a = terminal.size()?;
+            terminal.resize(ratatui::layout::Rect::new(0, 0, a.width, a.height))?;
         }
         let t = Instant::now();
-        terminal
-            .draw(|f| render::draw(f, &s))
-            .map_err(|e| e.to_string())?;
+        terminal.draw(|f| render::draw(f, &s))?;
         s.timing.render_us = t.elapsed().as_micros() as u64;
         if let Some((k, update_us)) = key_at.take() {
             s.timing.shown = latency::shown(k, update_us, s.timing.render_us, Instant::now());
@@ -110,9 +109,7 @@ pub fn run(
             s.timing.key_to_frame_us = s.timing.shown.2;
             // The status line then says this key's figure, not the one
             // before (only that line changes on screen).
-            terminal
-                .draw(|f| render::draw(f, &s))
-                .map_err(|e| e.to_string())?;
+            terminal.draw(|f| render::draw(f, &s))?;
         }
         if s.quit || quit_now.load(Ordering::Relaxed) || internal_error() {
             return done(&stop);
@@ -132,9 +129,7 @@ pub fn run(
                 Err(mpsc::RecvTimeoutError::Disconnected) => return done(&stop),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if s.idle_step(std::time::Duration::from_millis(3)) {
-                        terminal
-                            .draw(|f| render::draw(f, &s))
-                            .map_err(|e| e.to_string())?;
+                        terminal.draw(|f| render::draw(f, &s))?;
                     }
                 }
             }
@@ -163,7 +158,7 @@ fn internal_error() -> bool {
 
 /// Leaving the TUI: the interrupt flag that q or Ctrl-C set is the TUI's,
 /// not a Ctrl-C of the process (which would exit 130).
-fn done(stop: &AtomicBool) -> Result<(), String> {
+fn done(stop: &AtomicBool) -> Result<(), TuiError> {
     stop.store(false, Ordering::Relaxed);
     Ok(())
 }

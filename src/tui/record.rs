@@ -12,6 +12,7 @@
 //! position. The replay begins where the lesson begins: the scenario's
 //! `start_at`, else power-on.
 
+use super::TuiError;
 use super::state::AppState;
 pub use super::state::{Mark, Recorded, Recorder};
 use crate::machine::{Outcome, Until};
@@ -198,7 +199,7 @@ impl AppState {
     }
 
     /// The script step from `from` to where the live machine is.
-    fn name_step(&self, from: Mark, r: &Recorder) -> Result<ScriptStep, String> {
+    fn name_step(&self, from: Mark, r: &Recorder) -> Result<ScriptStep, TuiError> {
         let variant = (r.anchor.is_some() || (r.steps.is_empty() && from.variant != 0))
             .then(|| self.variant_name().to_string());
         let log = &self.live.stats().log;
@@ -224,7 +225,7 @@ impl AppState {
         let pc = self.live.m.pc();
         let p = self.live.program();
         let named = p.describe(pc);
-        let at = if p.resolve(&named) == Ok(pc) {
+        let at = if p.locate(&named) == Ok(pc) {
             named
         } else {
             format!("{pc:#x}")
@@ -233,7 +234,7 @@ impl AppState {
         let v = &self.scenario.variants[from.variant];
         let (mut m, _) = session::rewind(&self.scenario, v, &self.opts(), from.executed)?;
         if m.executed() != from.executed {
-            return Err("the step's start cannot be reached again".into());
+            return Err(TuiError::StepStartLost);
         }
         let target = self.live.executed();
         let mut count = 0;
@@ -244,14 +245,12 @@ impl AppState {
                 kinds: vec![],
             });
             if o != Outcome::ReachedAddr(pc) {
-                return Err(format!("{at} is not reached again"));
+                return Err(TuiError::NotReachedAgain { at });
             }
             count += 1;
         }
         if m.executed() != target {
-            return Err(format!(
-                "this stop is inside a step the machine cannot stop in ({at})"
-            ));
+            return Err(TuiError::InsideStep { at });
         }
         Ok(ScriptStep {
             target: StepTarget::Symbol(at),

@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use super::TuiError;
 use super::state::AppState;
 use super::update::Action;
 use crate::cost::Profile;
@@ -34,7 +35,7 @@ pub fn play_step<O: Observer + 'static>(
     m: &mut Machine<O>,
     step: &ScriptStep,
     budget: u64,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, TuiError> {
     play_step_with(m, step, budget, &mut |m: &mut Machine<O>, u: &Until| {
         m.run(u)
     })
@@ -46,10 +47,10 @@ pub fn play_step_with<O: Observer + 'static>(
     step: &ScriptStep,
     budget: u64,
     run: &mut dyn FnMut(&mut Machine<O>, &Until) -> Outcome,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, TuiError> {
     let (u, want) = match &step.target {
         StepTarget::Symbol(at) => {
-            let a = m.program.resolve(at).map_err(|e| format!("script: {e}"))?;
+            let a = m.program.locate(at).map_err(TuiError::ScriptLocation)?;
             (
                 Until {
                     max_insns: Some(budget),
@@ -81,7 +82,7 @@ pub fn play_step_with<O: Observer + 'static>(
 /// Whether `o` is where `step` was meant to end.
 pub fn reached(m: &Machine<impl Observer + 'static>, step: &ScriptStep, o: &Outcome) -> bool {
     match (&step.target, o) {
-        (StepTarget::Symbol(at), Outcome::ReachedAddr(a)) => m.program.resolve(at) == Ok(*a),
+        (StepTarget::Symbol(at), Outcome::ReachedAddr(a)) => m.program.locate(at) == Ok(*a),
         (StepTarget::Event(k), Outcome::ReachedEvent(got)) => k == got,
         _ => false,
     }
@@ -89,12 +90,11 @@ pub fn reached(m: &Machine<impl Observer + 'static>, step: &ScriptStep, o: &Outc
 
 /// Plays the lesson from where it begins (the scenario's `start_at`, else
 /// power-on), each step as Space plays it.
-pub fn replay(scenario: Scenario, core: Option<Rc<Profile>>) -> Result<Vec<StepReport>, String> {
+pub fn replay(scenario: Scenario, core: Option<Rc<Profile>>) -> Result<Vec<StepReport>, TuiError> {
     if scenario.script.is_empty() {
-        return Err(format!(
-            "{} has no [[script]] steps",
-            scenario.path.display()
-        ));
+        return Err(TuiError::NoScript {
+            scenario: scenario.path,
+        });
     }
     let mut s = AppState::new(Rc::new(scenario), core)?;
     s.go_to_origin()?;

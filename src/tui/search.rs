@@ -12,6 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 
 use crate::machine::SrcLoc;
+use crate::tui::TuiError;
 use crate::tui::state::{AppState, LineCycle, Pane};
 pub use crate::tui::state::{Hit, Search};
 
@@ -212,7 +213,7 @@ impl AppState {
         }
     }
 
-    fn find_line(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+    fn find_line(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), TuiError> {
         let p = self.live.program().clone();
         // The cycle goes on while its match is on screen (the machine has
         // not moved, the view not scrolled off it); else one starts from
@@ -234,7 +235,7 @@ impl AppState {
             None => {
                 let c = self.line_cycle(q, self.source_center());
                 if c.items.is_empty() {
-                    return Err("no match in the source files".into());
+                    return Err(TuiError::NoSourceMatch);
                 }
                 // Forward: the first line that ran after the view; backward
                 // the last line that ran before it (the last of all when
@@ -261,7 +262,7 @@ impl AppState {
         ))
     }
 
-    fn find_event(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+    fn find_event(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), TuiError> {
         let p = self.live.program().clone();
         let log = &self.live.stats().log;
         // The events pane's own filter (render/events.rs).
@@ -286,7 +287,7 @@ impl AppState {
         };
         let (k, wrapped) = order
             .find(forward, |(_, m)| *m)
-            .ok_or("no match in the events shown (f changes the filter)")?;
+            .ok_or(TuiError::NoEventMatch)?;
         // The match becomes the pane's bottom line.
         self.events_scroll = n - k - 1;
         let i = order.items[k].0;
@@ -294,7 +295,7 @@ impl AppState {
         Ok((Hit::Event(i), wrapped, format!("event #{n}")))
     }
 
-    fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), String> {
+    fn find_insn(&mut self, q: &str, forward: bool) -> Result<(Hit, bool, String), TuiError> {
         let p = self.live.program().clone();
         let center = crate::tui::layout::disasm::center(self);
         let mut ranges = code_ranges(&p);
@@ -343,10 +344,9 @@ impl AppState {
                 break;
             }
             if budget == 0 {
-                return Err(format!(
-                    "no match in the {} MiB of code searched",
-                    CODE_LIMIT >> 20
-                ));
+                return Err(TuiError::CodeLimit {
+                    mib: CODE_LIMIT >> 20,
+                });
             }
             let len = (r.1 - r.0).min(budget);
             budget -= len;
@@ -354,7 +354,7 @@ impl AppState {
                 return Ok((Hit::Insn(pc), wrapped || last_pass, p.describe(pc)));
             }
         }
-        Err("no match in the disassembly".into())
+        Err(TuiError::NoCodeMatch)
     }
 }
 

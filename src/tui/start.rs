@@ -4,6 +4,7 @@
 //! iteration; else the entry. The machine runs there from power-on, so the
 //! start is exactly what stepping would reach. `R` resets to power-on.
 
+use super::TuiError;
 use super::script::play_step;
 pub use super::state::Rule;
 use super::state::{AppState, Live, Pane};
@@ -31,14 +32,14 @@ pub struct Start {
 
 impl AppState {
     /// Runs a fresh machine to the start (see the module doc).
-    pub fn find_start(&self) -> Result<Start, String> {
+    pub fn find_start(&self) -> Result<Start, TuiError> {
         let sc = &self.scenario;
         let budget = sc.budget;
         let opts = self.opts();
         if let Some(at) = &sc.start_at {
             let mut m = session::build_machine(sc, &sc.variants[0], &opts)?;
             let cps = Checkpoints::for_machine(&mut m).ok();
-            let a = m.program.resolve(&at.location)?;
+            let a = m.program.locate(&at.location)?;
             // Power-on at the location is its first arrival.
             let mut seen = u64::from(m.pc() == a);
             while seen < at.count {
@@ -48,12 +49,12 @@ impl AppState {
                     kinds: vec![],
                 });
                 if o != Outcome::ReachedAddr(a) {
-                    return Err(format!(
-                        "start_at {} (count {}): reached {seen} times, then {}",
-                        at.location,
-                        at.count,
-                        session::describe_outcome(&o, &m, budget).0
-                    ));
+                    return Err(TuiError::StartAtMissed {
+                        location: at.location.clone(),
+                        count: at.count,
+                        seen,
+                        end: session::describe_outcome(&o, &m, budget).0,
+                    });
                 }
                 seen += 1;
             }
@@ -76,10 +77,9 @@ impl AppState {
             let cps = Checkpoints::for_machine(&mut m).ok();
             let o = play_step(&mut m, step, super::update::RUN_BUDGET)?;
             if !super::script::reached(&m, step, &o) {
-                return Err(format!(
-                    "the lesson's first step does not arrive ({})",
-                    session::describe_outcome(&o, &m, budget).0
-                ));
+                return Err(TuiError::FirstStepMissed {
+                    end: session::describe_outcome(&o, &m, budget).0,
+                });
             }
             return Ok(Start {
                 rule: Rule::FirstStep,
@@ -275,7 +275,7 @@ impl AppState {
 
     /// Where a replay of the lesson begins: the scenario's `start_at`, else
     /// power-on (a lesson's first step is played from there).
-    pub fn go_to_origin(&mut self) -> Result<(), String> {
+    pub fn go_to_origin(&mut self) -> Result<(), TuiError> {
         if self.scenario.start_at.is_some() {
             let st = self.find_start()?;
             let prev = self.live.regs;

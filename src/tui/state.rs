@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::cost::Profile;
 use crate::scenario::{Scenario, ScriptStep};
-use crate::session::{self, RunOpts, VariantRun};
+use crate::session::{self, RunOpts, SessionError, VariantRun};
 
 mod debug;
 mod diff;
@@ -209,7 +209,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(scenario: Rc<Scenario>, core: Option<Rc<Profile>>) -> Result<AppState, String> {
+    pub fn new(
+        scenario: Rc<Scenario>,
+        core: Option<Rc<Profile>>,
+    ) -> Result<AppState, SessionError> {
         AppState::with_config(scenario, core, crate::machine::MachineConfig::default())
     }
 
@@ -218,7 +221,7 @@ impl AppState {
         scenario: Rc<Scenario>,
         core: Option<Rc<Profile>>,
         machine: crate::machine::MachineConfig,
-    ) -> Result<AppState, String> {
+    ) -> Result<AppState, SessionError> {
         AppState::build(scenario, core, machine, false)
     }
 
@@ -229,7 +232,7 @@ impl AppState {
         scenario: Rc<Scenario>,
         core: Option<Rc<Profile>>,
         machine: crate::machine::MachineConfig,
-    ) -> Result<AppState, String> {
+    ) -> Result<AppState, SessionError> {
         AppState::build(scenario, core, machine, true)
     }
 
@@ -238,7 +241,7 @@ impl AppState {
         core: Option<Rc<Profile>>,
         machine: crate::machine::MachineConfig,
         lazy: bool,
-    ) -> Result<AppState, String> {
+    ) -> Result<AppState, SessionError> {
         let core = core.or_else(|| scenario.cores.first().cloned());
         let opts = RunOpts {
             core: core.clone(),

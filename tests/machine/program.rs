@@ -73,13 +73,13 @@ fn symbols_name_addresses_inside_functions() {
 fn a_location_inside_an_instruction_is_refused() {
     let p = Program::load(&root().join("assets/guest/minikernel.elf")).unwrap();
     let base = p.symbol("handle_exception").unwrap().addr;
-    assert_eq!(p.resolve("handle_exception+0x4"), Ok(base + 4));
-    let inside = p.resolve("handle_exception+0x2").unwrap_err();
+    assert_eq!(p.locate("handle_exception+0x4"), Ok(base + 4));
+    let inside = p.locate("handle_exception+0x2").unwrap_err().to_string();
     assert!(
         inside.contains("inside the 4-byte instruction at handle_exception+0x0")
             && inside.contains("handle_exception+0x4"),
         "{inside}"
     );
-    let odd = p.resolve("handle_exception+0x11").unwrap_err();
+    let odd = p.locate("handle_exception+0x11").unwrap_err().to_string();
     assert!(odd.contains("2-byte aligned"), "{odd}");
 }

@@ -76,7 +76,7 @@ fn text_rows_keep_their_columns_whatever_the_cells_length() {
     ] {
         let s = scenario(name);
         let (a, b) = pathdiff::variants(&s, None, None).unwrap();
-        let d = pathdiff::build(&s, &a, &b, &opts(core), Which::Last).unwrap();
+        let d = pathdiff::diff_at(&s, &a, &b, &opts(core), Which::Last).unwrap();
         let text = pathdiff::text(&d, true);
         let rows = text_rows(&text);
         let lines: Vec<(Option<&Line>, Option<&Line>)> = d.rows().collect();

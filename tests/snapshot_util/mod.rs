@@ -150,7 +150,7 @@ pub fn minikernel_sv39(at: u64) -> trapscope::qemu::take::Config {
 }
 
 pub fn qemu_path_or_skip() -> Option<PathBuf> {
-    match trapscope::qemu::find() {
+    match trapscope::qemu::find_binary() {
         Ok(p) => Some(p),
         Err(e) => {
             assert!(

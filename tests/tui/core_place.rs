@@ -24,7 +24,7 @@ fn core_keeps_the_pc_before_the_loop() {
     let mut s = common::tui::app_at("scenarios/zalrsc-atomics.toml", None);
     s.command("break atomics_main+0xba");
     s.update(Action::Continue);
-    let want = s.live.program().resolve("atomics_main+0xba").unwrap();
+    let want = s.live.program().locate("atomics_main+0xba").unwrap();
     assert_eq!(s.live.m.pc(), want, "{}", msg(&s));
     let before = place(&s);
     for core in ["u74", "p8700", "x60"] {

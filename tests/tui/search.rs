@@ -232,12 +232,12 @@ fn disassembly_search_finds_instructions_and_marks_the_row() {
     assert!(row.contains("sret"), "{row}");
     // The place in the status line is the marked row's.
     let place = m.split(": ").nth(1).unwrap().split(' ').next().unwrap();
-    let pc = s.live.program().resolve(place).unwrap();
+    let pc = s.live.program().locate(place).unwrap();
     assert!(row.contains(&format!("{pc:x} ")), "{row} at {place}");
     // The next one is further on, or the same after wrapping.
     s.update(Action::SearchNext);
     let (m2, _) = message(&s);
     let place2 = m2.split(": ").nth(1).unwrap().split(' ').next().unwrap();
-    let pc2 = s.live.program().resolve(place2).unwrap();
+    let pc2 = s.live.program().locate(place2).unwrap();
     assert!(pc2 > pc || m2.contains("wrapped"), "{m} then {m2}");
 }

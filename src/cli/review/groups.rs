@@ -25,12 +25,12 @@ pub fn groups(
     cores: &[String],
     vector_kernel: bool,
     only: Option<u32>,
-) -> Result<Vec<Group>, String> {
+) -> anyhow::Result<Vec<Group>> {
     if !vector_kernel {
         if let Some(v) = only {
-            return Err(format!(
+            anyhow::bail!(
                 "--vlen {v}: neither kernel has V (no riscv_v_first_use_handler in its vmlinux: CONFIG_RISCV_ISA_V is off)"
-            ));
+            );
         }
         return Ok(vec![Group {
             vlen: None,
@@ -39,7 +39,7 @@ pub fn groups(
     }
     let mut out: Vec<Group> = Vec::new();
     for c in cores {
-        let vlen = vlen_of(&Profile::find(c)?);
+        let vlen = vlen_of(&Profile::find(c).map_err(anyhow::Error::msg)?);
         if only.is_some() && vlen != only {
             tell!(
                 "trapscope: review: {c}: {}, not VLEN {}: left out (--vlen)",
@@ -58,10 +58,10 @@ pub fn groups(
     }
     out.sort_by_key(|g| g.vlen);
     if out.is_empty() {
-        return Err(format!(
+        anyhow::bail!(
             "--vlen {}: none of the cores asked for has V 1.0 at that VLEN",
             only.unwrap_or(0)
-        ));
+        );
     }
     Ok(out)
 }
@@ -126,7 +126,7 @@ mod tests {
         let g = groups(&cores, false, None).unwrap();
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].vlen, None);
-        let e = groups(&cores, false, Some(256)).unwrap_err();
+        let e = groups(&cores, false, Some(256)).unwrap_err().to_string();
         assert!(e.contains("CONFIG_RISCV_ISA_V"), "{e}");
     }
 }

@@ -131,13 +131,6 @@ impl From<StopError> for TakeError {
     }
 }
 
-/// The TUI and the CLI keep their errors as text.
-impl From<TakeError> for String {
-    fn from(e: TakeError) -> String {
-        e.to_string()
-    }
-}
-
 /// Why the guest did not stop where it was to (`run_to`, `run_to_tick`):
 /// each with the marker (`marker`, at `at`), how far the count had got
 /// where that is known, and `console`, the console's last lines as a

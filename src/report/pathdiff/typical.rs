@@ -117,12 +117,6 @@ pub fn choose(a: &[u64], b: &[u64]) -> Option<(u64, bool)> {
     nearest(&|i| a[i] == ma).map(|i| (i as u64 + 1, false))
 }
 
-/// `diff_typical` with the error as its line, for the TUI, which keeps it
-/// as text.
-pub fn build_default(s: &Scenario, a: &str, b: &str, opts: &RunOpts) -> Result<PathDiff, String> {
-    diff_typical(s, a, b, opts).map_err(|e| e.to_string())
-}
-
 /// The default diff: both variants run once for their per-iteration
 /// figures, then the chosen iteration is recorded on both (the last
 /// complete one when there are no figures to choose by).

@@ -4,6 +4,7 @@
 use super::{AppState, Lower};
 use crate::isa::ABI;
 use crate::machine::Watch;
+use crate::tui::TuiError;
 
 /// Bytes `:x` shows when no count is given.
 pub const X_DEFAULT: u64 = 128;
@@ -54,33 +55,43 @@ fn number(s: &str) -> Option<u64> {
 impl AppState {
     /// An address as `:x` and `:watch` take it: a location (`0xADDR`,
     /// `SYM`, `SYM+0xOFF`, `FILE:LINE`) or a register's ABI name (`sp`).
-    fn debug_address(&self, a: &str) -> Result<u64, String> {
+    fn debug_address(&self, a: &str) -> Result<u64, TuiError> {
         if let Some(i) = ABI.iter().position(|r| *r == a) {
             return Ok(self.live.regs[i]);
         }
         // A symbol never starts with a digit: digits alone are an address.
         if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) {
-            return a
-                .parse()
-                .map_err(|_| format!("'{a}' is past the 64-bit address space"));
+            return a.parse().map_err(|_| TuiError::AddressTooLarge {
+                digits: a.to_string(),
+            });
         }
-        self.live.program().resolve(a)
+        Ok(self.live.program().locate(a)?)
     }
 
     /// Splits `ADDR [N]`; `what` names the count in messages.
-    fn addr_and_count(&self, arg: &str, what: &str) -> Result<(u64, Option<u64>), String> {
+    fn addr_and_count(
+        &self,
+        arg: &str,
+        what: &'static str,
+    ) -> Result<(u64, Option<u64>), TuiError> {
         let mut parts = arg.split_whitespace();
-        let a = parts.next().ok_or("give an address or a symbol")?;
+        let a = parts.next().ok_or(TuiError::NoAddress)?;
         let n = match parts.next() {
             Some(n) => Some(
                 number(n)
                     .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("'{n}' is not a {what}"))?,
+                    .ok_or_else(|| TuiError::NotACount {
+                        arg: n.to_string(),
+                        what,
+                    })?,
             ),
             None => None,
         };
         if let Some(extra) = parts.next() {
-            return Err(format!("'{extra}': one address and one {what} at most"));
+            return Err(TuiError::TooManyArguments {
+                extra: extra.to_string(),
+                what,
+            });
         }
         Ok((self.debug_address(a)?, n))
     }

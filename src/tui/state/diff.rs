@@ -9,6 +9,7 @@ use crate::machine::SrcLoc;
 use crate::report::pathdiff::{self, Op, PathDiff};
 use crate::session::RunOpts;
 use crate::session::path::Which;
+use crate::tui::TuiError;
 
 /// What a diff was computed for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +18,7 @@ pub struct DiffKey {
     pub a: usize,
     pub b: usize,
     /// The iteration asked for (`None`: the default, a typical one,
-    /// `pathdiff::build_default`).
+    /// `pathdiff::diff_typical`).
     pub iteration: Option<u64>,
     pub core: Option<String>,
     pub set: Vec<(String, u64)>,
@@ -27,7 +28,9 @@ pub struct DiffKey {
 pub struct DiffView {
     pub open: bool,
     pub key: Option<DiffKey>,
-    pub result: Option<Result<Rc<PathDiff>, String>>,
+    /// The diff, or why there is none (shared, as the diff is, so that
+    /// the view's state clones).
+    pub result: Option<Result<Rc<PathDiff>, Rc<TuiError>>>,
     /// The selected row (into the diff's `ops`).
     pub selected: usize,
     /// Where Enter sent the source pane (cleared when the machine moves).
@@ -98,7 +101,7 @@ impl AppState {
         }
         let Some(key) = self.diff_key() else {
             self.diff.key = None;
-            self.diff.result = Some(Err("the diff needs two variants".into()));
+            self.diff.result = Some(Err(Rc::new(TuiError::NoPair)));
             return;
         };
         if self.diff.key.as_ref() == Some(&key) {
@@ -111,15 +114,15 @@ impl AppState {
         let s = &self.scenario;
         let (a, b) = (&s.variants[key.a].name, &s.variants[key.b].name);
         let mut r = match key.iteration {
-            Some(n) => pathdiff::build(s, a, b, &opts, Which::Nth(n)).map(|mut d| {
+            Some(n) => pathdiff::diff_at(s, a, b, &opts, Which::Nth(n)).map(|mut d| {
                 d.choice = pathdiff::Choice::Live;
                 d
             }),
-            None => pathdiff::build_default(s, a, b, &opts),
+            None => pathdiff::diff_typical(s, a, b, &opts),
         };
         if r.is_err() && key.iteration.is_some() {
             // The live iteration never completes (the run ends in it).
-            r = pathdiff::build_default(s, a, b, &opts);
+            r = pathdiff::diff_typical(s, a, b, &opts);
         }
         if let Ok(d) = &r
             && matches!(d.choice, pathdiff::Choice::Typical { .. })
@@ -133,7 +136,7 @@ impl AppState {
         }
         self.diff.computed += 1;
         self.diff.selected = 0;
-        self.diff.result = Some(r.map(Rc::new));
+        self.diff.result = Some(r.map(Rc::new).map_err(|e| Rc::new(e.into())));
         self.diff.key = Some(key);
     }
 

@@ -5,7 +5,7 @@
 use crate::machine::{Machine, Outcome, Program};
 use crate::scenario::Scenario;
 use crate::session::stats::Stats;
-use crate::session::{self, RunOpts};
+use crate::session::{self, RunOpts, SessionError};
 use std::rc::Rc;
 
 /// CSRs as the guest sees them, read after each action.
@@ -58,7 +58,7 @@ pub struct Live {
 pub const LOG_CAP: usize = 200_000;
 
 impl Live {
-    pub fn new(s: &Scenario, variant: usize, opts: &RunOpts) -> Result<Live, String> {
+    pub fn new(s: &Scenario, variant: usize, opts: &RunOpts) -> Result<Live, SessionError> {
         let m = session::build_machine(s, &s.variants[variant], opts)?;
         let regs = m.gprs();
         Ok(Live::from_machine(variant, m, regs))

@@ -68,7 +68,7 @@ impl AppState {
         });
         self.progress = p;
         if let Some(e) = err {
-            return self.error(e);
+            return self.error(e.to_string());
         }
         if self.live.outcome != Some(Outcome::Interrupted) {
             self.highlight = step.highlight.as_deref().and_then(Pane::parse);

@@ -77,7 +77,7 @@ impl AppState {
                 self.live.outcome = Some(o);
                 self.update_narration();
             }
-            Err(e) => self.error(e),
+            Err(e) => self.error(e.to_string()),
         }
     }
 }

@@ -51,7 +51,7 @@ impl AppState {
                 self.make_room();
                 match Live::new(&self.scenario, to, &self.opts()) {
                     Ok(l) => l,
-                    Err(err) => return self.error(err),
+                    Err(err) => return self.error(err.to_string()),
                 }
             }
         };
@@ -61,7 +61,7 @@ impl AppState {
         if first.is_none_or(|f| f > 0 && l.stats().iteration_hits >= k) {
             l = match Live::new(&self.scenario, to, &self.opts()) {
                 Ok(l) => l,
-                Err(err) => return self.error(err),
+                Err(err) => return self.error(err.to_string()),
             };
         }
         let mut p = self.progress.take();
@@ -80,7 +80,7 @@ impl AppState {
                         drop(run);
                         self.progress = p;
                         self.parked[to] = Some(l);
-                        return self.error(e);
+                        return self.error(e.to_string());
                     }
                 }
             }
@@ -177,7 +177,7 @@ impl AppState {
                             mark_at,
                         ) {
                             Ok((m, _)) => l = Live::from_machine(to, m, l.regs),
-                            Err(err) => return self.error(err),
+                            Err(err) => return self.error(err.to_string()),
                         }
                     }
                 }
@@ -231,7 +231,7 @@ impl AppState {
             };
             match r {
                 Ok(o2) => o = o2,
-                Err(err) => return self.error(err),
+                Err(err) => return self.error(err.to_string()),
             }
         }
         if let Some(c) = l.cps.as_mut() {

@@ -26,7 +26,7 @@ fn text_lines_are_shorter_than_80_columns() {
     ] {
         let s = scenario(name);
         let (a, b) = pathdiff::variants(&s, None, None).unwrap();
-        let d = pathdiff::build(&s, &a, &b, &opts(core, false), Which::Last).unwrap();
+        let d = pathdiff::diff_at(&s, &a, &b, &opts(core, false), Which::Last).unwrap();
         assert_fits(&pathdiff::text(&d, false), name);
         assert_fits(&pathdiff::text(&d, true), name);
     }

@@ -16,7 +16,7 @@ fn the_three_ras_mispredicts_of_seed_003_and_where_they_go() {
     //   3. the user wrapper syscall()'s `ret` after sret finds the RAS
     //      unbalanced: a mispredict; after it, none.
     let s = scenario("ras-trap-entry.toml");
-    let d = pathdiff::build(
+    let d = pathdiff::diff_at(
         &s,
         "before",
         "after",

@@ -64,11 +64,7 @@ fn start_at_takes_sym_plus_offset_and_file_line() {
     let (_, sc) = scenario_text("start-line", &format!("start_at = \"{line}\"\n{base}"));
     let mut s = app(sc.unwrap());
     s.go_to_start();
-    let want = s
-        .live
-        .program()
-        .resolve(&line)
-        .expect("the line names a pc");
+    let want = s.live.program().locate(&line).expect("the line names a pc");
     assert_eq!(s.live.m.pc(), want);
     assert_stepping_agrees(&s);
 }
