@@ -45,8 +45,8 @@ use unicorn_engine::unicorn_const::{Arch, HookType, Mode};
 use unicorn_engine::{RegisterRISCV as R, Unicorn};
 
 pub use crate::isa::{DecodedInsn, decode_range};
+pub use crate::program::{LookupError, Program, Segment, SrcLoc, Symbol};
 pub use crate::program::{Member, SourceName, source_names};
-pub use crate::program::{Program, Segment, SrcLoc, Symbol};
 pub use block::Block;
 pub use debug::state::{Watch, WatchAccess, WatchHit};
 pub use error::{CheckpointError, Header, LoadError, ResumeError, Uc, uc_text};

@@ -26,10 +26,6 @@ use serde::Serialize;
 
 use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Outcome, Until};
-/// Why a location names no instruction (`Program::locate`), for the rooms
-/// above that may not use `program` and reach the program through
-/// `machine::Program` (the TUI's `start_at`, lesson steps and `:x`).
-pub use crate::program::LookupError;
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault};
 pub use error::{BenchError, Refused, SessionError};

@@ -7,11 +7,12 @@
 use std::path::PathBuf;
 
 use crate::machine::CheckpointError;
+use crate::machine::LookupError;
 use crate::output::WriteError;
 use crate::qemu::take::TakeError;
 use crate::report::pathdiff::DiffError;
 use crate::scenario::ScenarioError;
-use crate::session::{LookupError, SessionError};
+use crate::session::SessionError;
 
 /// Why the TUI could not do what was asked. One type for the whole room,
 /// since its actions call one another (the start plays a lesson's step,
