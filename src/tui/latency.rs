@@ -85,24 +85,6 @@ pub fn shown(key_at: Instant, update_us: u64, draw_us: u64, drawn: Instant) -> (
     (update_us, draw_us, total.max(update_us + draw_us))
 }
 
-/// The figures in words: `key→screen 12.3 ms = 2.1 wait + 9.0 update + 1.2
-/// draw` (an empty string before the first key).
-pub fn describe(shown: (u64, u64, u64)) -> String {
-    let (update, draw, total) = shown;
-    if total == 0 {
-        return String::new();
-    }
-    let wait = total.saturating_sub(update + draw);
-    let ms = |us: u64| us as f64 / 1000.0;
-    format!(
-        "key→screen {:.1} ms = {:.1} wait + {:.1} update + {:.1} draw",
-        ms(total),
-        ms(wait),
-        ms(update),
-        ms(draw)
-    )
-}
-
 /// Time travel deep into a run (docs/guides/time-travel.md): the keys that go back or
 /// across, at a depth, with the memory the checkpoints hold there.
 #[derive(Debug, serde::Serialize)]

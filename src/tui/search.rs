@@ -386,3 +386,11 @@ fn code_ranges(p: &crate::machine::Program) -> Vec<(u64, u64)> {
     }
     out
 }
+
+impl Search {
+    /// The match the panes show, if the machine has not moved since.
+    pub fn hit(&self, s: &AppState) -> Option<Hit> {
+        self.hit
+            .filter(|_| self.at == (s.live.variant, s.live.executed()))
+    }
+}

@@ -9,8 +9,8 @@ use crate::cost::Profile;
 use crate::scenario::{Scenario, ScriptStep};
 use crate::session::{self, RunOpts, SessionError, VariantRun};
 
-mod debug;
-mod diff;
+pub(in crate::tui) mod debug;
+pub(in crate::tui) mod diff;
 mod history;
 mod idle;
 mod live;
@@ -30,31 +30,7 @@ pub(in crate::tui) use query::LineCycle;
 pub use query::{Hit, Search};
 pub use recording::{Mark, Recorded, Recorder};
 pub use sources::SourceFiles;
-pub use view::{PAN_STEP, PaneViews};
-
-/// The panes, by the names scripts use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pane {
-    Source,
-    Registers,
-    Csrs,
-    Privilege,
-    Ras,
-    Cycles,
-    Events,
-    Narration,
-    Vector,
-    Vs,
-    Reservation,
-    /// The FP register file, fcsr and sstatus.FS.
-    Fp,
-    PtRegs,
-    Backtrace,
-    Memory,
-    Stack,
-    /// The path diff (`D`), in the left column while open.
-    Diff,
-}
+pub use view::{PAN_STEP, Pane, PaneViews};
 
 /// What the middle column's lower part shows (`v` cycles through).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,34 +45,6 @@ pub enum Lower {
     Backtrace,
     Memory,
     Stack,
-}
-
-impl Pane {
-    pub const ALL: [Pane; 17] = [
-        Pane::Source,
-        Pane::Registers,
-        Pane::Csrs,
-        Pane::Privilege,
-        Pane::Ras,
-        Pane::Cycles,
-        Pane::Events,
-        Pane::Narration,
-        Pane::Vector,
-        Pane::Vs,
-        Pane::Reservation,
-        Pane::Fp,
-        Pane::PtRegs,
-        Pane::Backtrace,
-        Pane::Memory,
-        Pane::Stack,
-        Pane::Diff,
-    ];
-    pub fn name(self) -> &'static str {
-        crate::scenario::PANES[self as usize]
-    }
-    pub fn parse(s: &str) -> Option<Pane> {
-        Pane::ALL.into_iter().find(|p| p.name() == s)
-    }
 }
 
 /// What the keyboard is doing.

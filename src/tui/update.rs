@@ -13,6 +13,8 @@ use crate::trace::{EventKind, Priv};
 /// Instructions a free run may take before it gives the screen back.
 pub const RUN_BUDGET: u64 = 20_000_000;
 
+mod debug;
+mod diff;
 mod goto;
 pub mod idle;
 mod lesson;

@@ -355,7 +355,7 @@ fn the_latency_figures_add_up() {
     let shown = latency::shown(key_at, 12_000, 5_000, drawn);
     assert_eq!((shown.0, shown.1), (12_000, 5_000));
     assert!(shown.2 >= 30_000);
-    let text = latency::describe(shown);
+    let text = trapscope::tui::layout::status::latency_line(shown);
     let nums: Vec<f64> = text
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .filter(|x| !x.is_empty() && *x != ".")
@@ -370,7 +370,7 @@ fn the_latency_figures_add_up() {
     // of several keys) never makes the total smaller than its parts.
     let shown = latency::shown(drawn, 164_400, 9_700, drawn);
     assert!(shown.2 >= shown.0 + shown.1);
-    assert_eq!(latency::describe((0, 0, 0)), "");
+    assert_eq!(trapscope::tui::layout::status::latency_line((0, 0, 0)), "");
     // The batch's update time is what `handle` measured around its
     // actions, all of them.
     let mut s = app("ras-trap-entry.toml");

@@ -4,7 +4,7 @@
 //! belongs to. `command.rs` finds what a typed name means here, so the
 //! names the parser takes and the names the help lists are one list.
 
-use super::Doc;
+use crate::tui::keymap::binding::Doc;
 
 /// What a command does (`AppState::command` carries it out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::KeyCode::Char as C;
 
-use super::{Binding, Doc, Does, Entry, Key, KeyMode, Urgent};
 use crate::tui::action::Action;
+use crate::tui::keymap::binding::{Binding, Doc, Does, Entry, Key, KeyMode, Urgent};
 
 const NORMAL: &[KeyMode] = &[KeyMode::Normal];
 

@@ -3,7 +3,9 @@
 //! from the table's entries, so that the page's tables are generated
 //! from the code (tests/docs/readme_generated.rs).
 
-use super::{COMMANDS, Doc, KEYS, KeyMode};
+use crate::tui::keymap::binding::{Doc, KeyMode};
+use crate::tui::keymap::commands::COMMANDS;
+use crate::tui::keymap::table::KEYS;
 
 /// The key page's key table (`| key | action |`) and command table
 /// (`| command | what it does |`), a blank line between them.

@@ -7,8 +7,8 @@ use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::KeyCode::Char as C;
 
 use super::keys::{act, urgent};
-use super::{Binding, Does, Entry, Key, KeyMode, Urgent};
 use crate::tui::action::Action;
+use crate::tui::keymap::binding::{Binding, Does, Entry, Key, KeyMode, Urgent};
 
 const DIFF: &[KeyMode] = &[KeyMode::Diff];
 const LINE: &[KeyMode] = &[KeyMode::Command, KeyMode::Search];

@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::machine::Program;
 use crate::session::callstack::{BtLine, MAX_DEPTH};
 use crate::trace::{Priv, cause_name, interrupt_name};

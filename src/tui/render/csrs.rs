@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::trace::{Priv, cause_name};
 use crate::tui::state::{AppState, Pane};
 

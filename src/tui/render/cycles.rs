@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline};
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::cost::MILLI;
 use crate::tui::state::{AppState, Pane};
 

@@ -11,7 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::report::pathdiff::{self, Op, PathDiff, cycles, signed};
 use crate::tui::state::{AppState, Pane};
 

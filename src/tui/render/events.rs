@@ -7,7 +7,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::fit::Flow;
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::report::event_text;
 use crate::trace::EventKind;
 use crate::tui::state::{AppState, Pane};

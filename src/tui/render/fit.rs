@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::dim;
+use super::style::dim;
 pub use crate::tui::layout::wrap::wrap_lines;
 use crate::tui::state::{AppState, Pane};
 

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::isa::FABI;
 use crate::report::vs_name;
 use crate::trace::Event;

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use super::dim;
+use super::style::dim;
 pub use crate::tui::layout::help::max_scroll;
 use crate::tui::layout::help::{self as place, Row};
 

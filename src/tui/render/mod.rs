@@ -18,21 +18,22 @@ mod regs;
 mod reservation;
 mod source;
 pub mod status;
+pub(crate) mod style;
 mod timeline;
 mod vector;
 mod vs;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::layout;
 pub use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH, areas, compact, front, shown, tabs,
 };
 use super::state::{AppState, Mode, Pane};
+pub(crate) use style::{dim, hot};
 
 /// The compact layout's tab line: the panes taking turns, the one in front
 /// marked by brackets as well as colour.
@@ -121,30 +122,4 @@ fn too_small(f: &mut Frame<'_>, area: Rect) {
         area.width, area.height
     );
     f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
-}
-
-/// A pane's frame: focused panes and the one a lesson points at stand out,
-/// by a glyph before the title as well as the border's colour (a text
-/// capture or a washed-out projector keeps the glyph).
-pub(crate) fn pane_block<'a>(s: &AppState, pane: Pane, title: impl Into<Line<'a>>) -> Block<'a> {
-    let mut title: Line<'a> = title.into();
-    let mut b = Block::bordered();
-    if s.highlight == Some(pane) {
-        title.spans.insert(0, Span::styled("◆", hot()));
-        b = b
-            .border_type(BorderType::Thick)
-            .border_style(Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD));
-    } else if s.focus == pane {
-        title.spans.insert(0, Span::raw("▸"));
-        b = b.border_style(Style::new().fg(Color::Cyan));
-    }
-    b.title(title)
-}
-
-pub(crate) fn dim() -> Style {
-    Style::new().fg(Color::DarkGray)
-}
-
-pub(crate) fn hot() -> Style {
-    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
 }

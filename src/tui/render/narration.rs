@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use super::fit::Flow;
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::tui::state::{AppState, Pane};
 
 /// Console lines shown under the narration.

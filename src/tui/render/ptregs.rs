@@ -18,7 +18,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::machine::{MINIKERNEL_PT_REGS, Program, SAVE_FUNCS};
 use crate::trace::Priv;
 use crate::tui::state::{AppState, Pane};

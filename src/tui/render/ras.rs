@@ -7,7 +7,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::cost::Cat;
 use crate::predict::RasOp;
 use crate::tui::state::{AppState, Pane};

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::{hot, pane_block};
+use super::style::{hot, pane_block};
 use crate::isa::ABI;
 use crate::tui::state::{AppState, Pane};
 

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::report::sc_text;
 use crate::trace::Event;
 use crate::tui::state::{AppState, Pane};

@@ -8,7 +8,8 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{dim, fit, pane_block};
+use super::fit;
+use super::style::{dim, pane_block};
 use crate::machine::SrcLoc;
 use crate::tui::search::{self, Hit};
 use crate::tui::state::{AppState, Pane};

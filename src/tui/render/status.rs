@@ -1,5 +1,5 @@
 //! The status line drawn: where we are, the last message, how long the last
-//! key took (`latency::describe`), the key hint, and a long action's
+//! key took (`layout::status::latency_line`), the key hint, and a long action's
 //! progress line. Its words and rows are laid out in `layout/status.rs`.
 
 use ratatui::Frame;
@@ -8,7 +8,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::dim;
+use super::style::dim;
 use crate::tui::layout::status::{self, Part, message_lines};
 use crate::tui::state::{AppState, Mode};
 

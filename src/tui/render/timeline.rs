@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::machine::Program;
 use crate::session::callstack::{Frame as StackFrame, MAX_DEPTH};
 use crate::trace::{Priv, cause_name, interrupt_name};

@@ -8,7 +8,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{dim, hot, pane_block};
+use super::style::{dim, hot, pane_block};
 use crate::tui::state::{AppState, Pane};
 
 /// SEW in bits and LMUL as text, from vtype (V spec §3.4).

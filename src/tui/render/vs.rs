@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{dim, pane_block};
+use super::style::{dim, pane_block};
 use crate::report::vs_name;
 use crate::trace::Event;
 use crate::tui::state::{AppState, Pane};

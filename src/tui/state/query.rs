@@ -1,7 +1,6 @@
 //! The `/` search's state: the last query and its match, which the panes
 //! mark and `]`/`[` move from. How a search is made is `tui/search.rs`'s.
 
-use super::AppState;
 use crate::machine::SrcLoc;
 
 /// Where a match is.
@@ -13,18 +12,6 @@ pub enum Hit {
     Insn(u64),
     /// An event, by its index in the log.
     Event(u64),
-}
-
-/// The last search and its match.
-#[derive(Clone, Debug, Default)]
-pub struct Search {
-    pub query: String,
-    pub(in crate::tui) hit: Option<Hit>,
-    /// (variant, instructions executed) when the match was found: the view
-    /// stays on it until the machine moves, then follows the pc again.
-    pub(in crate::tui) at: (usize, u64),
-    /// The source search's cycle, while its match is on screen.
-    pub(in crate::tui) lines: Option<LineCycle>,
 }
 
 /// Every source line matching a query, in the order `]` visits them: the
@@ -42,10 +29,14 @@ pub(in crate::tui) struct LineCycle {
     pub at: usize,
 }
 
-impl Search {
-    /// The match the panes show, if the machine has not moved since.
-    pub fn hit(&self, s: &AppState) -> Option<Hit> {
-        self.hit
-            .filter(|_| self.at == (s.live.variant, s.live.executed()))
-    }
+/// The last search and its match.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    pub query: String,
+    pub(in crate::tui) hit: Option<Hit>,
+    /// (variant, instructions executed) when the match was found: the view
+    /// stays on it until the machine moves, then follows the pc again.
+    pub(in crate::tui) at: (usize, u64),
+    /// The source search's cycle, while its match is on screen.
+    pub(in crate::tui) lines: Option<LineCycle>,
 }

@@ -2,22 +2,8 @@
 
 use std::rc::Rc;
 
-use super::AppState;
 use crate::machine::Program;
 use crate::session;
-
-impl AppState {
-    /// The live variant's sources (a variant switch changes program).
-    pub fn sync_sources(&mut self) {
-        let v = self.live.variant;
-        let Some(slot) = self.source_cache.get_mut(v) else {
-            return;
-        };
-        let program = self.live.program().clone();
-        let loaded = slot.get_or_insert_with(|| Rc::new(SourceFiles::new(program)));
-        self.sources = loaded.clone();
-    }
-}
 
 /// A program's source files, each read when a pane first shows it (a
 /// vmlinux's DWARF names hundreds of files; the panes show one).

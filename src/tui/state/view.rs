@@ -9,8 +9,6 @@ use std::collections::HashMap;
 
 use ratatui::layout::Rect;
 
-use super::Pane;
-
 /// Columns a Left/Right press moves.
 pub const PAN_STEP: u16 = 8;
 
@@ -91,5 +89,57 @@ impl PaneViews {
     /// Back to the top left (the pane's content changed).
     pub fn reset(&mut self, pane: Pane) {
         self.offsets.remove(&pane);
+    }
+}
+
+/// The panes, by the names scripts use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Source,
+    Registers,
+    Csrs,
+    Privilege,
+    Ras,
+    Cycles,
+    Events,
+    Narration,
+    Vector,
+    Vs,
+    Reservation,
+    /// The FP register file, fcsr and sstatus.FS.
+    Fp,
+    PtRegs,
+    Backtrace,
+    Memory,
+    Stack,
+    /// The path diff (`D`), in the left column while open.
+    Diff,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 17] = [
+        Pane::Source,
+        Pane::Registers,
+        Pane::Csrs,
+        Pane::Privilege,
+        Pane::Ras,
+        Pane::Cycles,
+        Pane::Events,
+        Pane::Narration,
+        Pane::Vector,
+        Pane::Vs,
+        Pane::Reservation,
+        Pane::Fp,
+        Pane::PtRegs,
+        Pane::Backtrace,
+        Pane::Memory,
+        Pane::Stack,
+        Pane::Diff,
+    ];
+    pub fn name(self) -> &'static str {
+        crate::scenario::PANES[self as usize]
+    }
+    pub fn parse(s: &str) -> Option<Pane> {
+        Pane::ALL.into_iter().find(|p| p.name() == s)
     }
 }

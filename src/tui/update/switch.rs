@@ -3,10 +3,13 @@
 //! at the same function and offset since it began; elsewhere (or where
 //! that code is not run as often) the same trap event and offset.
 
+use std::rc::Rc;
+
 use super::{RUN_BUDGET, long};
 use crate::machine::{Outcome, Until};
 use crate::session;
 use crate::trace::EventKind;
+use crate::tui::state::SourceFiles;
 use crate::tui::state::{AppState, Live};
 
 impl AppState {
@@ -370,5 +373,18 @@ impl AppState {
             _ => self.narrate_here(),
         }
         true
+    }
+}
+
+impl AppState {
+    /// The live variant's sources (a variant switch changes program).
+    pub fn sync_sources(&mut self) {
+        let v = self.live.variant;
+        let Some(slot) = self.source_cache.get_mut(v) else {
+            return;
+        };
+        let program = self.live.program().clone();
+        let loaded = slot.get_or_insert_with(|| Rc::new(SourceFiles::new(program)));
+        self.sources = loaded.clone();
     }
 }

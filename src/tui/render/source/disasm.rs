@@ -8,8 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::super::style::{dim, pane_block};
 use super::heat::Heat;
-use super::{current, dim, fit, pane_block};
+use super::{current, fit};
 use crate::tui::layout::disasm::{anchor, listing, rows};
 use crate::tui::search::{self, Hit};
 use crate::tui::state::{AppState, Pane};
@@ -76,7 +77,7 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
                 Style::default()
             };
             let gutter = vec![
-                Span::styled(format!("{hot:>6} "), super::super::hot()),
+                Span::styled(format!("{hot:>6} "), super::super::style::hot()),
                 Span::styled(format!("{mark}{:>8x} ", r.pc), dim()),
                 Span::styled(format!("{:<9}", r.enc), dim()),
             ];
