@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use super::machine_args::MachineArgs;
-use super::{DEFAULT_ELF_BUDGET, snapshot, verify};
+use super::shared::DEFAULT_ELF_BUDGET;
+use super::{snapshot, verify};
 use crate::report::{Format, RunFormat};
 
 #[derive(Parser, Debug)]
@@ -205,7 +206,7 @@ pub(super) enum Cmd {
     Snapshot(snapshot::SnapshotArgs),
     /// From two kernel builds to a review: snapshot both (cached), then
     /// what `compare` and `diff` print on the scenario of the two.
-    Review(super::review::ReviewArgs),
+    Review(super::review::args::ReviewArgs),
     /// Check a snapshot against QEMU: boot what it records again, compare
     /// the state at the snapshot point, then run N iterations in QEMU and
     /// in trapscope and compare registers and all of RAM.

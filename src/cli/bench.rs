@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::load;
+use super::shared::load;
 use crate::cost::Profile;
 use crate::report::Format;
 use crate::scenario::Scenario;
@@ -193,7 +193,7 @@ fn print_travel_section(s: &Scenario, depths: &[u64]) -> anyhow::Result<()> {
 }
 
 /// The budget each hostile guest runs to in `bench`: `trapscope elf`'s.
-const HOSTILE_BUDGET: u64 = super::DEFAULT_ELF_BUDGET;
+const HOSTILE_BUDGET: u64 = super::shared::DEFAULT_ELF_BUDGET;
 
 fn print_generated(
     f: &session::bench_guests::FpScaling,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::each::{expects_exit_code, expects_livelock, per_core, run_all};
-use super::load;
+use super::shared::load;
 use crate::machine::MachineConfig;
 use crate::report::{self, Format};
 use crate::scenario::{Scenario, expect};
@@ -93,7 +93,7 @@ pub(super) fn check(
                 {
                     total += 1;
                     failures += 1;
-                    let why = super::scenario_exit_text(&s, c);
+                    let why = super::shared::scenario_exit_text(&s, c);
                     check_line(
                         md,
                         format!("  FAIL  {tag}variant {}: {why}", r.variant),

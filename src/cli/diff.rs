@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::load;
+use super::shared::load;
 use crate::cost::Profile;
 use crate::report::{self, Format, pathdiff};
 use crate::session::RunOpts;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_INTERRUPTED, guest_exit_text};
+use super::shared::{EXIT_BUDGET, EXIT_FAULT, EXIT_INTERRUPTED, guest_exit_text};
 use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Observer, Outcome, Program, Until};
 use crate::report;

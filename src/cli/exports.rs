@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED};
+use super::shared::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED};
 use crate::report::{self, RunFormat};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
@@ -64,7 +64,7 @@ pub(super) fn export(
             tell!(
                 "trapscope: variant {}: {}",
                 t.variant,
-                super::scenario_exit_text(s, c)
+                super::shared::scenario_exit_text(s, c)
             );
             return Ok(ExitCode::from(EXIT_GUEST_FAILED));
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::each::per_core;
-use super::load;
+use super::shared::load;
 use crate::machine::MachineConfig;
 use crate::report::{self, Format, fidelity};
 use crate::session::{RunOpts, VariantRun};

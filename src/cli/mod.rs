@@ -29,6 +29,7 @@ mod fidelity;
 mod machine_args;
 mod review;
 mod runs;
+mod shared;
 mod snapshot;
 mod verify;
 
@@ -41,45 +42,11 @@ use fidelity::fidelity;
 use runs::{compare, replay, run};
 
 use crate::cost::Profile;
-use crate::scenario::Scenario;
 use crate::session::RunOpts;
-
-/// `elf`'s instruction budget when `--budget` is not given.
-pub const DEFAULT_ELF_BUDGET: u64 = 100_000_000;
-
-/// Exit status when the guest did not end within its instruction budget.
-pub const EXIT_BUDGET: u8 = 124;
-/// Exit status when the guest faulted (unmapped memory, unsupported instruction).
-pub const EXIT_FAULT: u8 = 125;
-/// Exit status when a guest of `run`, `compare` or `check` exited with a
-/// non-zero code (or an expectation failed).
-pub const EXIT_GUEST_FAILED: u8 = 1;
-/// Exit status of a headless run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
-/// Exit status of an internal error (a bug in trapscope caught inside an
-/// emulator callback): 101, the status of any other Rust panic, so one
-/// number means "trapscope's own fault" however it surfaced.
-pub const EXIT_INTERNAL: u8 = 101;
-
-/// "the guest exited with code N", saying so when N is one of trapscope's
-/// own statuses (124, 125), so the two are not confused.
-pub(super) fn guest_exit_text(code: u64) -> String {
-    let own = match code {
-        124 => " (the guest's own exit code, not trapscope's budget status)",
-        125 => " (the guest's own exit code, not trapscope's fault status)",
-        _ => "",
-    };
-    format!("the guest exited with code {code}{own}")
-}
-
-/// `guest_exit_text`, with what the scenario's `[exit_codes]` says the code
-/// means.
-pub(super) fn scenario_exit_text(s: &crate::scenario::Scenario, code: u64) -> String {
-    match s.exit_codes.get(&code) {
-        Some(m) => format!("{}: {m}", guest_exit_text(code)),
-        None => guest_exit_text(code),
-    }
-}
+use shared::load;
+pub use shared::{
+    DEFAULT_ELF_BUDGET, EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED,
+};
 
 /// Ctrl-C sets the machine's interrupt flag; a second one, before the run
 /// has seen it, ends the process as SIGINT would.
@@ -354,8 +321,4 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Cmd::Review(a)) => review::review(a),
         Some(Cmd::Verify(a)) => verify::verify(a),
     }
-}
-
-fn load(path: &Path) -> anyhow::Result<Scenario> {
-    Scenario::load(path).map_err(|e| anyhow::anyhow!("{e}"))
 }

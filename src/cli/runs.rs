@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use super::each::{core_vector_hint, per_core, run_all};
-use super::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, load};
+use super::shared::{EXIT_BUDGET, EXIT_FAULT, EXIT_GUEST_FAILED, load};
 use crate::cost::Profile;
 use crate::report::{self, Format, RunFormat};
 use crate::scenario::Scenario;
@@ -102,7 +102,7 @@ fn nonzero_exit<'a>(
             tell!(
                 "trapscope: variant {}{on}: {}{}",
                 r.variant,
-                super::scenario_exit_text(s, c),
+                super::shared::scenario_exit_text(s, c),
                 vector_hint(s, r)
             );
             return ExitCode::from(EXIT_GUEST_FAILED);

@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use super::super::gdb::{FCSR, VECTOR_CSRS};
-use super::{Booted, Guest, MTIME, MTIMECMP, RAM_BASE, TakeError};
+use super::booted::{Booted, le_u64};
+use super::config::{Guest, MTIME, MTIMECMP, RAM_BASE};
+use super::error::TakeError;
 use crate::snapshot::format::{
     self, Csr, HartDump, Hex, Manifest, PlatformDump, Snapshot, VectorDump,
 };
@@ -201,7 +203,7 @@ impl Booted {
             Guest::Linux { image, vmlinux, .. } => (absolute(image), Some(absolute(vmlinux))),
             Guest::Elf(p) => (absolute(p), None),
         };
-        let append = super::kernel_append(&self.cfg);
+        let append = super::config::kernel_append(&self.cfg);
         let manifest = Manifest {
             format: format::FORMAT.into(),
             version: format::VERSION,
@@ -293,14 +295,6 @@ fn absolute(p: &Path) -> String {
         .unwrap_or_else(|_| p.to_path_buf())
         .display()
         .to_string()
-}
-
-pub(super) fn le_u64(b: &[u8]) -> u64 {
-    let mut a = [0u8; 8];
-    for (d, s) in a.iter_mut().zip(b) {
-        *d = *s;
-    }
-    u64::from_le_bytes(a)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::super::gdb::{CSR, GdbError, VECTOR};
 use super::super::{QemuError, Version};
-use super::RAM_BASE;
+use super::config::RAM_BASE;
 use crate::input::ReadError;
 use crate::output::WriteError;
 use crate::program::{ElfError, HeaderError};
@@ -85,7 +85,7 @@ pub enum TakeError {
     /// The init's count of finished iterations is not `at - 1` at the stop.
     #[error(
         "the init's own iteration count (x9) is {x9} at the stop, but it should be {want} before the {} ecall: the stop is not where it was counted to be; take the snapshot again",
-        super::ordinal(*at)
+        ordinal(*at)
     )]
     Counter { x9: u64, want: u64, at: u64 },
     #[error(
@@ -291,4 +291,15 @@ pub enum OutError {
     Create { out: PathBuf, err: std::io::Error },
     #[error("-o {}: cannot put the snapshot in place: {err}", out.display())]
     Place { out: PathBuf, err: std::io::Error },
+}
+
+pub(super) fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use super::{Config, Guest, GuestError};
+use super::config::{Config, Guest};
+use super::error::GuestError;
 use crate::machine::Program;
 
 /// The files and facts a snapshot's manifest records about its guest.
@@ -91,7 +92,7 @@ pub(super) fn guest_facts(cfg: &Config) -> Result<GuestFacts, GuestError> {
     // QEMU virt with -bios none starts the hart at RAM's base, whatever
     // the ELF's entry says: a guest that starts elsewhere would run from
     // the wrong instruction.
-    if matches!(cfg.guest, Guest::Elf(_)) && prog.entry != super::RAM_BASE {
+    if matches!(cfg.guest, Guest::Elf(_)) && prog.entry != super::config::RAM_BASE {
         return Err(GuestError::Entry {
             path: init_path,
             entry: prog.entry,

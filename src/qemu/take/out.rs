@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use super::OutError;
+use super::error::OutError;
 use crate::output::ScratchDir;
 use crate::snapshot::format;
 

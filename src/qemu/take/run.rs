@@ -8,7 +8,9 @@
 use std::time::{Duration, Instant};
 
 use super::super::gdb::GdbError;
-use super::{Booted, StopError, TakeError, step};
+use super::booted::Booted;
+use super::error::{StopError, TakeError};
+use super::step;
 
 impl Booted {
     /// Runs until the guest stops before the `n`-th execution of the

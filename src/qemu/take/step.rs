@@ -17,7 +17,9 @@
 //! inits: include/init.inc's loop adds 1 after each call returns) then
 //! confirms the count from the guest's side.
 
-use super::{Booted, Guest, TakeError};
+use super::booted::Booted;
+use super::config::Guest;
+use super::error::TakeError;
 
 /// What the step over the marker did.
 pub(super) enum Took {

@@ -11,7 +11,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Booted, TakeError};
+use super::booted::Booted;
+use super::error::TakeError;
 
 /// CSR numbers (priv spec §2.2).
 const SCAUSE: u16 = 0x142;
