@@ -31,7 +31,6 @@ const KNOTTED: &[(&str, usize)] = &[
     ("session", 10),
     ("scenario", 9),
     ("vector", 7),
-    ("cost", 6),
     ("report", 6),
     ("snapshot", 5),
 ];
