@@ -28,7 +28,6 @@ const KNOTTED: &[(&str, usize)] = &[
     ("tui", 24),
     ("cli", 11),
     ("qemu", 7),
-    ("report", 6),
     ("snapshot", 5),
 ];
 
