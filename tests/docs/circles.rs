@@ -5,10 +5,13 @@
 //! that defines what its children need and imports the children; the fix
 //! is a small leaf file for the shared types, imported directly.
 //!
-//! The graph is file-level (`circles/scan.rs`, reading `circles/text.rs`); its strongly connected
+//! The graph is file-level (`circles/scan.rs`, reading what
+//! `circles/text.rs` leaves of each file); its strongly connected
 //! components are found per room (Tarjan). Rooms whose knots other work is
 //! still untying are listed in `KNOTTED` with their largest component: a
 //! listed room fails if it grows, or once it is untied (then the row goes).
+//! `list_every_component` (ignored; run it with `--ignored --nocapture`)
+//! prints every component and the edges inside those over the limit.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
