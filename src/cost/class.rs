@@ -4,6 +4,7 @@
 //! latency of that result.
 
 use super::profile::Profile;
+pub use super::words::{BYPASS_FROM, BYPASS_TO, FLUSH_RULES, VECTOR_WAITS, list};
 use crate::isa::{CsrOp, Insn, Op};
 
 /// The kinds the pipeline tells apart.
@@ -82,20 +83,6 @@ pub struct Bypass {
     pub to_store_data: bool,
     pub to_mul: bool,
     pub to_jalr: bool,
-}
-
-/// The names `bypass_from` may list.
-pub const BYPASS_FROM: [&str; 7] = ["alu", "load", "mul", "div", "csr", "jump", "amo"];
-/// The names `bypass_to` may list.
-pub const BYPASS_TO: [&str; 5] = ["alu", "branch", "store_data", "mul", "jalr"];
-/// The names `csr_write_flush` may be.
-pub const FLUSH_RULES: [&str; 4] = ["all", "rocket", "status", "none"];
-/// The names `vector.waits_at` may list.
-pub const VECTOR_WAITS: [&str; 4] = ["status_write", "vsetvl", "vmv.x.s", "csr"];
-
-/// The names of a comma list, trimmed, empty ones dropped.
-pub fn list(s: &str) -> impl Iterator<Item = &str> {
-    s.split(',').map(str::trim).filter(|x| !x.is_empty())
 }
 
 /// Pipe letters to a mask: "AB" = pipes 0 and 1.

@@ -21,11 +21,9 @@
 //! one at a time give the same cycles.
 
 use super::class::{Kind, Static};
-use super::model::{Cat, Params};
-
-/// Most instructions one issue group may hold (validate.rs keeps
-/// in-order widths at or below it).
-pub const GROUP_MAX: usize = 8;
+use super::model::Cat;
+use super::params::Params;
+use super::validate::GROUP_MAX;
 
 #[derive(Clone, Debug)]
 pub struct InOrder {

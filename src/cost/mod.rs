@@ -6,9 +6,11 @@ mod find;
 mod inorder;
 pub mod ledger;
 pub mod model;
+mod params;
 pub mod profile;
 pub mod validate;
 mod window;
+mod words;
 
 pub use find::FindError;
 pub use model::{At, BlockCost, Cat, CostModel, Ledger, MILLI, N_CATS, PipeState};

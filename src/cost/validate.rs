@@ -3,9 +3,8 @@
 //! table it cannot hold, or runs a V unit the spec does not allow. Each
 //! error names the field; the loader turns it into `file:line:col`.
 
-use super::class;
-use super::inorder::GROUP_MAX;
 use super::profile::Profile;
+use super::words;
 
 /// V implies Zvl128b (V spec 1.0, "Zvl*: Minimum Vector Length
 /// Standard Extensions", and "V: Vector Extension for Application
@@ -19,6 +18,9 @@ pub const TABLE_MAX: u32 = 1 << 20;
 pub const ISSUE_MAX: u32 = 64;
 /// Most reorder-buffer entries the window model takes.
 pub const WINDOW_MAX: u32 = 4096;
+/// Most instructions one in-order issue group may hold (`inorder.rs`):
+/// in-order widths stay at or below it.
+pub const GROUP_MAX: usize = 8;
 /// Most cycles one class, penalty or latency may cost: far above any core,
 /// and low enough that the integer ledger cannot overflow in any budget.
 pub const CYCLES_MAX: u32 = 10_000;
@@ -69,7 +71,7 @@ pub enum RangeError {
         "alu_early = {early}: an early ALU result cannot come later than the late one (latency.alu = {alu})"
     )]
     AluEarly { early: u32, alu: u32 },
-    #[error("csr_write_flush = \"{rule}\": write one of {}", class::FLUSH_RULES.join(", "))]
+    #[error("csr_write_flush = \"{rule}\": write one of {}", words::FLUSH_RULES.join(", "))]
     FlushRule { rule: String },
     #[error("vlen = 0, but the core has a vector unit (present = true): give its VLEN")]
     NoVlen,
@@ -143,7 +145,7 @@ fn pipes(field: &'static str, v: &str, n: u32) -> Result<(), RangeError> {
 
 /// A comma list of known names.
 fn names(field: &'static str, v: &str, known: &'static [&'static str]) -> Result<(), RangeError> {
-    if let Some(bad) = class::list(v).find(|x| !known.contains(x)) {
+    if let Some(bad) = words::list(v).find(|x| !known.contains(x)) {
         return Err(RangeError::UnknownName {
             field,
             name: bad.to_string(),
@@ -234,11 +236,11 @@ pub fn check(p: &Profile) -> Result<(), RangeError> {
     ] {
         pipes(name, v, is.pipes.value)?;
     }
-    names("bypass_from", &l.bypass_from.value, &class::BYPASS_FROM)?;
-    names("bypass_to", &l.bypass_to.value, &class::BYPASS_TO)?;
-    names("waits_at", &p.vector.waits_at.value, &class::VECTOR_WAITS)?;
+    names("bypass_from", &l.bypass_from.value, &words::BYPASS_FROM)?;
+    names("bypass_to", &l.bypass_to.value, &words::BYPASS_TO)?;
+    names("waits_at", &p.vector.waits_at.value, &words::VECTOR_WAITS)?;
     let rule = z.csr_write_flush.value.as_str();
-    if !class::FLUSH_RULES.contains(&rule) {
+    if !words::FLUSH_RULES.contains(&rule) {
         return Err(RangeError::FlushRule { rule: rule.into() });
     }
     let v = &p.vector;

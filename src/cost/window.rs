@@ -23,7 +23,8 @@
 use std::collections::VecDeque;
 
 use super::class::{Kind, Static};
-use super::model::{Cat, MILLI, Params};
+use super::model::{Cat, MILLI};
+use super::params::Params;
 
 #[derive(Clone, Debug)]
 pub struct Window {

@@ -2,7 +2,6 @@
 //! letter, with the measured reference beside each estimate and the events
 //! that make up the difference.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::escape;
@@ -15,32 +14,12 @@ use super::pairs::{self, PairDelta};
 mod difference;
 mod figures;
 mod paths;
+mod row;
 use crate::scenario::Scenario;
 use crate::session::{Estimate, VariantRun};
 use difference::difference_lines;
-use figures::{gap_lines, reference_cell};
-
-/// One (core, variant) row; these names are read by other tools.
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    pub core: String,
-    pub variant: String,
-    pub cycles_per_iteration: f64,
-    pub ns_per_iteration: f64,
-    pub instructions_per_iteration: f64,
-    /// Events per iteration.
-    pub events: BTreeMap<String, f64>,
-    /// Cycles per phase per iteration.
-    pub phases: BTreeMap<String, f64>,
-    /// Cycles per iteration by cost category.
-    pub breakdown: BTreeMap<String, f64>,
-    /// The figure measured on hardware, or null (none, or held out).
-    pub reference_ns: Option<f64>,
-    /// The figures given with `--measured`, or null.
-    pub given_ns: Option<f64>,
-    pub given_cycles: Option<f64>,
-    pub unverified: Vec<String>,
-}
+use figures::{gap_lines, pct, reference_cell};
+pub use row::Row;
 
 #[derive(Serialize)]
 struct CompareJson<'a> {
@@ -131,13 +110,6 @@ pub fn round_floats(v: &mut serde_json::Value) {
 /// A Markdown table cell: `|` escaped, lines joined.
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
-}
-
-pub(super) fn pct(d: f64, base: f64) -> String {
-    if base == 0.0 {
-        return String::new();
-    }
-    format!("{:+.1}%", 100.0 * d / base)
 }
 
 /// The table, one block per core, then the events behind each difference.

@@ -10,6 +10,7 @@
 //! two copies of one template, line up instruction by instruction.
 
 mod align;
+mod diff;
 mod fold;
 mod json;
 mod line;
@@ -26,144 +27,17 @@ pub use typical::{Choice, choose, diff_typical, most_common};
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
 use crate::scenario::{Scenario, UnknownVariant};
-use crate::session::path::{self, PathRun, Step, Which};
+use crate::session::path::{self, Step, Which};
 use crate::session::{RunOpts, SessionError};
 
+pub use diff::{FnTotal, PathDiff, Side};
 pub use fold::{FOLD_CONTEXT, FOLD_MIN};
 pub use json::json;
 pub use line::{Line, cycles, events_detail, events_text, signed};
 pub use markdown::markdown;
 pub use matching::{MatchBy, align_lines, align_lines_within};
 pub use render::{EventRow, TEXT_WIDTH, event_rows, text};
-
-/// One side of the diff.
-#[derive(Clone, Debug, Serialize)]
-pub struct Side {
-    pub variant: String,
-    pub label: String,
-    pub iteration: u64,
-    pub lines: Vec<Line>,
-    pub milli: u64,
-}
-
-/// A function's figures on both sides.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct FnTotal {
-    pub function: String,
-    pub a_insns: u64,
-    pub a_milli: u64,
-    pub b_insns: u64,
-    pub b_milli: u64,
-}
-
-/// Two variants' paths of one iteration, aligned.
-#[derive(Clone, Debug, Serialize)]
-pub struct PathDiff {
-    pub scenario: String,
-    pub a: Side,
-    pub b: Side,
-    /// The core whose cycles these are (`None`: instructions only).
-    pub core: Option<String>,
-    pub ops: Vec<Op>,
-    /// In order of first appearance along the alignment.
-    pub functions: Vec<FnTotal>,
-    pub matched_by: MatchBy,
-    /// Why this iteration (`diff_at` says asked or last; `diff_typical`
-    /// and the TUI say their own).
-    pub choice: Choice,
-    /// Stretches the alignment gave up on (its time bound, `BUDGET`),
-    /// shown as deleted then inserted: A and B line index ranges.
-    pub gave_up: Vec<GaveUp>,
-}
-
-impl PathDiff {
-    pub fn new(scenario: &str, a: &PathRun, b: &PathRun) -> PathDiff {
-        let side = |r: &PathRun| {
-            let lines: Vec<Line> = r
-                .path
-                .steps
-                .iter()
-                .map(|s| Line::of(&r.program, s))
-                .collect();
-            Side {
-                variant: r.variant.clone(),
-                label: r.label.clone(),
-                iteration: r.path.iteration,
-                milli: lines.iter().map(|l| l.milli).sum(),
-                lines,
-            }
-        };
-        let (a_side, b_side) = (side(a), side(b));
-        let same = std::rc::Rc::ptr_eq(&a.program, &b.program) || a.program.path == b.program.path;
-        let matched_by = if same {
-            MatchBy::SourceLine
-        } else {
-            MatchBy::Text
-        };
-        let mut search = Search::new(BUDGET);
-        let ops = align_lines_within(&a_side.lines, &b_side.lines, matched_by, &mut search);
-        let functions = subtotals(&a_side.lines, &b_side.lines, &ops);
-        PathDiff {
-            scenario: scenario.to_string(),
-            core: a.core.clone().or_else(|| b.core.clone()),
-            a: a_side,
-            b: b_side,
-            ops,
-            functions,
-            matched_by,
-            choice: Choice::Asked,
-            gave_up: search.gave_up,
-        }
-    }
-
-    /// Why this iteration, one sentence.
-    pub fn choice_words(&self) -> String {
-        self.choice.words(self.a.iteration)
-    }
-
-    /// One sentence per stretch the alignment gave up on: which
-    /// instructions of each path (1-based, in path order) and where they
-    /// are.
-    pub fn gave_up_words(&self) -> Vec<String> {
-        let side = |lines: &[Line], r: (usize, usize)| {
-            let at = |i: usize| lines.get(i).map_or("?", |l| l.at.as_str());
-            format!(
-                "{}-{} ({} to {})",
-                r.0 + 1,
-                r.1,
-                at(r.0),
-                at(r.1.saturating_sub(1))
-            )
-        };
-        self.gave_up
-            .iter()
-            .map(|g| {
-                format!(
-                    "The alignment gave up (its time bound) on A's instructions {} against B's {}: shown as deleted then inserted, not a shortest script.",
-                    side(&self.a.lines, g.a),
-                    side(&self.b.lines, g.b)
-                )
-            })
-            .collect()
-    }
-
-    /// B − A in milli-cycles.
-    pub fn diff_milli(&self) -> i64 {
-        self.b.milli as i64 - self.a.milli as i64
-    }
-
-    /// The rows of the alignment as pairs of lines.
-    pub fn rows(&self) -> impl Iterator<Item = (Option<&Line>, Option<&Line>)> {
-        self.ops.iter().map(|o| match *o {
-            Op::Same(i, j) => (Some(&self.a.lines[i]), Some(&self.b.lines[j])),
-            Op::Del(i) => (Some(&self.a.lines[i]), None),
-            Op::Ins(j) => (None, Some(&self.b.lines[j])),
-        })
-    }
-}
 
 /// Why two variants cannot be diffed: which two (`variants`), or a run
 /// that does not give the iteration (`diff_at`, `diff_typical`).
@@ -231,52 +105,9 @@ pub fn diff_at(
     Ok(d)
 }
 
-fn subtotals(a: &[Line], b: &[Line], ops: &[Op]) -> Vec<FnTotal> {
-    let mut out: Vec<FnTotal> = Vec::new();
-    let mut find = |name: &str| -> usize {
-        match out.iter().position(|f| f.function == name) {
-            Some(i) => i,
-            None => {
-                out.push(FnTotal {
-                    function: name.to_string(),
-                    a_insns: 0,
-                    a_milli: 0,
-                    b_insns: 0,
-                    b_milli: 0,
-                });
-                out.len() - 1
-            }
-        }
-    };
-    let mut rows: Vec<(usize, bool, u64)> = Vec::new();
-    for o in ops {
-        let (l, r) = match *o {
-            Op::Same(i, j) => (Some(&a[i]), Some(&b[j])),
-            Op::Del(i) => (Some(&a[i]), None),
-            Op::Ins(j) => (None, Some(&b[j])),
-        };
-        if let Some(l) = l {
-            rows.push((find(&l.function), true, l.milli));
-        }
-        if let Some(r) = r {
-            rows.push((find(&r.function), false, r.milli));
-        }
-    }
-    for (f, is_a, v) in rows {
-        let t = &mut out[f];
-        if is_a {
-            t.a_insns += 1;
-            t.a_milli += v;
-        } else {
-            t.b_insns += 1;
-            t.b_milli += v;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
+    use super::diff::subtotals;
     use super::*;
 
     fn line(function: &str, src: u32, text: &str) -> Line {

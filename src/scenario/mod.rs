@@ -258,11 +258,6 @@ impl Scenario {
         Scenario::parse(path, &Locator::read(path, "scenario")?)
     }
 
-    pub fn parse(path: &Path, src: &str) -> Result<Scenario, ScenarioError> {
-        let loc = Locator { file: path, src };
-        convert::convert(path, &loc, loc.parse()?)
-    }
-
     pub fn variant(&self, name: &str) -> Result<&Variant, UnknownVariant> {
         self.variants
             .iter()

@@ -13,12 +13,8 @@ use crate::machine::checkpoint::{Checkpoint, PAGE};
 use crate::machine::{Machine, Outcome};
 
 use super::SessionError;
+pub use super::stats::MACHINE_HISTORY;
 use super::stats::Stats;
-
-/// The time-travel history one machine holds unless told otherwise
-/// (`Stats::set_history`): 128 MiB of checkpoints and a 32 MiB block
-/// stream.
-pub const MACHINE_HISTORY: usize = 160 << 20;
 /// The TUI's history, all variants together, unless `--history-mib` says
 /// otherwise: two variants' `MACHINE_HISTORY`, so the scenarios of two
 /// variants keep what one machine held before the history was shared.

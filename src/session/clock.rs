@@ -1,16 +1,15 @@
 //! The core model attached to a run and its clock: timer ticks from modelled cycles, the idle cycles of
-//! a `wfi`, and the cost look-ahead that places interrupt boundaries inside
-//! a block. Accounting and look-ahead share `charge_one`, so the cost up to
-//! any instruction is the same whether the block runs whole or stepped.
+//! a `wfi`, and `charge_one`, one instruction's charges. Accounting and the
+//! cost look-ahead that places interrupt boundaries inside a block (both in
+//! `stats/observer.rs`, beside the per-block table they read) share it, so
+//! the cost up to any instruction is the same whether the block runs whole
+//! or stepped.
 
 use std::rc::Rc;
 
 use crate::cost::class::Static;
 use crate::cost::{At, Cat, CostModel, PipeState, Profile};
-use crate::machine::DecodedInsn;
 use crate::predict::Predictors;
-
-use super::stats::BlockInfo;
 
 /// The core model attached to a run: predictors and costs for one profile.
 pub struct CoreModel {
@@ -98,41 +97,6 @@ pub(super) fn idle_milli(p: &Profile, sum: u64, target: u64) -> u64 {
         }
     }
     need
-}
-
-/// The same walk as accounting over instructions that all complete, fall
-/// through and predict right, on a copy of the pipeline: `out[k]` is the
-/// cost of the instructions `from..k`.
-pub(super) fn costs_ahead(
-    m: &CoreModel,
-    info: &BlockInfo,
-    insns: &[DecodedInsn],
-    from: usize,
-    out: &mut Vec<u64>,
-) {
-    out.clear();
-    if !info.costed {
-        return;
-    }
-    out.push(0);
-    let (mut pipe, mut pending, mut sum) = (m.pipe.clone(), m.vec_pending, 0u64);
-    for i in from..insns.len() {
-        let at = At {
-            i,
-            completed: true,
-            taken: false,
-            misp: None,
-        };
-        let mut spent = 0;
-        let Some(s) = info.slots[i].cost.as_ref() else {
-            continue;
-        };
-        let waited = charge_one(&m.cost, &mut pipe, s, at, &mut pending, |_, v, _| {
-            spent += v
-        });
-        sum += spent + waited;
-        out.push(sum);
-    }
 }
 
 /// One instruction's charges (each passed to `each`), then the overlapped

@@ -14,6 +14,7 @@ mod job;
 mod outcome;
 pub mod path;
 pub mod phases;
+mod recorder;
 pub mod source;
 pub mod stats;
 pub mod stream;

@@ -14,6 +14,11 @@ pub use super::clock::CoreModel;
 use super::functions::Functions;
 pub use super::phases::{FIRMWARE, IDLE, KERNEL, Markers, PhaseMap, USER};
 
+/// The time-travel history one machine holds unless told otherwise
+/// (`Stats::set_history`): 128 MiB of checkpoints and a 32 MiB block
+/// stream.
+pub const MACHINE_HISTORY: usize = 160 << 20;
+
 const M_START: u8 = 1;
 const M_END: u8 = 2;
 const M_ITER: u8 = 4;
@@ -105,7 +110,7 @@ pub struct Stats {
     pub functions: Functions,
     /// The retired path of one iteration, recorded only when attached
     /// (`session::path`).
-    pub path: Option<super::path::PathRecorder>,
+    pub path: Option<super::recorder::PathRecorder>,
     /// Every retired range, for reverse-continue (`session::stream`).
     pub stream: super::stream::BlockStream,
     /// Traps entered and not yet returned from (`traps.rs`).
@@ -187,7 +192,7 @@ impl Stats {
             functions: Functions::default(),
             path: None,
             stream: Default::default(),
-            history: super::checkpoint::MACHINE_HISTORY,
+            history: MACHINE_HISTORY,
             traps: Default::default(),
         }
     }

@@ -40,27 +40,16 @@ pub fn stored_path(s: &str) -> Option<PathBuf> {
 }
 
 mod check;
+mod constants;
 mod error;
 mod ram;
-pub use check::{RAM_MAX, RAM_MAX_MIB};
+pub use constants::{
+    CONSOLE_FILE, FORMAT, INIT_FILE, INIT_SRC_DIR, MANIFEST, OLDEST, RAM_FILE, RAM_MAX,
+    RAM_MAX_MIB, VERSION,
+};
 pub use error::{
     FieldError, ManifestError, RamError, ResumeError, SnapshotError, VectorStateError,
 };
-
-pub const FORMAT: &str = "trapscope-snapshot";
-/// Bumped whenever a field changes meaning or is added (the manifest
-/// denies fields it does not know, so an older trapscope would refuse a new
-/// one as malformed rather than by its version); newer ones are refused.
-/// 2: `init.sources`.
-pub const VERSION: u32 = 2;
-/// The oldest version still read: 1 lacks only `init.sources`.
-pub const OLDEST: u32 = 1;
-pub const MANIFEST: &str = "snapshot.json";
-pub const RAM_FILE: &str = "ram.zlib";
-pub const INIT_FILE: &str = "init.elf";
-pub const CONSOLE_FILE: &str = "console.log";
-/// The directory of the init's stored sources.
-pub const INIT_SRC_DIR: &str = "init-src";
 
 /// A u64 written as a "0x…" string (JSON numbers lose bits past 2^53 in
 /// many readers).

@@ -11,7 +11,7 @@
 mod disasm;
 mod names;
 
-use super::VTrap;
+use super::unit::VTrap;
 
 /// Bits `hi..=lo` of `raw`, shifted down.
 fn bits(raw: u32, hi: u32, lo: u32) -> u32 {

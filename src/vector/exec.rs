@@ -12,76 +12,15 @@
 mod arith;
 mod config;
 mod mem;
+mod vtype;
 
-use super::decode::{AluOp, Operand, VOp};
-use super::{Effect, VClass, VHost, VInsn, VTrap, VUnit};
-
-/// vtype.vill, bit XLEN-1 (§3.4.4).
-const VILL: u64 = 1 << 63;
-
-/// The widest element the unit supports: ELEN = 64, as RV64 "V" requires
-/// (§18.3).
-const ELEN: u32 = 64;
-
-/// A vtype the unit supports: SEW in bits and LMUL in eighths.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Vtype {
-    sew: u32,
-    lmul_x8: u32,
-}
-
-impl Vtype {
-    /// Parses a vtype value; `None` for anything that must set vill (§3.4.4):
-    /// the vill bit itself, non-zero reserved bits 8..=62, vsew beyond e64,
-    /// the reserved vlmul 100, and a fractional LMUL too small for the SEW
-    /// (SEW > LMUL·ELEN, which §3.4.2 lets an implementation refuse).
-    fn parse(vtype: u64, vlen: u32) -> Option<Vtype> {
-        if vtype >> 8 != 0 {
-            return None;
-        }
-        let vsew = (vtype >> 3) & 7;
-        let sew = if vsew <= 3 { 8 << vsew } else { return None };
-        let lmul_x8 = match vtype & 7 {
-            0 => 8,
-            1 => 16,
-            2 => 32,
-            3 => 64,
-            5 => 1,
-            6 => 2,
-            7 => 4,
-            _ => return None,
-        };
-        let t = Vtype { sew, lmul_x8 };
-        (sew * 8 <= ELEN * lmul_x8 && t.vlmax(vlen) > 0).then_some(t)
-    }
-
-    /// VLMAX = LMUL·VLEN/SEW (§3.4.2).
-    fn vlmax(self, vlen: u32) -> u64 {
-        u64::from(self.lmul_x8) * u64::from(vlen) / (8 * u64::from(self.sew))
-    }
-
-    fn bytes(self) -> usize {
-        self.sew as usize / 8
-    }
-
-    /// Registers in a group: LMUL, or 1 for a fractional LMUL.
-    fn regs(self) -> u32 {
-        (self.lmul_x8 / 8).max(1)
-    }
-}
+use super::decode::{VInsn, VOp};
+use super::unit::{Effect, VHost, VTrap, VUnit};
+use vtype::{Vtype, out_of_range};
 
 /// VLMAX of a vtype value, `None` for one that sets vill (`Vtype::parse`).
 pub(super) fn vlmax(vtype: u64, vlen: u32) -> Option<u64> {
     Vtype::parse(vtype, vlen).map(|t| t.vlmax(vlen))
-}
-
-/// A group of `nregs` registers must start at a multiple of `nregs`; other
-/// register numbers are reserved (§3.4.2, §7.9), and trapscope traps on them.
-fn check_group(reg: u8, nregs: u32) -> Result<(), VTrap> {
-    if u32::from(reg) % nregs != 0 || u32::from(reg) + nregs > 32 {
-        return Err(VTrap::Illegal("vector register group misaligned for LMUL"));
-    }
-    Ok(())
 }
 
 impl VUnit {
@@ -159,11 +98,6 @@ impl VUnit {
             .filter(|r| *r < 32)
             .fold(0, |m, r| m | 1 << r)
     }
-}
-
-/// An element index past the register file (see `VUnit::consistent`).
-fn out_of_range() -> VTrap {
-    VTrap::Unsupported("a vector element index past the register file".into())
 }
 
 pub(super) fn execute(u: &mut VUnit, insn: &VInsn, host: &mut impl VHost) -> Result<Effect, VTrap> {

@@ -14,6 +14,7 @@ mod common;
 mod pages;
 
 mod book;
+mod circles;
 mod no_outside_citations;
 mod readme;
 mod readme_generated;

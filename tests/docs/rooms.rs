@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -85,7 +85,7 @@ fn rooms() -> BTreeSet<String> {
     out
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -119,7 +119,7 @@ fn code_of(line: &str) -> &str {
 /// The module path of a file under `src/`, from the crate's root: `machine`
 /// for `src/machine/mod.rs` or `src/machine.rs`, `machine::hart` for
 /// `src/machine/hart.rs`.
-fn module_path(rel: &Path) -> Vec<String> {
+pub(crate) fn module_path(rel: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel
         .iter()
         .map(|c| c.to_string_lossy().into_owned())

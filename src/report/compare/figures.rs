@@ -2,7 +2,6 @@
 //! (the scenario's figure, then the reviewer's from `--measured`) and the
 //! lines that state each gap.
 
-use super::pct;
 use crate::report::measured;
 use crate::scenario::Scenario;
 use crate::session::{Estimate, VariantRun};
@@ -128,4 +127,13 @@ pub(super) fn gap_lines(
         ));
     }
     out
+}
+
+/// `d` as a signed percentage of `base`, one decimal; empty for a zero
+/// base (also the table's change column in `compare.rs`).
+pub(super) fn pct(d: f64, base: f64) -> String {
+    if base == 0.0 {
+        return String::new();
+    }
+    format!("{:+.1}%", 100.0 * d / base)
 }

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::Row;
+use super::row::Row;
 
 /// A variant whose instructions per iteration differ between cores.
 #[derive(Clone, Debug, Serialize)]

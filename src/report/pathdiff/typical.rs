@@ -4,88 +4,11 @@
 //! both variants where one index has both, so the diff shows a typical
 //! iteration rather than the last (whose loop-exit branch mispredicts).
 
-use serde::Serialize;
-
+pub use super::diff::Choice;
 use super::{DiffError, PathDiff};
 use crate::scenario::Scenario;
 use crate::session::RunOpts;
 use crate::session::path::{Unit, Which, iteration_figures};
-
-/// How the iteration on show was chosen.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "how")]
-pub enum Choice {
-    /// Named (`--iteration N`).
-    Asked,
-    /// The iteration the TUI's machine is in.
-    Live,
-    /// The last complete one (no per-iteration figures to choose by).
-    Last,
-    /// The default: nearest the middle of `of` timed iterations (those
-    /// both runs completed) with the most common figure.
-    Typical {
-        of: u64,
-        /// `milli` (cycles in thousandths) or `instructions`.
-        unit: &'static str,
-        /// Each variant's most common per-iteration figure.
-        a_common: u64,
-        b_common: u64,
-        /// The chosen iteration has both; else only A's (no index has
-        /// both), and B's figure there is its own.
-        both: bool,
-    },
-}
-
-impl Choice {
-    /// A word for a title: why this iteration.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Choice::Asked => "asked",
-            Choice::Live => "the machine's",
-            Choice::Last => "the last",
-            Choice::Typical { .. } => "typical",
-        }
-    }
-
-    /// One sentence for the outputs' heading.
-    pub fn words(&self, iteration: u64) -> String {
-        match self {
-            Choice::Asked => format!("iteration {iteration}, as asked (--iteration)."),
-            Choice::Live => format!("iteration {iteration}, the one the machine is in."),
-            Choice::Last => format!(
-                "iteration {iteration}, the last complete one (no per-iteration figures to choose by)."
-            ),
-            Choice::Typical {
-                of,
-                unit,
-                a_common,
-                b_common,
-                both,
-            } => {
-                let (fig, what): (fn(u64) -> String, &str) = match *unit {
-                    "milli" => (super::cycles, "cycles"),
-                    _ => (|n: u64| n.to_string(), "instructions"),
-                };
-                let mid = format!(
-                    "iteration {iteration} of {of}: the one nearest the middle of the loop"
-                );
-                if *both {
-                    format!(
-                        "{mid} whose {what} are each variant's most common per-iteration figure (A {}, B {}); --iteration N picks another.",
-                        fig(*a_common),
-                        fig(*b_common)
-                    )
-                } else {
-                    format!(
-                        "{mid} whose {what} are A's most common per-iteration figure ({}); no iteration has B's most common ({}) too; --iteration N picks another.",
-                        fig(*a_common),
-                        fig(*b_common)
-                    )
-                }
-            }
-        }
-    }
-}
 
 /// The most common value (the smaller of a tie); `None` when empty.
 pub fn most_common(f: &[u64]) -> Option<u64> {

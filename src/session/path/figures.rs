@@ -8,7 +8,7 @@ use crate::machine::Outcome;
 use crate::scenario::{Scenario, Variant};
 
 use super::super::{RunOpts, build_machine, run_to};
-use super::{PathRecorder, Which};
+use crate::session::recorder::{PathRecorder, Which};
 
 /// What a figure counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

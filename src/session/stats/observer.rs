@@ -227,7 +227,7 @@ impl Observer for Stats {
         out: &mut Vec<u64>,
     ) {
         if let Some(m) = self.model.as_ref() {
-            clock::costs_ahead(m, info, insns, from, out);
+            costs_ahead(m, info, insns, from, out);
         } else {
             out.clear();
         }
@@ -370,5 +370,40 @@ impl Observer for Stats {
                 self.charge_pc(*handler, v);
             }
         }
+    }
+}
+
+/// The same walk as accounting over instructions that all complete, fall
+/// through and predict right, on a copy of the pipeline: `out[k]` is the
+/// cost of the instructions `from..k`.
+fn costs_ahead(
+    m: &CoreModel,
+    info: &BlockInfo,
+    insns: &[DecodedInsn],
+    from: usize,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    if !info.costed {
+        return;
+    }
+    out.push(0);
+    let (mut pipe, mut pending, mut sum) = (m.pipe.clone(), m.vec_pending, 0u64);
+    for i in from..insns.len() {
+        let at = At {
+            i,
+            completed: true,
+            taken: false,
+            misp: None,
+        };
+        let mut spent = 0;
+        let Some(s) = info.slots[i].cost.as_ref() else {
+            continue;
+        };
+        let waited = clock::charge_one(&m.cost, &mut pipe, s, at, &mut pending, |_, v, _| {
+            spent += v
+        });
+        sum += spent + waited;
+        out.push(sum);
     }
 }

@@ -10,7 +10,7 @@ use crate::machine::checkpoint::Rewind;
 use crate::predict::Predictors;
 use crate::session::callstack::CallStack;
 use crate::session::functions::FunctionsSaved;
-use crate::session::path::PathRecorder;
+use crate::session::recorder::PathRecorder;
 use crate::trace::{EventLog, Priv};
 
 /// Events a checkpoint keeps of the log: enough for the events pane and

@@ -4,13 +4,8 @@
 //! A field the emulator underneath would refuse later must be refused
 //! here, in words about the snapshot.
 
+use super::constants::RAM_MAX;
 use super::{FieldError, Manifest};
-
-/// The largest RAM a snapshot may hold, 2047 MiB: the emulator copies
-/// guest memory in one call of at most `INT_MAX` (2^31 - 1) bytes, so a
-/// 2 GiB RAM cannot be loaded. `trapscope snapshot --mem` stops here too.
-pub const RAM_MAX_MIB: u32 = 2047;
-pub const RAM_MAX: u64 = (RAM_MAX_MIB as u64) << 20;
 
 /// RISC-V physical addresses are at most 56 bits (priv spec §4.4, Sv39's
 /// 44-bit PPN and 12-bit offset), so RAM must end at or below 2^56.

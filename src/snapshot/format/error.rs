@@ -8,7 +8,9 @@
 
 use std::path::PathBuf;
 
-use super::{FORMAT, MANIFEST, OLDEST, RAM_MAX, RAM_MAX_MIB, VERSION};
+use super::constants::{
+    FORMAT, INIT_SRC_DIR, MANIFEST, MAX_RATIO, OLDEST, RAM_MAX, RAM_MAX_MIB, VERSION,
+};
 use crate::cost::validate::VlenError;
 use crate::input::ReadError;
 use crate::output::WriteError;
@@ -107,7 +109,7 @@ pub enum FieldError {
     /// `init.sources[index].stored` is not a plain path inside `init-src/`.
     #[error(
         "init.sources[{index}].stored '{stored}' is not a path inside {}/ (relative, no '..', no hidden component)",
-        super::INIT_SRC_DIR
+        INIT_SRC_DIR
     )]
     StoredPath { index: usize, stored: String },
     #[error("hart.vector.vlen {}: {}", .0.vlen, .0)]
@@ -124,7 +126,7 @@ pub enum RamError {
     #[error(
         "{}: {len} bytes of zlib cannot inflate to the manifest's {size:#x} bytes (deflate inflates at most {} times): a cut file or a wrong manifest",
         path.display(),
-        super::ram::MAX_RATIO
+        MAX_RATIO
     )]
     CannotInflate {
         path: PathBuf,

@@ -9,11 +9,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::RamError;
-
-/// deflate (RFC 1951 §3.2.5) codes at best 258 bytes, a match of the
-/// longest length, in two bits (a one-bit length code and a one-bit
-/// distance code): no stream inflates to more than 1032 times its size.
-pub(super) const MAX_RATIO: u64 = 258 * 8 / 2;
+use super::constants::MAX_RATIO;
 
 /// The window the first pass inflates into.
 const WINDOW: usize = 64 << 10;

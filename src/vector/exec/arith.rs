@@ -1,7 +1,9 @@
 //! Element-wise integer operations and moves: vadd/vsub (§11.1), vand/vor/
 //! vxor (§11.5), vmv.v.* (§11.16), vid.v (§15.9), vmv.x.s / vmv.s.x (§16.1).
 
-use super::{AluOp, Effect, Operand, VClass, VHost, VTrap, VUnit, Vtype, check_group};
+use super::vtype::{Vtype, check_group};
+use crate::vector::decode::{AluOp, Operand};
+use crate::vector::unit::{Effect, VClass, VHost, VTrap, VUnit};
 
 /// The scalar operand of a `.vx`/`.vi` form: x[rs1] or the sign-extended
 /// simm5; storing the result keeps its low SEW bits (§5.1, §10.1).

@@ -1,6 +1,7 @@
 //! vsetvli, vsetivli and vsetvl (V spec 1.0 §6).
 
-use super::{Effect, VClass, VHost, VILL, VUnit, Vtype};
+use super::vtype::{VILL, Vtype};
+use crate::vector::unit::{Effect, VClass, VHost, VUnit};
 
 /// Where the application vector length comes from (§6.2).
 pub(super) enum Avl {

@@ -1,6 +1,7 @@
 //! Unit-stride (V spec 1.0 §7.4) and whole-register (§7.9) loads and stores.
 
-use super::{Effect, VClass, VHost, VTrap, VUnit, check_group};
+use super::vtype::{check_group, out_of_range};
+use crate::vector::unit::{Effect, VClass, VHost, VTrap, VUnit};
 
 fn check_eew(eew: u32) -> Result<usize, VTrap> {
     match eew {
@@ -96,7 +97,7 @@ fn transfer(
     };
     if !whole {
         for i in range.clone() {
-            let o = u.offset(reg, i, bytes).ok_or_else(super::out_of_range)?;
+            let o = u.offset(reg, i, bytes).ok_or_else(out_of_range)?;
             let done = if store {
                 host.store(addr(i), &u.regs[o..o + bytes])
             } else {
