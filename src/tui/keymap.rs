@@ -183,10 +183,18 @@ pub fn help_sections() -> Vec<HelpSection> {
         commands: true,
         items: commands::all()
             .map(|c| HelpItem {
-                label: c.usage.to_string(),
+                label: with_short(c.usage, c.names),
                 text: c.help,
             })
             .collect(),
     });
     out
+}
+
+/// A command's usage with its short names after it: `break LOC (b)`.
+pub(crate) fn with_short(usage: &str, names: &[&str]) -> String {
+    match names.get(1..) {
+        Some(short) if !short.is_empty() => format!("{usage} ({})", short.join(", ")),
+        _ => usage.to_string(),
+    }
 }

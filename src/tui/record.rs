@@ -1,6 +1,6 @@
 //! Recording a lesson in the TUI (docs/guides/lessons.md, "Recording a lesson"): `:record` starts, each
 //! step taken becomes a `[[script]]` step, `:say TEXT` narrates the step
-//! just taken, `:save FILE` writes them as TOML that `--autoplay` and
+//! just taken, `:save FILE` writes them as TOML that the TUI's Space and
 //! `trapscope run --script` replay.
 //!
 //! A step is named by where it ended, never by the key that took it: an
@@ -135,7 +135,7 @@ impl AppState {
         let written = crate::output::create_new(std::path::Path::new(path), text.as_bytes());
         match written {
             Ok(()) => self.say(format!(
-                "saved {} steps to {path}: put them in the scenario for --autoplay and run --script",
+                "saved {} steps to {path}: put them in the scenario, where Space plays them and run --script replays them",
                 r.steps.len()
             )),
             Err(None) => self.error(format!("save: {path} exists; give a new file name")),
@@ -271,7 +271,7 @@ fn script_toml(s: &AppState, r: &Recorder) -> String {
         "power-on"
     };
     let mut out = format!(
-        "# A lesson of {} steps recorded in the TUI (`trapscope SCENARIO`) with :record, for\n# {}: replace its [[script]] sections with these. They replay from\n# {from} (`trapscope run --script`, `trapscope --autoplay`).\n",
+        "# A lesson of {} steps recorded in the TUI (`trapscope SCENARIO`) with :record, for\n# {}: replace its [[script]] sections with these. They replay from\n# {from} (Space in the TUI, `trapscope run --script`).\n",
         r.steps.len(),
         s.scenario.path.display()
     );

@@ -15,18 +15,37 @@ pub fn markdown() -> String {
         .flat_map(|part| part.iter())
         .filter(|e| e.modes == [KeyMode::Normal])
         .filter_map(|e| e.doc);
-    let commands = COMMANDS.iter().filter_map(|r| r.doc);
-    let mut out = table("| key | action |", keys);
+    // A row's short names (`:b` for `:break`) follow its form.
+    let commands = COMMANDS.iter().filter_map(|r| {
+        let short: Vec<String> = r
+            .commands
+            .iter()
+            .flat_map(|c| c.names.iter().skip(1))
+            .map(|n| format!("`:{n}`"))
+            .collect();
+        r.doc.map(|d| {
+            let keys = if short.is_empty() {
+                d.keys.to_string()
+            } else {
+                format!("{} ({})", d.keys, short.join(", "))
+            };
+            (keys, d.long)
+        })
+    });
+    let mut out = table(
+        "| key | action |",
+        keys.map(|d: Doc| (d.keys.to_string(), d.long)),
+    );
     out.push('\n');
     out.push_str(&table("| command | what it does |", commands));
     out
 }
 
 /// A two-column table under `head`.
-fn table(head: &str, rows: impl Iterator<Item = Doc>) -> String {
+fn table(head: &str, rows: impl Iterator<Item = (String, &'static str)>) -> String {
     let mut out = format!("{head}\n|---|---|\n");
-    for d in rows {
-        out.push_str(&format!("| {} | {} |\n", cell(d.keys), cell(d.long)));
+    for (keys, long) in rows {
+        out.push_str(&format!("| {} | {} |\n", cell(&keys), cell(long)));
     }
     out
 }
