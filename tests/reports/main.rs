@@ -17,5 +17,6 @@ mod compare_text;
 mod exports;
 mod exports_md;
 mod hot_lines_nodwarf;
+mod mca;
 mod pathdiff;
 mod pathdiff_columns;

@@ -1,0 +1,4 @@
+# Reads of a scratch CSR.
+.option norvc
+csrr a0, sscratch
+csrr a1, sscratch
