@@ -3,7 +3,7 @@
 //! reads (and whether through the bypass), the register it writes and the
 //! latency of that result.
 
-use super::profile::Profile;
+use super::profile::{Param, Profile};
 pub use super::words::{BYPASS_FROM, BYPASS_TO, FLUSH_RULES, VECTOR_WAITS, list};
 use crate::isa::{CsrOp, Insn, Op};
 
@@ -55,11 +55,12 @@ pub struct Static {
     pub kind: Kind,
     /// Bit n: pipe n may take it.
     pub pipes: u8,
-    /// Integer registers read (0: none).
-    pub src: [u8; 2],
+    /// Registers read (0: none): x1..x31 as 1..31, f0..f31 as `F`..`F` + 31
+    /// (only with the profile's `fp_dependences`).
+    pub src: [u8; 3],
     /// Each source is read through the bypass, `late_advance` cycles late.
-    pub late: [bool; 2],
-    /// Integer register written (0: none).
+    pub late: [bool; 3],
+    /// Register written (0: none), numbered as `src`.
     pub rd: u8,
     /// Cycles to an ordinary consumer.
     pub lat: u32,
@@ -129,14 +130,44 @@ fn csr_writes(i: &Insn) -> bool {
 }
 
 /// The instruction's static pipeline facts under profile `p`.
+/// Where the f registers start in `Static::src` and `rd`'s numbering.
+pub const F: u8 = 32;
+
+/// An FP operation's registers and latency, from its form (`isa::fp`):
+/// its f sources (fused multiply-adds read three: rs3 is bits 31:27), or
+/// the x register a move or conversion into f reads; its f or x result.
+fn fp_operands(s: &mut Static, p: &Profile, i: &Insn) {
+    let Some(r) = crate::isa::fp::reads(i.raw) else {
+        return;
+    };
+    let rs3 = (i.raw >> 27) as u8;
+    s.src = match r.f_inputs {
+        3 => [F + i.rs1, F + i.rs2, F + rs3],
+        2 => [F + i.rs1, F + i.rs2, 0],
+        1 => [F + i.rs1, 0, 0],
+        _ => [i.rs1, 0, 0],
+    };
+    s.rd = if r.int_dest { i.rd } else { F + i.rd };
+    let l = &p.latency;
+    let single = r.name.ends_with(".s");
+    let pick = |d: &Param<u32>, sg: &Param<u32>| if single { sg.value } else { d.value };
+    s.lat = match r.name.split('.').next().unwrap_or("") {
+        "fadd" | "fsub" | "fmul" | "fmadd" | "fmsub" | "fnmadd" | "fnmsub" => {
+            pick(&l.fp, &l.fp_single)
+        }
+        "fdiv" | "fsqrt" => pick(&l.fp_div, &l.fp_div_single),
+        _ => l.fp_other.value,
+    };
+}
+
 pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
     let is = &p.issue;
     let l = &p.latency;
     let mut s = Static {
         kind: Kind::Other,
         pipes: pipe_mask(&is.alu.value),
-        src: [0, 0],
-        late: [false, false],
+        src: [0, 0, 0],
+        late: [false, false, false],
         rd: 0,
         lat: 1,
         bypass: false,
@@ -159,19 +190,19 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
         }
         Op::AluImm(_) | Op::Alu(_) => {
             set(&mut s, Kind::Alu, &is.alu.value, l.alu.value, b.from_alu);
-            s.src = [rs1, if matches!(i.op, Op::Alu(_)) { rs2 } else { 0 }];
-            s.late = [b.to_alu, b.to_alu];
+            s.src = [rs1, if matches!(i.op, Op::Alu(_)) { rs2 } else { 0 }, 0];
+            s.late = [b.to_alu, b.to_alu, false];
             s.rd = rd;
         }
         Op::Mul(_) => {
             set(&mut s, Kind::Mul, &is.muldiv.value, l.mul.value, b.from_mul);
-            s.src = [rs1, rs2];
-            s.late = [b.to_mul, b.to_mul];
+            s.src = [rs1, rs2, 0];
+            s.late = [b.to_mul, b.to_mul, false];
             s.rd = rd;
         }
         Op::Div(_) => {
             set(&mut s, Kind::Div, &is.muldiv.value, l.div.value, b.from_div);
-            s.src = [rs1, rs2];
+            s.src = [rs1, rs2, 0];
             s.rd = rd;
         }
         Op::Load { .. } => {
@@ -182,26 +213,29 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
                 l.load.value,
                 b.from_load,
             );
-            s.src = [rs1, 0];
+            s.src = [rs1, 0, 0];
             s.rd = rd;
         }
         Op::FpLoad { .. } => {
-            set(&mut s, Kind::Load, &is.load.value, l.load.value, false);
-            s.src = [rs1, 0];
+            set(&mut s, Kind::Load, &is.load.value, l.fp_load.value, false);
+            s.src = [rs1, 0, 0];
+            if l.fp_dependences.value {
+                s.rd = F + rd;
+            }
         }
         Op::Store { .. } => {
             set(&mut s, Kind::Store, &is.store.value, 1, false);
-            s.src = [rs1, rs2];
-            s.late = [false, b.to_store_data];
+            s.src = [rs1, rs2, 0];
+            s.late = [false, b.to_store_data, false];
         }
         Op::FpStore { .. } => {
             set(&mut s, Kind::Store, &is.store.value, 1, false);
-            s.src = [rs1, 0];
+            s.src = [rs1, if l.fp_dependences.value { F + rs2 } else { 0 }, 0];
         }
         Op::Branch(_) => {
             set(&mut s, Kind::Branch, &is.control.value, 1, false);
-            s.src = [rs1, rs2];
-            s.late = [b.to_branch, b.to_branch];
+            s.src = [rs1, rs2, 0];
+            s.late = [b.to_branch, b.to_branch, false];
         }
         Op::Jal => {
             set(
@@ -221,8 +255,8 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
                 l.jump_link.value,
                 b.from_jump,
             );
-            s.src = [rs1, 0];
-            s.late = [b.to_jalr, false];
+            s.src = [rs1, 0, 0];
+            s.late = [b.to_jalr, false, false];
             s.rd = rd;
         }
         Op::Csr(op) => {
@@ -234,7 +268,7 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
                 b.from_csr,
             );
             if matches!(op, CsrOp::Rw | CsrOp::Rs | CsrOp::Rc) {
-                s.src = [rs1, 0];
+                s.src = [rs1, 0, 0];
             }
             s.rd = rd;
             let writes = csr_writes(i);
@@ -254,30 +288,35 @@ pub fn of(p: &Profile, b: &Bypass, i: Option<&Insn>) -> Static {
         }
         Op::Amo { .. } => {
             set(&mut s, Kind::Amo, &is.load.value, l.amo.value, b.from_amo);
-            s.src = [rs1, rs2];
+            s.src = [rs1, rs2, 0];
             s.rd = rd;
         }
         Op::Lr { .. } => {
             set(&mut s, Kind::Lr, &is.load.value, l.lr.value, b.from_amo);
-            s.src = [rs1, 0];
+            s.src = [rs1, 0, 0];
             s.rd = rd;
         }
         Op::Sc { .. } => {
             let lat = l.sc.value + p.atomics.monitor_cycles.value;
             set(&mut s, Kind::Sc, &is.store.value, lat, b.from_amo);
-            s.src = [rs1, rs2];
+            s.src = [rs1, rs2, 0];
             s.rd = rd;
         }
         Op::Fence => set(&mut s, Kind::Fence, &is.store.value, 1, false),
         Op::FenceI => set(&mut s, Kind::FenceI, &is.system.value, 1, false),
         Op::SfenceVma => {
             set(&mut s, Kind::SfenceVma, &is.system.value, 1, false);
-            s.src = [rs1, rs2];
+            s.src = [rs1, rs2, 0];
         }
         Op::Ecall | Op::Ebreak => set(&mut s, Kind::System, &is.system.value, 1, false),
         Op::Wfi => set(&mut s, Kind::Wfi, &is.system.value, 1, false),
         Op::Sret | Op::Mret => set(&mut s, Kind::Xret, &is.system.value, 1, false),
-        Op::Fp => set(&mut s, Kind::Fp, &is.fp.value, l.fp.value, false),
+        Op::Fp => {
+            set(&mut s, Kind::Fp, &is.fp.value, l.fp.value, false);
+            if l.fp_dependences.value {
+                fp_operands(&mut s, p, i);
+            }
+        }
         Op::Vector => set(&mut s, Kind::Vector, &is.vector.value, 1, false),
     }
     if s.rd == 0 {

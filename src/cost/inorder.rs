@@ -35,9 +35,9 @@ pub struct InOrder {
     /// A new group must start (after a redirect, or at the start).
     closed: bool,
     /// The first cycle an ordinary reader of each register may issue.
-    ready: [u64; 32],
+    ready: [u64; 64],
     /// The value in the register takes the bypass.
-    bypassed: [bool; 32],
+    bypassed: [bool; 64],
     /// The first cycle the divider takes a new divide.
     div_free: u64,
 }
@@ -49,8 +49,8 @@ impl Default for InOrder {
             group: [0; GROUP_MAX],
             used: 0,
             closed: true,
-            ready: [0; 32],
-            bypassed: [false; 32],
+            ready: [0; 64],
+            bypassed: [false; 64],
             div_free: 0,
         }
     }
@@ -98,8 +98,8 @@ impl InOrder {
                 }
         };
         let ruled = if pipes_ok(slot, self) { slot } else { slot + 1 };
-        // Operands (x0 is never written, so its entry stays ready at 0).
-        let (r0, r1) = (s.src[0] as usize, s.src[1] as usize);
+        // Operands (x0 is never written, so its entry stays ready at 0; the
+        // f registers follow the x registers, `class::F`).
         let adv = u64::from(p.late_advance);
         let read = |r: usize, late: bool| {
             let t = self.ready[r];
@@ -109,7 +109,10 @@ impl InOrder {
                 t
             }
         };
-        let need = read(r0, s.late[0]).max(read(r1, s.late[1]));
+        let need = (0..3)
+            .map(|k| read(s.src[k] as usize, s.late[k]))
+            .max()
+            .unwrap_or(0);
         let data = need.max(ruled);
         let at = if s.kind == Kind::Div {
             data.max(self.div_free)
@@ -132,7 +135,7 @@ impl InOrder {
         }
         // A source not ready at issue was read through the bypass: the
         // instruction executes late.
-        let late = self.ready[r0].max(self.ready[r1]) > at;
+        let late = s.src.iter().any(|&r| self.ready[r as usize] > at);
         // The result.
         if s.rd != 0 {
             let early = s.kind == Kind::Alu && p.alu_early > 0 && !late;

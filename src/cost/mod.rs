@@ -18,3 +18,5 @@ pub use profile::{Basis, Param, Profile};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fp;

@@ -145,7 +145,22 @@ profile_struct!(
         div: u32,
         /// Cycles the divider is busy, during which no other div issues.
         div_busy: u32,
+        /// Double-precision add, multiply and fused multiply-add.
         fp: u32,
+        /// Track the f registers in the scoreboard (the latencies below and
+        /// `fp`); off: an FP op costs its issue slot only.
+        fp_dependences: bool,
+        /// Single-precision add, multiply and fused multiply-add.
+        fp_single: u32,
+        /// Sign injection, min/max, compares, classify, moves between the
+        /// register files and conversions.
+        fp_other: u32,
+        /// An FP load's result.
+        fp_load: u32,
+        /// Double-precision divide and square root.
+        fp_div: u32,
+        /// Single-precision divide and square root.
+        fp_div_single: u32,
         csr_read: u32,
         /// Latency of the link register of `jal`/`jalr`.
         jump_link: u32,

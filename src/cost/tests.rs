@@ -60,6 +60,12 @@ mul = { value = 3, assumption = "test" }
 div = { value = 20, assumption = "test" }
 div_busy = { value = 16, assumption = "test" }
 fp = { value = 4, assumption = "test" }
+fp_dependences = { value = true, assumption = "test" }
+fp_single = { value = 5, assumption = "test" }
+fp_other = { value = 2, assumption = "test" }
+fp_load = { value = 6, assumption = "test" }
+fp_div = { value = 30, assumption = "test" }
+fp_div_single = { value = 17, assumption = "test" }
 csr_read = { value = 1, assumption = "test" }
 jump_link = { value = 1, assumption = "test" }
 amo = { value = 3, assumption = "test" }
@@ -97,12 +103,12 @@ amo_traps = { value = false, assumption = "test" }
 monitor_cycles = { value = 0, assumption = "test" }
 "#;
 
-fn profile() -> Profile {
+pub(super) fn profile() -> Profile {
     Profile::parse(Path::new("test.toml"), PROFILE).unwrap()
 }
 
 /// The test core with `key = value` changed (first match in the file).
-fn with(key: &str, value: &str) -> Profile {
+pub(super) fn with(key: &str, value: &str) -> Profile {
     let pat = format!("\n{key} = {{ value = ");
     let at = PROFILE.find(&pat).unwrap() + pat.len();
     let end = at + PROFILE[at..].find(',').unwrap();
@@ -113,7 +119,7 @@ fn with(key: &str, value: &str) -> Profile {
 /// Runs `words` through the model from an empty pipeline, each instruction
 /// completing and falling through unless `misp` says otherwise; returns the
 /// cycles of each instruction and the total of each category.
-fn run(
+pub(super) fn run(
     p: &Profile,
     words: &[u32],
     misp: &[(usize, PredKind)],
@@ -142,7 +148,7 @@ fn run(
     (each, by)
 }
 
-fn cycles(by: &std::collections::BTreeMap<Cat, u64>, c: Cat) -> u64 {
+pub(super) fn cycles(by: &std::collections::BTreeMap<Cat, u64>, c: Cat) -> u64 {
     by.get(&c).copied().unwrap_or(0) / MILLI
 }
 

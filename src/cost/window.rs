@@ -35,7 +35,7 @@ pub struct Window {
     commit: u64,
     cused: u32,
     /// The cycle each register's value is ready for a consumer to execute.
-    ready: [u64; 32],
+    ready: [u64; 64],
     /// Retire cycles of the instructions in the window, oldest first.
     rob: VecDeque<u64>,
     /// The next instruction dispatches no earlier than this, for this reason.
@@ -59,7 +59,7 @@ impl Default for Window {
             dused: u32::MAX,
             commit: 0,
             cused: u32::MAX,
-            ready: [0; 32],
+            ready: [0; 64],
             rob: VecDeque::new(),
             floor: 0,
             floor_cat: Cat::Serialisation,

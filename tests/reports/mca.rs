@@ -49,8 +49,8 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("x280", "csrw_sstatus", CSR_FLUSH),
     ("u74", "store_alu_mix", WRITE_BACK),
     ("x280", "store_alu_mix", WRITE_BACK),
-    ("u74", "fadd_chain", FP_DEPENDENCES),
-    ("x280", "fadd_chain", FP_DEPENDENCES),
+    ("u74", "fdiv_independent", FP_DIVIDER),
+    ("x280", "fdiv_independent", FP_DIVIDER),
 ];
 
 /// trapscope 1 cycle, LLVM 3: an ALU op whose operands are ready executes
@@ -69,10 +69,12 @@ const CSR_FLUSH: &str = "CSR-write flush";
 /// same execution stages AG, M1, M2, WB (D153666), so write-back is in order
 /// without a stall, and trapscope charges none.
 const WRITE_BACK: &str = "in-order write-back";
-/// trapscope's scoreboard tracks the integer registers only, so a chain of
-/// FP operations costs their issue slots, not their latency (LLVM: fadd.d 7
-/// cycles). FP register dependences are structure still to be added.
-const FP_DEPENDENCES: &str = "FP register dependences not modelled";
+/// LLVM holds the FP divider for 55 cycles per `fdiv.d` (26 per `.s`), so
+/// independent divides queue behind one another; trapscope charges an FP
+/// divide's latency to its consumers (`fp_div`) but does not model the
+/// divider's occupancy, so independent divides overlap. Kernel paths do not
+/// divide in floating point.
+const FP_DIVIDER: &str = "FP divider occupancy not modelled";
 
 /// llvm-mca 19 or later, by name or on the PATH; else why not.
 fn llvm_mca() -> Result<PathBuf, String> {
