@@ -99,9 +99,9 @@ fn fidelity_ratios_are_estimate_over_measured_of_the_same_runs_as_compare() {
         "{listed:?}"
     );
     // The minikernel's loop has RAS mispredicts before the patch (variant a)
-    // but no divides: ras_depth is listed, the U74 divider has no unverified
-    // value to list anyway.
-    assert!(listed.contains(&"ras_depth"), "{listed:?}");
+    // but no divides: mispredict_return is listed, the U74 divider has no
+    // unverified value to list anyway.
+    assert!(listed.contains(&"mispredict_return"), "{listed:?}");
     // The summary counts the ratios within ±25%.
     let within = |xs: Vec<f64>| xs.iter().filter(|r| (**r - 1.0).abs() <= 0.25).count();
     let ratios: Vec<f64> = figs.iter().filter_map(|g| g["ratio"].as_f64()).collect();
