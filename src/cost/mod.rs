@@ -20,3 +20,5 @@ pub use profile::{Basis, Param, Profile};
 mod tests;
 #[cfg(test)]
 mod tests_fp;
+#[cfg(test)]
+mod tests_group;

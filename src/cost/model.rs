@@ -167,7 +167,11 @@ impl CostModel {
                         Some((cat, c + p.late_advance))
                     }
                     Some(k) => Some(p.penalty(k)),
-                    None if control && at.taken => Some((Cat::TakenBubbles, p.taken_bubble)),
+                    // A taken branch ends its group when a bubble follows it
+                    // or the profile says its target cannot join it.
+                    None if control && at.taken && (p.taken_bubble > 0 || p.taken_ends_group) => {
+                        Some((Cat::TakenBubbles, p.taken_bubble))
+                    }
                     None => None,
                 };
                 for (cat, cycles) in [extra, redirect].into_iter().flatten() {

@@ -104,6 +104,10 @@ profile_struct!(
         recover_after_retire: u32,
         /// Fetch bubble after a correctly predicted taken branch or jump.
         taken_bubble: u32,
+        /// In-order: a correctly predicted taken branch or jump ends its
+        /// issue group, so the instruction at its target issues in a later
+        /// cycle even with no bubble (a bubble always ends the group).
+        taken_ends_group: bool,
         /// Cycles from the trapping instruction to the handler's first issue,
         /// beyond that instruction's own slot.
         trap_entry: u32,

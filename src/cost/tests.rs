@@ -37,6 +37,7 @@ mispredict_return = { value = 6, assumption = "test" }
 mispredict_indirect = { value = 7, assumption = "test" }
 recover_after_retire = { value = 0, assumption = "test" }
 taken_bubble = { value = 0, assumption = "test" }
+taken_ends_group = { value = true, assumption = "test" }
 trap_entry = { value = 11, assumption = "test" }
 trap_return = { value = 13, assumption = "test" }
 

@@ -309,8 +309,8 @@ fn generic_core_is_all_assumptions() {
 fn a_value_without_a_basis_names_file_line_and_column() {
     let path = fixture("no_basis.toml");
     let err = Profile::load(&path).expect_err("must not load").to_string();
-    // Line 46 is `mul = { value = 3 }`; the value starts at column 7.
-    assert!(err.contains("no_basis.toml:46:7:"), "{err}");
+    // Line 47 is `mul = { value = 3 }`; the value starts at column 7.
+    assert!(err.contains("no_basis.toml:47:7:"), "{err}");
     assert!(
         err.contains("'latency.mul' needs a `source` or an `assumption`"),
         "{err}"
@@ -320,7 +320,7 @@ fn a_value_without_a_basis_names_file_line_and_column() {
         .expect_err("must not load")
         .to_string();
     assert!(
-        err.contains("tests/fixtures/cores/no_basis.toml:46:7:"),
+        err.contains("tests/fixtures/cores/no_basis.toml:47:7:"),
         "{err}"
     );
 }

@@ -177,7 +177,7 @@ fn unknown_core_lists_the_known_ones_and_a_path_works() {
     fails(
         &out,
         2,
-        &["no_basis.toml:46:7:", "needs a `source` or an `assumption`"],
+        &["no_basis.toml:47:7:", "needs a `source` or an `assumption`"],
     );
 }
 
