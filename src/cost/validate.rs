@@ -172,6 +172,19 @@ pub fn check(p: &Profile) -> Result<(), RangeError> {
     }
     let l = &p.latency;
     let z = &p.serialise;
+    // Every FP result's latency: at least 1 when the f registers are tracked.
+    let fp = [
+        ("latency.fp", l.fp.value),
+        ("fp_single", l.fp_single.value),
+        ("fp_other", l.fp_other.value),
+        ("fp_load", l.fp_load.value),
+        ("fp_div", l.fp_div.value),
+        ("fp_div_single", l.fp_div_single.value),
+    ];
+    let fp_low = u32::from(l.fp_dependences.value);
+    for (name, v) in fp {
+        within(name, v, fp_low, CYCLES_MAX)?;
+    }
     for (name, v) in [
         ("pipeline_depth", c.pipeline_depth.value),
         ("frontend_stages", c.frontend_stages.value),
@@ -189,12 +202,6 @@ pub fn check(p: &Profile) -> Result<(), RangeError> {
         ("mul", l.mul.value),
         ("div", l.div.value),
         ("div_busy", l.div_busy.value),
-        ("latency.fp", l.fp.value),
-        ("fp_single", l.fp_single.value),
-        ("fp_other", l.fp_other.value),
-        ("fp_load", l.fp_load.value),
-        ("fp_div", l.fp_div.value),
-        ("fp_div_single", l.fp_div_single.value),
         ("csr_read", l.csr_read.value),
         ("jump_link", l.jump_link.value),
         ("amo", l.amo.value),
@@ -207,19 +214,6 @@ pub fn check(p: &Profile) -> Result<(), RangeError> {
         ("sfence_vma", z.sfence_vma.value),
     ] {
         within(name, v, 0, CYCLES_MAX)?;
-    }
-    // Tracked f registers need every FP result's latency.
-    if l.fp_dependences.value {
-        for (name, v) in [
-            ("latency.fp", l.fp.value),
-            ("fp_single", l.fp_single.value),
-            ("fp_other", l.fp_other.value),
-            ("fp_load", l.fp_load.value),
-            ("fp_div", l.fp_div.value),
-            ("fp_div_single", l.fp_div_single.value),
-        ] {
-            within(name, v, 1, CYCLES_MAX)?;
-        }
     }
     if c.frontend_stages.value > c.pipeline_depth.value {
         return Err(RangeError::FrontendDeeper {
