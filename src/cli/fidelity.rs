@@ -40,6 +40,7 @@ pub(super) fn fidelity(
     let opts = RunOpts {
         machine,
         history: crate::session::NO_HISTORY,
+        bands: true,
         ..RunOpts::default()
     };
     let paths = if paths.is_empty() {

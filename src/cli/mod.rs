@@ -228,6 +228,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 probes: Vec::new(),
                 machine: machine.config(),
                 history: crate::session::NO_HISTORY,
+                bands: true,
             };
             run(&scenario, &variants, format, events, opts)
         }
@@ -247,6 +248,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 single_step: step,
                 machine: machine.config(),
                 history: crate::session::NO_HISTORY,
+                bands: true,
                 ..RunOpts::default()
             };
             compare(&scenario, &cores, format, opts, &measured)

@@ -298,6 +298,7 @@ impl Ctx<'_> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
         let opts = RunOpts {
             history: crate::session::NO_HISTORY,
+            bands: true,
             ..RunOpts::default()
         };
         let c = super::runs::compared_runs(&s, cores, &opts, &mut |l| tell_progress(l))?;
@@ -313,6 +314,7 @@ impl Ctx<'_> {
         };
         let diff_opts = RunOpts {
             core: diff_core,
+            bands: false,
             ..opts.clone()
         };
         let mut diffs = Vec::new();

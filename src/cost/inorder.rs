@@ -164,6 +164,36 @@ impl InOrder {
         self.closed = true;
     }
 
+    /// Whether `self` and `o` schedule every later instruction alike, each
+    /// counted from its own last issue cycle: a register ready at or before
+    /// that cycle is ready for any reader (issue never goes back), and then
+    /// whether it took the bypass no longer matters.
+    pub fn congruent(&self, o: &InOrder) -> bool {
+        let rel = |t: u64, now: u64| t.saturating_sub(now);
+        self.used == o.used
+            && self.closed == o.closed
+            && self.group[..self.used] == o.group[..o.used]
+            && rel(self.div_free, self.cycle) == rel(o.div_free, o.cycle)
+            && (0..64).all(|r| {
+                let (a, b) = (rel(self.ready[r], self.cycle), rel(o.ready[r], o.cycle));
+                a == b && (a == 0 || self.bypassed[r] == o.bypassed[r])
+            })
+    }
+
+    /// The same state `d` cycles later.
+    pub fn shift(&mut self, d: u64) {
+        self.cycle += d;
+        for r in self.ready.iter_mut() {
+            *r += d;
+        }
+        self.div_free += d;
+    }
+
+    /// The cycle the last instruction issued in.
+    pub fn now(&self) -> u64 {
+        self.cycle
+    }
+
     /// Everything in flight has finished (a trap's refill, a `wfi`).
     pub fn quiesce(&mut self) {
         for r in self.ready.iter_mut() {

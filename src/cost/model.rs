@@ -25,6 +25,34 @@ pub enum PipeState {
     Window(Window),
 }
 
+impl PipeState {
+    /// Whether the two states schedule every later instruction alike, each
+    /// counted from its own `now`.
+    pub fn congruent(&self, o: &PipeState) -> bool {
+        match (self, o) {
+            (PipeState::InOrder(a), PipeState::InOrder(b)) => a.congruent(b),
+            (PipeState::Window(a), PipeState::Window(b)) => a.congruent(b),
+            _ => false,
+        }
+    }
+
+    /// Moves the state `d` cycles later (what `congruent` compares stays).
+    pub fn shift(&mut self, d: u64) {
+        match self {
+            PipeState::InOrder(a) => a.shift(d),
+            PipeState::Window(w) => w.shift(d),
+        }
+    }
+
+    /// The pipeline's own clock: the cycle `congruent` counts from.
+    pub fn now(&self) -> u64 {
+        match self {
+            PipeState::InOrder(a) => a.now(),
+            PipeState::Window(w) => w.now(),
+        }
+    }
+}
+
 /// The table of one block, built once.
 pub struct BlockCost {
     insns: Vec<Static>,

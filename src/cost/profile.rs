@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::ends::{EndValue, Ends, Val};
+pub use super::ranged::Ranged;
 use crate::located::{Locator, ScenarioError};
 
 /// Where a parameter's value comes from.
@@ -22,6 +24,10 @@ pub struct Param<T> {
     pub value: T,
     pub basis: Basis,
     pub unverified: bool,
+    /// The values a band tries in its place (`Ends::Fixed`: none).
+    pub ends: Ends<T>,
+    /// The source or structure behind each end.
+    pub range_why: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -32,6 +38,9 @@ struct ParamDto<T> {
     assumption: Option<String>,
     #[serde(default)]
     unverified: bool,
+    range: Option<Vec<T>>,
+    alternatives: Option<Vec<T>>,
+    range_why: Option<String>,
 }
 
 macro_rules! profile_struct {
@@ -55,6 +64,31 @@ macro_rules! profile_struct {
             /// (name, value as text, basis, unverified) for each parameter.
             pub fn rows(&self) -> Vec<(&'static str, String, &Basis, bool)> {
                 vec![$((stringify!($field), format!("{}", self.$field.value), &self.$field.basis, self.$field.unverified),)*]
+            }
+
+            /// Each parameter's name, its value and its ends (empty: fixed),
+            /// as the band sees them.
+            pub fn ends(&self) -> Vec<Ranged<'_>> {
+                vec![$(Ranged {
+                    section: $section,
+                    name: stringify!($field),
+                    value: self.$field.value.to_val(),
+                    ends: self.$field.ends.vals(),
+                    text: self.$field.ends.text(),
+                    why: self.$field.range_why.as_deref(),
+                },)*]
+            }
+
+            /// Sets parameter `name` to `v`; false: no such parameter, or
+            /// `v` is not of its type.
+            pub fn set(&mut self, name: &str, v: &Val) -> bool {
+                match name {
+                    $(stringify!($field) => match EndValue::from_val(v) {
+                        Some(x) => { self.$field.value = x; true }
+                        None => false,
+                    },)*
+                    _ => false,
+                }
             }
         }
     };
@@ -291,7 +325,7 @@ pub struct Profile {
 /// Byte offset of each parameter's value in the file, by field name.
 pub(crate) type Spans = Vec<(&'static str, usize)>;
 
-fn param<T>(
+fn param<T: EndValue>(
     loc: &Locator<'_>,
     name: &'static str,
     p: serde_spanned::Spanned<ParamDto<T>>,
@@ -316,10 +350,24 @@ fn param<T>(
             ));
         }
     };
+    let value = p.value.into_inner();
+    let short: &'static str = name.rsplit('.').next().unwrap_or(name);
+    let ends = super::ends::build(short, p.range, p.alternatives, p.range_why.as_deref())
+        .map_err(|e| loc.at(span.start, e.to_string()))?;
+    // An assumption or an unverified value must say how far it could be
+    // off: a band varies it over its ends.
+    if ends == Ends::Fixed && (p.unverified || matches!(basis, Basis::Assumption(_))) {
+        return Err(loc.at(
+            span.start,
+            super::ends::EndsError::Missing(short).to_string(),
+        ));
+    }
     Ok(Param {
-        value: p.value.into_inner(),
+        value,
         basis,
         unverified: p.unverified,
+        ends,
+        range_why: p.range_why,
     })
 }
 
@@ -355,7 +403,7 @@ impl Profile {
             vector: dto.vector.convert(&loc, &mut at)?,
             atomics: dto.atomics.convert(&loc, &mut at)?,
         };
-        super::validate::check(&p).map_err(|e| {
+        let p = super::validate::check(&p).map(|_| p).map_err(|e| {
             let field = e.field();
             let off = at
                 .iter()
@@ -363,6 +411,13 @@ impl Profile {
                 .map_or(0, |(_, o)| *o);
             loc.at(off, e.to_string())
         })?;
+        // Each value inside its own ends, once the values themselves
+        // passed: a value out of its range says so first.
+        if let Some(r) = p.ranged().into_iter().find(|r| !r.inside()) {
+            let name = format!("{}.{}", r.section, r.name);
+            let off = at.iter().find(|(n, _)| *n == name).map_or(0, |(_, o)| *o);
+            return Err(loc.at(off, r.outside_error().to_string()));
+        }
         Ok(p)
     }
 

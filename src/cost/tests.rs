@@ -19,89 +19,89 @@ name = "test"
 title = "test core"
 
 [core]
-clock_ghz = { value = 1.0, assumption = "test" }
-timebase_hz = { value = 10000000.0, assumption = "test" }
-issue_width = { value = 2, assumption = "test" }
-commit_width = { value = 2, assumption = "test" }
-out_of_order = { value = false, assumption = "test" }
-window = { value = 0, assumption = "test" }
-pipeline_depth = { value = 8, assumption = "test" }
-frontend_stages = { value = 3, assumption = "test" }
-ras_depth = { value = 8, assumption = "test" }
-bht_entries = { value = 512, assumption = "test" }
-btb_entries = { value = 64, assumption = "test" }
-trap_flushes_ras = { value = false, assumption = "test" }
-ras_privilege_tags = { value = false, assumption = "test" }
-mispredict_branch = { value = 5, assumption = "test" }
-mispredict_return = { value = 6, assumption = "test" }
-mispredict_indirect = { value = 7, assumption = "test" }
-recover_after_retire = { value = 0, assumption = "test" }
-taken_bubble = { value = 0, assumption = "test" }
-taken_ends_group = { value = true, assumption = "test" }
-trap_entry = { value = 11, assumption = "test" }
-trap_return = { value = 13, assumption = "test" }
+clock_ghz = { value = 1.0, source = "test" }
+timebase_hz = { value = 10000000.0, source = "test" }
+issue_width = { value = 2, source = "test" }
+commit_width = { value = 2, source = "test" }
+out_of_order = { value = false, source = "test" }
+window = { value = 0, source = "test" }
+pipeline_depth = { value = 8, source = "test" }
+frontend_stages = { value = 3, source = "test" }
+ras_depth = { value = 8, source = "test" }
+bht_entries = { value = 512, source = "test" }
+btb_entries = { value = 64, source = "test" }
+trap_flushes_ras = { value = false, source = "test" }
+ras_privilege_tags = { value = false, source = "test" }
+mispredict_branch = { value = 5, source = "test" }
+mispredict_return = { value = 6, source = "test" }
+mispredict_indirect = { value = 7, source = "test" }
+recover_after_retire = { value = 0, source = "test" }
+taken_bubble = { value = 0, source = "test" }
+taken_ends_group = { value = true, source = "test" }
+trap_entry = { value = 11, source = "test" }
+trap_return = { value = 13, source = "test" }
 
 [issue]
-pipes = { value = 2, assumption = "test" }
-alu = { value = "AB", assumption = "test" }
-load = { value = "A", assumption = "test" }
-store = { value = "A", assumption = "test" }
-control = { value = "B", assumption = "test" }
-muldiv = { value = "B", assumption = "test" }
-fp = { value = "B", assumption = "test" }
-vector = { value = "A", assumption = "test" }
-csr = { value = "A", assumption = "test" }
-system = { value = "A", assumption = "test" }
+pipes = { value = 2, source = "test" }
+alu = { value = "AB", source = "test" }
+load = { value = "A", source = "test" }
+store = { value = "A", source = "test" }
+control = { value = "B", source = "test" }
+muldiv = { value = "B", source = "test" }
+fp = { value = "B", source = "test" }
+vector = { value = "A", source = "test" }
+csr = { value = "A", source = "test" }
+system = { value = "A", source = "test" }
 
 [latency]
-alu = { value = 3, assumption = "test" }
-alu_early = { value = 0, assumption = "test" }
-load = { value = 3, assumption = "test" }
-mul = { value = 3, assumption = "test" }
-div = { value = 20, assumption = "test" }
-div_busy = { value = 16, assumption = "test" }
-fp = { value = 4, assumption = "test" }
-fp_dependences = { value = true, assumption = "test" }
-fp_single = { value = 5, assumption = "test" }
-fp_other = { value = 2, assumption = "test" }
-fp_load = { value = 6, assumption = "test" }
-fp_div = { value = 30, assumption = "test" }
-fp_div_single = { value = 17, assumption = "test" }
-csr_read = { value = 1, assumption = "test" }
-jump_link = { value = 1, assumption = "test" }
-amo = { value = 3, assumption = "test" }
-lr = { value = 2, assumption = "test" }
-sc = { value = 2, assumption = "test" }
-late_advance = { value = 2, assumption = "test" }
-bypass_from = { value = "alu,load", assumption = "test" }
-bypass_to = { value = "alu,branch", assumption = "test" }
+alu = { value = 3, source = "test" }
+alu_early = { value = 0, source = "test" }
+load = { value = 3, source = "test" }
+mul = { value = 3, source = "test" }
+div = { value = 20, source = "test" }
+div_busy = { value = 16, source = "test" }
+fp = { value = 4, source = "test" }
+fp_dependences = { value = true, source = "test" }
+fp_single = { value = 5, source = "test" }
+fp_other = { value = 2, source = "test" }
+fp_load = { value = 6, source = "test" }
+fp_div = { value = 30, source = "test" }
+fp_div_single = { value = 17, source = "test" }
+csr_read = { value = 1, source = "test" }
+jump_link = { value = 1, source = "test" }
+amo = { value = 3, source = "test" }
+lr = { value = 2, source = "test" }
+sc = { value = 2, source = "test" }
+late_advance = { value = 2, source = "test" }
+bypass_from = { value = "alu,load", source = "test" }
+bypass_to = { value = "alu,branch", source = "test" }
 
 [serialise]
-csr_write_flush = { value = "rocket", assumption = "test" }
-csr_flush = { value = 9, source = "a made-up source", unverified = true }
-csr_read_serialises = { value = false, assumption = "test" }
-drain_dispatch = { value = 0, assumption = "test" }
-csr_write_serialises = { value = false, assumption = "test" }
-fence = { value = 1, assumption = "test" }
-fence_i = { value = 4, assumption = "test" }
-sfence_vma = { value = 4, assumption = "test" }
-amo_serialises = { value = false, assumption = "test" }
-fence_drains = { value = false, assumption = "test" }
-system_drains = { value = true, assumption = "test" }
+csr_write_flush = { value = "rocket", source = "test" }
+csr_flush = { value = 9, source = "a made-up source", unverified = true, range = [7, 9], range_why = "test" }
+csr_read_serialises = { value = false, source = "test" }
+drain_dispatch = { value = 0, source = "test" }
+csr_write_serialises = { value = false, source = "test" }
+fence = { value = 1, source = "test" }
+fence_i = { value = 4, source = "test" }
+sfence_vma = { value = 4, source = "test" }
+amo_serialises = { value = false, source = "test" }
+fence_drains = { value = false, source = "test" }
+system_drains = { value = true, source = "test" }
 
 [vector]
-present = { value = false, assumption = "test" }
-vlen = { value = 0, assumption = "test" }
-dlen = { value = 0, assumption = "test" }
-vsetvl = { value = 0, assumption = "test" }
-whole_reg_base = { value = 0, assumption = "test" }
-whole_reg_per_reg = { value = 0, assumption = "test" }
-scalar_waits = { value = true, assumption = "test" }
-waits_at = { value = "status_write", assumption = "test" }
+present = { value = false, source = "test" }
+vlen = { value = 0, source = "test" }
+dlen = { value = 0, source = "test" }
+vsetvl = { value = 0, source = "test" }
+whole_reg_base = { value = 0, source = "test" }
+whole_reg_per_reg = { value = 0, source = "test" }
+scalar_waits = { value = true, source = "test" }
+waits_at = { value = "status_write", source = "test" }
 
 [atomics]
-amo_traps = { value = false, assumption = "test" }
-monitor_cycles = { value = 0, assumption = "test" }
+amo_traps = { value = false, source = "test" }
+monitor_cycles = { value = 0, source = "test" }
 "#;
 
 pub(super) fn profile() -> Profile {
@@ -345,7 +345,7 @@ fn every_parameter_says_where_it_comes_from() {
     let row = p.rows().into_iter().find(|r| r.0 == "csr_flush").unwrap();
     assert_eq!(row.2, &Basis::Source("a made-up source".into()));
     let bad = PROFILE.replace(
-        r#"load = { value = 3, assumption = "test" }"#,
+        r#"load = { value = 3, source = "test" }"#,
         "load = { value = 3 }",
     );
     let e = Profile::parse(Path::new("bad.toml"), &bad)

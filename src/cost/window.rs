@@ -121,10 +121,11 @@ impl Window {
         // load and one store pipe).
         self.slide(d);
         let ready_at = (d + 1).max(ops);
-        let pipe = (0..p.pipes)
+        let (pipe, port) = (0..p.pipes)
             .filter(|&k| s.pipes & (1 << k) != 0)
-            .min_by_key(|&k| self.first_free(k, ready_at));
-        let port = pipe.map_or(0, |k| self.first_free(k, ready_at));
+            .map(|k| (Some(k), self.first_free(k, ready_at)))
+            .min_by_key(|&(_, f)| f)
+            .unwrap_or((None, 0));
         let exec = (d + 1).max(ops).max(port);
         let cslot = if self.cused >= p.commit_width as u32 {
             self.commit + 1
@@ -214,11 +215,13 @@ impl Window {
     /// The first cycle at or after `t` pipe `k` is free in (beyond the kept
     /// span, `t` itself).
     fn first_free(&self, k: usize, t: u64) -> u64 {
-        let mut c = t.max(self.base);
-        while c - self.base < SPAN && self.busy[k] & (1u128 << (c - self.base)) != 0 {
-            c += 1;
+        let c = t.max(self.base);
+        let off = c - self.base;
+        if off >= SPAN {
+            return c;
         }
-        c
+        // The booked cycles from `c` on, one after another.
+        c + u64::from((self.busy[k] >> off).trailing_ones())
     }
 
     fn book(&mut self, k: usize, cycle: u64) {
@@ -242,6 +245,59 @@ impl Window {
         // The first instruction after it dispatches in the cycle the
         // redirect ends.
         self.disp = self.commit.saturating_sub(1);
+    }
+
+    /// Whether `self` and `o` schedule every later instruction alike, each
+    /// counted from its last dispatch cycle (`disp`). A later instruction
+    /// dispatches no earlier than that and executes at least a cycle
+    /// after, so a register or the divider free by then is free for any
+    /// reader, a pipe's bookings before then are never asked about, and a
+    /// floor at or below it holds nothing back (its reason unread).
+    pub fn congruent(&self, o: &Window) -> bool {
+        let rel = |t: u64, now: u64| i128::from(t) - i128::from(now);
+        let free = |t: u64, now: u64| t.max(now + 1) - now;
+        let (a, b) = (self.disp, o.disp);
+        let bookings = |w: &Window, k: usize| {
+            // Booked cycles after the dispatch cycle, counted from it.
+            let skip = (w.disp + 1).saturating_sub(w.base).min(SPAN);
+            let bits = if skip >= SPAN { 0 } else { w.busy[k] >> skip };
+            (bits, rel(w.base + skip, w.disp))
+        };
+        self.dused == o.dused
+            && self.cused == o.cused
+            && rel(self.commit, a) == rel(o.commit, b)
+            && rel(self.base, a) == rel(o.base, b)
+            && free(self.div_free, a) == free(o.div_free, b)
+            && self.rob.len() == o.rob.len()
+            && self
+                .rob
+                .iter()
+                .zip(&o.rob)
+                .all(|(x, y)| rel(*x, a) == rel(*y, b))
+            && self.floor.max(a) - a == o.floor.max(b) - b
+            && (self.floor <= a || self.floor_cat == o.floor_cat)
+            && (0..64).all(|r| free(self.ready[r], a) == free(o.ready[r], b))
+            && (0..8).all(|k| bookings(self, k) == bookings(o, k))
+    }
+
+    /// The same state `d` cycles later.
+    pub fn shift(&mut self, d: u64) {
+        self.disp += d;
+        self.commit += d;
+        for r in self.ready.iter_mut() {
+            *r += d;
+        }
+        for r in self.rob.iter_mut() {
+            *r += d;
+        }
+        self.floor += d;
+        self.div_free += d;
+        self.base += d;
+    }
+
+    /// The cycle of the last dispatch: what `congruent` counts from.
+    pub fn now(&self) -> u64 {
+        self.disp
     }
 
     /// Everything in flight has retired.

@@ -8,6 +8,7 @@ use super::escape;
 
 use serde::Serialize;
 
+use super::bands;
 use super::measured;
 use super::pairs::{self, PairDelta};
 
@@ -64,6 +65,7 @@ pub fn rows(s: &Scenario, per_core: &[(String, Vec<VariantRun>)]) -> Vec<Row> {
                 given_ns: measured::lookup(s, core, &r.variant, true).and_then(|x| x.ns),
                 given_cycles: measured::lookup(s, core, &r.variant, true).and_then(|x| x.cycles),
                 unverified: e.unverified.clone(),
+                band: e.band.clone(),
             });
         }
     }
@@ -120,6 +122,32 @@ pub fn text(
     md: bool,
 ) -> String {
     let mut o = String::new();
+    let ds = pairs::all(s, per_core);
+    let cells = |r: &Row| {
+        let b = r.band.as_ref();
+        (
+            bands::cell(r.cycles_per_iteration, b.map(|b| &b.cycles), false),
+            bands::cell(r.ns_per_iteration, b.map(|b| &b.ns), false),
+        )
+    };
+    // The figure columns fit their widest cell (the 9 they had at least).
+    let cw = rows
+        .iter()
+        .map(|r| cells(r).0.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    let nw = rows
+        .iter()
+        .map(|r| cells(r).1.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    let dw = if rows.iter().any(|r| r.band.is_some()) {
+        34
+    } else {
+        20
+    };
     // The variant column fits the longest name (at least the 10 it had).
     let vw = rows
         .iter()
@@ -151,7 +179,7 @@ pub fn text(
         );
         let _ = writeln!(
             o,
-            "{:<7} {:<vw$} {:>9} {:>9} {:>7}  {:<20} measured on hardware",
+            "{:<7} {:<vw$} {:>cw$} {:>nw$} {:>7}  {:<dw$} measured on hardware",
             "core", "variant", "cycles", "ns", "instr", "difference"
         );
     }
@@ -171,35 +199,43 @@ pub fn text(
             let diff = match before {
                 Some(f) => {
                     let d = r.cycles_per_iteration - f.cycles_per_iteration;
-                    format!("{d:+.1} ({})", pct(d, f.cycles_per_iteration))
+                    let band = ds
+                        .iter()
+                        .find(|p| p.core == *core && p.before == f.variant && p.after == r.variant)
+                        .and_then(|p| p.band.as_ref())
+                        .map(|b| format!(" {:+.1}..{:+.1}", b.cycles.low, b.cycles.high))
+                        .unwrap_or_default();
+                    format!("{d:+.1} ({}){band}", pct(d, f.cycles_per_iteration))
                 }
                 None => String::new(),
             };
+            let (cyc, ns) = cells(r);
             let refc = reference_cell(s, &r.core, &r.variant, before.map(|b| b.variant.as_str()));
             let core = &r.core;
             if md {
                 let _ = writeln!(
                     o,
-                    "| {core} | {} | {:.1} | {:.1} | {:.0} | {diff} | {refc} |",
-                    r.variant,
-                    r.cycles_per_iteration,
-                    r.ns_per_iteration,
-                    r.instructions_per_iteration
+                    "| {core} | {} | {cyc} | {ns} | {:.0} | {diff} | {refc} |",
+                    r.variant, r.instructions_per_iteration
                 );
             } else {
                 let _ = writeln!(
                     o,
-                    "{core:<7} {:<vw$} {:>9.1} {:>9.1} {:>7.0}  {diff:<20} {refc}",
-                    r.variant,
-                    r.cycles_per_iteration,
-                    r.ns_per_iteration,
-                    r.instructions_per_iteration
+                    "{core:<7} {:<vw$} {cyc:>cw$} {ns:>nw$} {:>7.0}  {diff:<dw$} {refc}",
+                    r.variant, r.instructions_per_iteration
                 );
             }
         }
     }
+    if let Some(n) = bands::note(
+        rows.iter()
+            .filter_map(|r| r.band.as_ref())
+            .map(|b| &b.cycles),
+    ) {
+        let _ = writeln!(o, "\n{n}");
+    }
     o.push_str(&paths::lines(&paths::differing(rows), md));
-    pair_table(&mut o, s, per_core, md);
+    pair_table(&mut o, &ds, md);
     super::seed_table::section(&mut o, s, rows, md);
     for (core, runs) in per_core {
         // Variants that are cores are not a before/after pair: list each
@@ -283,8 +319,7 @@ pub fn text(
 
 /// Each pair's difference, after − before per iteration, on every core,
 /// with the measured difference when both variants were measured.
-fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>)], md: bool) {
-    let ds = pairs::all(s, per_core);
+fn pair_table(o: &mut String, ds: &[PairDelta], md: bool) {
     if ds.is_empty() {
         return;
     }
@@ -292,7 +327,13 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
         d.measured_ns
             .map_or(String::new(), |m| format!("{m:+.2} ns"))
     };
-    let num = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:+.1}"));
+    let num = |v: Option<f64>, b: Option<&crate::session::band::Band>| {
+        v.map_or("-".to_string(), |v| bands::cell(v, b, true))
+    };
+    let cyc = |d: &PairDelta| num(d.cycles, d.band.as_ref().map(|b| &b.cycles));
+    let nsc = |d: &PairDelta| num(d.ns, d.band.as_ref().map(|b| &b.ns));
+    let cw = ds.iter().map(|d| cyc(d).len()).max().unwrap_or(0).max(9);
+    let nw = ds.iter().map(|d| nsc(d).len()).max().unwrap_or(0).max(9);
     if md {
         let _ = writeln!(o, "\nPairs, after − before per iteration:\n");
         let _ = writeln!(
@@ -312,11 +353,11 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
         let _ = writeln!(o, "\npairs, after − before per iteration");
         let _ = writeln!(
             o,
-            "{:<7} {:<w$} {:>7} {:>9} {:>9}  {:<20} what it asks",
+            "{:<7} {:<w$} {:>7} {:>cw$} {:>nw$}  {:<20} what it asks",
             "core", "pair", "instr", "cycles", "ns", "measured"
         );
     }
-    for d in &ds {
+    for d in ds {
         let pair = pairs::name(d);
         if md {
             let _ = writeln!(
@@ -324,18 +365,18 @@ fn pair_table(o: &mut String, s: &Scenario, per_core: &[(String, Vec<VariantRun>
                 "| {} | {pair} | {:+.1} | {} | {} | {} | {} |",
                 d.core,
                 d.instructions,
-                num(d.cycles),
-                num(d.ns),
+                cyc(d),
+                nsc(d),
                 measured(d),
                 d.label
             );
         } else {
             let line = format!(
-                "{:<7} {pair:<w$} {:>+7.1} {:>9} {:>9}  {:<20} {}",
+                "{:<7} {pair:<w$} {:>+7.1} {:>cw$} {:>nw$}  {:<20} {}",
                 d.core,
                 d.instructions,
-                num(d.cycles),
-                num(d.ns),
+                cyc(d),
+                nsc(d),
                 measured(d),
                 d.label
             );

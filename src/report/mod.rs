@@ -1,6 +1,7 @@
 //! Headless output of runs: text for people, Markdown for mails and reviews,
 //! JSON for other tools.
 
+pub mod bands;
 pub mod compare;
 pub mod console;
 pub mod event_export;
@@ -199,6 +200,9 @@ pub fn text(s: &Scenario, runs: &[VariantRun]) -> String {
                 })
                 .collect();
             let _ = writeln!(o, "  breakdown     {}", moved.join("; "));
+            if let Some(b) = &e.band {
+                let _ = writeln!(o, "  band          {}", band_line(b));
+            }
             if !e.unverified.is_empty() {
                 let _ = writeln!(o, "  unverified    {}", e.unverified.join(", "));
             }
@@ -347,4 +351,29 @@ pub fn markdown(s: &Scenario, runs: &[VariantRun]) -> String {
         }
     }
     escape(&o).into_owned()
+}
+
+/// "209.1..257.1 cycles, 139.4..171.4 ns over 11 values (each alone, then
+/// all low and all high); moved most by csr_write_flush".
+fn band_line(b: &crate::session::EstimateBand) -> String {
+    let c = &b.cycles;
+    let mut s = format!(
+        "{:.1}..{:.1} cycles, {:.1}..{:.1} ns over {} value{}",
+        c.low,
+        c.high,
+        b.ns.low,
+        b.ns.high,
+        b.ns.parameters.len(),
+        if b.ns.parameters.len() == 1 { "" } else { "s" }
+    );
+    if c.method == crate::session::band::Method::OneAtATime {
+        s.push_str(" (each alone, then all low and all high)");
+    }
+    if let Some(m) = &b.ns.moved_most_by {
+        s.push_str(&format!("; moved most by {m}"));
+    }
+    if c.path_fixed {
+        s.push_str("; the path held fixed (it read the clock or took the timer)");
+    }
+    s
 }

@@ -24,6 +24,9 @@ pub struct PairDelta {
     /// The measured difference, when both variants have a comparable
     /// measured ns figure on this core (never a model input).
     pub measured_ns: Option<f64>,
+    /// The difference's bands: the same parameter values on both sides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<crate::session::EstimateBand>,
 }
 
 fn insns(r: &VariantRun) -> f64 {
@@ -57,6 +60,11 @@ pub fn delta(
                 .zip(measured(&p.after, g))
                 .map(|(b, a)| a - b)
         }),
+        band: before
+            .band_input
+            .as_deref()
+            .zip(after.band_input.as_deref())
+            .and_then(|(b, a)| crate::session::band::of_work(&[(a, 1.0), (b, -1.0)])),
     }
 }
 

@@ -43,6 +43,36 @@ impl CoreModel {
     }
 }
 
+impl CoreModel {
+    /// The cycles (milli) the scalar pipe is charged for one vector
+    /// instruction of `class`: all of its occupancy when the pipe waits for
+    /// every one, what is pending plus its own where the profile's
+    /// `waits_at` names it, else none now (it overlaps later scalar code).
+    pub(super) fn vector_charge(&mut self, class: &crate::vector::VClass) -> u64 {
+        let cost = self.cost.vector_cost(class);
+        if self.profile.vector.scalar_waits.value {
+            cost
+        } else if match class {
+            crate::vector::VClass::Config => self.cost.vector_waits().vsetvl,
+            crate::vector::VClass::Scalar => self.cost.vector_waits().vmv_x_s,
+            _ => false,
+        } {
+            // The profile says the scalar pipe waits for the unit here.
+            std::mem::take(&mut self.vec_pending) + cost
+        } else {
+            self.vec_pending += cost;
+            0
+        }
+    }
+
+    /// Idling to the timer for `need` milli-cycles: vector work runs down
+    /// and everything in flight finishes.
+    pub(super) fn idle_for(&mut self, need: u64) {
+        self.vec_pending -= self.vec_pending.min(need);
+        self.cost.idle(&mut self.pipe);
+    }
+}
+
 /// `p` with its timer ticking at `hz` instead of its board's rate (a
 /// snapshot's platform), said in the parameter's basis; `p` itself without.
 pub(super) fn with_timebase(p: Rc<Profile>, hz: Option<u64>) -> Rc<Profile> {

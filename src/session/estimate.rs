@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::source;
 use super::stats::{Counters, Stats};
+
 use crate::cost::Cat;
 
 /// A variant's cycle estimate on one core, per iteration of the window.
@@ -32,6 +33,10 @@ pub struct Estimate {
     pub unverified: Vec<String>,
     /// The source lines that cost most per iteration.
     pub hot_lines: Vec<HotLine>,
+    /// How far the figure moves over its parameters' ends (with a tape:
+    /// `RunOpts::bands`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<super::band::EstimateBand>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -99,6 +104,7 @@ pub(super) fn estimate(
                 .map(|s| s.to_string())
                 .collect(),
             hot_lines: hot_lines(stats, iters, 8),
+            band: None,
         }
     })
 }

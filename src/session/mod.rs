@@ -1,6 +1,7 @@
 //! Running a scenario's variant: build the machine, apply the knobs, run to
 //! the end, and collect what the reports show.
 
+pub mod band;
 pub mod bench;
 pub mod bench_guests;
 pub mod callstack;
@@ -18,6 +19,7 @@ mod recorder;
 pub mod source;
 pub mod stats;
 pub mod stream;
+pub mod tape;
 pub mod timeline;
 
 use std::collections::BTreeMap;
@@ -29,6 +31,7 @@ use crate::cost::Profile;
 use crate::machine::{Machine, MachineConfig, Outcome, Until};
 use crate::scenario::{Scenario, Variant};
 use crate::trace::{EventLog, GuestFault};
+pub use band::EstimateBand;
 pub use error::{BenchError, Refused, SessionError};
 pub use estimate::{Estimate, HotLine};
 pub use functions::FunctionFigure;
@@ -56,6 +59,8 @@ pub struct RunOpts {
     /// The time-travel history the machine may hold, its checkpoints and
     /// block stream (`Stats::set_history`); `None`: `MACHINE_HISTORY`.
     pub history: Option<usize>,
+    /// Keep the tape a band is costed from (`session::band`), with a core.
+    pub bands: bool,
 }
 
 /// `RunOpts::history` for a run nothing goes back in (the command line's
@@ -124,6 +129,9 @@ pub struct VariantRun {
     /// Events the bounded log dropped before those in `log`.
     #[serde(skip_serializing_if = "is_zero")]
     pub log_dropped: u64,
+    /// The run's tape and model, for bands (with `RunOpts::bands`).
+    #[serde(skip)]
+    pub band_input: Option<Rc<band::BandInput>>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -162,6 +170,9 @@ pub fn build_machine(
     let mut stats = Stats::new(map, program.clone(), model, markers, log);
     if let Some(h) = opts.history {
         stats.set_history(h);
+    }
+    if opts.bands && stats.model.is_some() {
+        stats.tape = Some(tape::Tape::default());
     }
     let mut m = Machine::with_config(program.clone(), stats, opts.machine)?;
     let core = core.or_else(|| scenario.cores.first().cloned());
@@ -251,7 +262,17 @@ pub fn run_variant(
     if outcome == Outcome::Budget {
         m.note_budget_exhausted();
     }
-    Ok(report(scenario, variant, opts, &m, outcome, budget))
+    let tape = m.observer_mut().tape.take();
+    let mut run = report(scenario, variant, opts, &m, outcome, budget);
+    if run.estimate.is_some()
+        && let Some((input, b)) = band::attach(m.observer(), tape, scenario.measure.is_none())
+    {
+        if let Some(e) = run.estimate.as_mut() {
+            e.band = b;
+        }
+        run.band_input = Some(input);
+    }
+    Ok(run)
 }
 
 /// What a finished run of `variant` produced.
@@ -382,6 +403,7 @@ pub(crate) fn report(
         result_names,
         log,
         log_dropped,
+        band_input: None,
     }
 }
 

@@ -33,6 +33,8 @@ pub struct BlockInfo {
     pub(super) costed: bool,
     /// Its id in the stream of retired blocks (`session::stream`).
     stream: u32,
+    /// Its id on the tape, when one is kept (`session::tape`).
+    tape: u32,
 }
 
 /// One instruction's entry in its block's table.
@@ -118,6 +120,9 @@ pub struct Stats {
     /// The time-travel history this machine may hold: its checkpoints and
     /// its block stream (`set_history`).
     history: usize,
+    /// What the core model was fed, kept for a band (`session::band`);
+    /// dropped when the machine goes back in time.
+    pub tape: Option<super::tape::Tape>,
 }
 
 impl Stats {
@@ -194,16 +199,26 @@ impl Stats {
             stream: Default::default(),
             history: MACHINE_HISTORY,
             traps: Default::default(),
+            tape: None,
+        }
+    }
+
+    /// A mark on the tape, if one is kept.
+    fn tape_mark(&mut self, m: super::tape::Mark) {
+        if let Some(t) = self.tape.as_mut() {
+            t.event(super::tape::Entry::Mark(m));
         }
     }
 
     fn open_window(&mut self) {
+        self.tape_mark(super::tape::Mark::WindowStart);
         self.window_start = Some(self.now.clone());
         self.lines_start = Some(self.lines.clone());
         self.functions.open();
     }
 
     fn close_window(&mut self) {
+        self.tape_mark(super::tape::Mark::WindowEnd);
         self.window_end = Some(self.now.clone());
         self.lines_end = Some(self.lines.clone());
         self.functions.close();
@@ -229,6 +244,7 @@ impl Stats {
             self.open_window();
         }
         if bits & M_ITER != 0 {
+            self.tape_mark(super::tape::Mark::Iteration);
             self.iteration_hits += 1;
             // A counted window opens at the first timed iteration's start
             // (and closes where the run ends, after the last: `event`).

@@ -115,6 +115,7 @@ mod tests {
             given_ns: None,
             given_cycles: None,
             unverified: Vec::new(),
+            band: None,
         }
     }
 

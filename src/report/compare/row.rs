@@ -27,4 +27,7 @@ pub struct Row {
     pub given_ns: Option<f64>,
     pub given_cycles: Option<f64>,
     pub unverified: Vec<String>,
+    /// The figures' bands (`session::band`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<crate::session::EstimateBand>,
 }

@@ -67,6 +67,7 @@ impl Observer for Stats {
             marks,
             costed: self.model.is_some(),
             stream: self.stream.block(insns.iter().map(|d| d.pc)),
+            tape: self.tape.as_mut().map_or(0, |t| t.block(insns)),
         }
     }
 
@@ -108,12 +109,18 @@ impl Observer for Stats {
         for i in r.from..r.to {
             while let Some((_, bits)) = marks.next_if(|(j, _)| *j == i) {
                 self.executed = r.at + (i - r.from) as u64;
+                if let Some(t) = self.tape.as_mut() {
+                    t.close(Some(r.insns[i].pc));
+                }
                 self.mark(*bits);
             }
             // The pc's own phase symbol, else the innermost frame's
             // (session::callstack), else the privilege default.
             let slot = &info.slots[i];
             let p = slot.phase.or(frame).unwrap_or(fallback) as usize;
+            if let Some(t) = self.tape.as_mut() {
+                t.insn(info.tape, i, p as u8, r.priv_ as u8);
+            }
             self.now.phase[p] += 1;
             let func = slot.func;
             self.functions.retire(func);
@@ -184,6 +191,9 @@ impl Observer for Stats {
             self.lines[slot.line as usize] += spent + waited;
             self.functions.charge(func, spent + waited);
         }
+        if let Some(t) = self.tape.as_mut() {
+            t.close(r.next);
+        }
         let produced = if found.is_empty() {
             0
         } else {
@@ -251,13 +261,15 @@ impl Observer for Stats {
         };
         let sum: u64 = self.now.cycles.iter().sum();
         let need = clock::idle_milli(&m.profile, sum, target);
-        m.vec_pending -= m.vec_pending.min(need);
-        m.cost.idle(&mut m.pipe);
+        m.idle_for(need);
         // Time, not work: its own phase and category, which the
         // per-iteration figures leave out (estimate.rs), and no function's,
         // line's or path step's cycles.
         self.now.cycles[IDLE as usize] += need;
         self.now.ledger.add(Cat::Idle, need);
+        if let Some(t) = self.tape.as_mut() {
+            t.event(crate::session::tape::Entry::Idle { target });
+        }
         true
     }
 
@@ -285,22 +297,19 @@ impl Observer for Stats {
             self.now.vector[p as usize] += 1;
         }
         if let Event::Vector { pc, class, .. } = ev
+            && let Some(t) = self.tape.as_mut()
+        {
+            let phase = self.map.phase_of(*pc).or(self.stack.phase());
+            let phase = phase.unwrap_or(PhaseMap::default_for(self.last_priv));
+            t.event(crate::session::tape::Entry::Vector {
+                class: *class,
+                phase,
+            });
+        }
+        if let Event::Vector { pc, class, .. } = ev
             && let Some(m) = self.model.as_mut()
         {
-            let cost = m.cost.vector_cost(class);
-            let v = if m.profile.vector.scalar_waits.value {
-                cost
-            } else if match class {
-                crate::vector::VClass::Config => m.cost.vector_waits().vsetvl,
-                crate::vector::VClass::Scalar => m.cost.vector_waits().vmv_x_s,
-                _ => false,
-            } {
-                // The profile says the scalar pipe waits for the unit here.
-                std::mem::take(&mut m.vec_pending) + cost
-            } else {
-                m.vec_pending += cost;
-                0
-            };
+            let v = m.vector_charge(class);
             let p = self.phase_at(*pc, self.last_priv) as usize;
             self.now.cycles[p] += v;
             self.now.ledger.add(Cat::VectorUnit, v);
@@ -338,6 +347,9 @@ impl Observer for Stats {
                 ..
             } => self.stack.trap(*cause, *epc, *from, *to, *handler),
             Event::TrapReturn { .. } => {
+                if let Some(t) = self.tape.as_mut() {
+                    t.event(crate::session::tape::Entry::Xret);
+                }
                 self.stack.xret();
                 if let Some(m) = self.model.as_mut()
                     && m.profile.core.trap_flushes_ras.value
@@ -355,6 +367,11 @@ impl Observer for Stats {
                 *self.interrupts.entry(key).or_default() += 1;
             }
             self.now.traps += 1;
+            if let Some(t) = self.tape.as_mut() {
+                let phase = self.map.phase_of(*handler).or(self.stack.phase());
+                let phase = phase.unwrap_or(PhaseMap::default_for(*to));
+                t.event(crate::session::tape::Entry::Trap { phase });
+            }
             if let Some(m) = self.model.as_mut() {
                 // The pipeline is flushed: no stall carries into the handler.
                 let v = m.cost.trap(&mut m.pipe);

@@ -109,6 +109,7 @@ impl Rewind for Stats {
             stream,
             traps,
             history: _, // configuration
+            tape: _,    // dropped on restore: the tape is one run's, forward only
         } = self;
         StatsSaved {
             model: model.as_ref().map(|m| ModelSaved {
@@ -165,6 +166,7 @@ impl Rewind for Stats {
         self.path.clone_from(&s.path);
         self.stream.run.clone_from(&s.stream);
         self.traps.clone_from(&s.traps);
+        self.tape = None;
     }
 
     fn saved_bytes(s: &StatsSaved) -> usize {
