@@ -37,7 +37,11 @@ pub(super) fn diff(
         .as_ref()
         .map(|c| super::each::core_vector_hint(&s, &c.name))
         .unwrap_or_default();
-    let opts = RunOpts { core, ..opts };
+    let opts = RunOpts {
+        bands: core.is_some(),
+        core,
+        ..opts
+    };
     // The default: a typical iteration (`pathdiff::diff_typical`).
     let d = match iteration {
         Some(n) => pathdiff::diff_at(&s, &a, &b, &opts, Which::Nth(n)),

@@ -313,8 +313,8 @@ impl Ctx<'_> {
             None => None,
         };
         let diff_opts = RunOpts {
+            bands: diff_core.is_some(),
             core: diff_core,
-            bands: false,
             ..opts.clone()
         };
         let mut diffs = Vec::new();

@@ -39,6 +39,42 @@ pub struct Figure {
     pub source: String,
     /// The core profile's unverified parameters (`Profile::unverified`).
     pub unverified: Vec<String>,
+    #[serde(flatten)]
+    pub band: BandCells,
+}
+
+/// A figure's band beside its measured figure (`session::band`): all null
+/// without a band.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BandCells {
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// The measured figure lies inside the band (null without one of them).
+    pub inside: Option<bool>,
+    /// The parameter whose ends alone move the estimate most.
+    pub moved_most_by: Option<String>,
+    pub band_method: Option<crate::session::band::Method>,
+    /// The band holds the run's path fixed (it read the clock or took the
+    /// timer).
+    pub path_fixed: bool,
+}
+
+impl BandCells {
+    fn new(b: Option<&crate::session::band::Band>, measured: Option<f64>) -> BandCells {
+        let Some(b) = b else {
+            return BandCells::default();
+        };
+        // Inside to the precision reports print (0.05).
+        let inside = measured.map(|m| b.low - 0.05 <= m && m <= b.high + 0.05);
+        BandCells {
+            low: Some(b.low),
+            high: Some(b.high),
+            inside,
+            moved_most_by: b.moved_most_by.clone(),
+            band_method: Some(b.method),
+            path_fixed: b.path_fixed,
+        }
+    }
 }
 
 /// A pair whose two variants were both measured on the same core.
@@ -62,6 +98,8 @@ pub struct Difference {
     /// Both figures were given with `--measured`.
     pub given: bool,
     pub unverified: Vec<String>,
+    #[serde(flatten)]
+    pub band: BandCells,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -73,6 +111,10 @@ pub struct Summary {
     pub absolute_within: usize,
     pub differences_compared: usize,
     pub differences_within: usize,
+    /// Measured figures (absolute and differences) with a band, and how
+    /// many lie inside it.
+    pub banded: usize,
+    pub inside: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -162,6 +204,10 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                             .as_ref()
                             .and_then(|d| if unit == "ns" { d.ns } else { d.cycles });
                         let m = m1 - m0;
+                        let band = est
+                            .as_ref()
+                            .and_then(|d| d.band.as_ref())
+                            .map(|b| if unit == "ns" { &b.ns } else { &b.cycles });
                         differences.push(Difference {
                             scenario: shown.clone(),
                             core: core.clone(),
@@ -179,6 +225,7 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                             comparable,
                             given,
                             unverified: unverified.clone(),
+                            band: BandCells::new(band, Some(m).filter(|_| comparable)),
                         });
                     }
                 }
@@ -191,6 +238,17 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
     };
     let (ac, aw) = count(figures.iter().map(|f| f.ratio).collect());
     let (dc, dw) = count(differences.iter().map(|d| d.ratio).collect());
+    let insides: Vec<bool> = figures
+        .iter()
+        .filter(|f| f.status == "compared")
+        .filter_map(|f| f.band.inside)
+        .chain(
+            differences
+                .iter()
+                .filter(|d| d.comparable)
+                .filter_map(|d| d.band.inside),
+        )
+        .collect();
     Fidelity {
         scenarios: items.iter().map(|(_, n, _)| n.clone()).collect(),
         without_figures: without,
@@ -202,6 +260,8 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
             absolute_within: aw,
             differences_compared: dc,
             differences_within: dw,
+            banded: insides.len(),
+            inside: insides.iter().filter(|i| **i).count(),
         },
     }
 }
@@ -217,6 +277,12 @@ fn reference_figures(
         .iter()
         .find(|v| v.variant == r.variant);
     let est = run.and_then(|v| v.estimate.as_ref());
+    let input = run.and_then(|v| v.band_input.as_deref());
+    // The band of the figure the reference names, in both units.
+    let band = input.and_then(|i| match &r.per_event {
+        Some((phase, n)) => crate::session::band::of_phase(&[(i, 1.0)], phase, *n),
+        None => crate::session::band::of_work(&[(i, 1.0)]),
+    });
     let mut units: Vec<(&'static str, Option<f64>)> = Vec::new();
     if r.ns.is_some() || r.cycles.is_none() {
         units.push(("ns", r.ns));
@@ -261,6 +327,11 @@ fn reference_figures(
                 what: r.what.clone(),
                 source: r.source.clone(),
                 unverified: est.map(|e| e.unverified.clone()).unwrap_or_default(),
+                band: BandCells::new(
+                    band.as_ref()
+                        .map(|b| if unit == "ns" { &b.ns } else { &b.cycles }),
+                    measured.filter(|_| r.comparable),
+                ),
             }
         })
         .collect()

@@ -178,6 +178,7 @@ mod tests {
             matched_by: MatchBy::SourceLine,
             choice: Choice::Asked,
             gave_up: Vec::new(),
+            bands: None,
         };
         let f = d.folds();
         assert_eq!(f, vec![(FOLD_CONTEXT, 70 - FOLD_CONTEXT)]);

@@ -30,6 +30,9 @@ pub struct PathRun {
     /// count them (`Stats::iteration_marks`, or the window's end for the
     /// last), independent of the steps: what the steps must add up to.
     pub marks_milli: Option<u64>,
+    /// The run's tape and model, for the iteration's band (with
+    /// `RunOpts::bands`).
+    pub band: Option<Rc<super::band::BandInput>>,
 }
 
 /// Runs `variant` within the scenario's budget and records iteration `which`.
@@ -73,6 +76,7 @@ pub fn record(
             break;
         }
     }
+    let tape = m.observer_mut().tape.take();
     let stats: &Stats = m.observer();
     let Some(rec) = stats.path.as_ref() else {
         return Err(SessionError::NoRecorder);
@@ -110,6 +114,9 @@ pub fn record(
         iterations: rec.began,
         core: stats.model.as_ref().map(|m| m.profile.name.clone()),
         marks_milli,
+        band: tape
+            .and_then(|t| super::band::input_of(stats, t, false))
+            .map(Rc::new),
         path,
     })
 }

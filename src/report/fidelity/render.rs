@@ -70,14 +70,71 @@ fn measured_cell(f: &Figure) -> String {
 
 pub fn summary_line(f: &Fidelity) -> String {
     let s = &f.summary;
-    format!(
+    let mut line = format!(
         "{} of {} absolute figures and {} of {} differences are within ±{:.0}% of the measured figure",
         s.absolute_within,
         s.absolute_compared,
         s.differences_within,
         s.differences_compared,
         100.0 * s.band
-    )
+    );
+    if s.banded > 0 {
+        line.push_str(&format!(
+            "; {} of {} measured figures lie inside the estimate's band",
+            s.inside, s.banded
+        ));
+    }
+    line
+}
+
+/// "band 139.4..171.4 ns: the measured figure lies outside it; moved most
+/// by csr_write_flush"; none without a band.
+fn band_words(b: &super::BandCells, unit: &str, sign: bool) -> Option<String> {
+    let (lo, hi) = (b.low?, b.high?);
+    let mut s = if sign {
+        format!("band {lo:+.1}..{hi:+.1} {unit}")
+    } else {
+        format!("band {lo:.1}..{hi:.1} {unit}")
+    };
+    match b.inside {
+        Some(true) => s.push_str(": the measured figure lies inside it"),
+        Some(false) => s.push_str(": the measured figure lies outside it"),
+        None => {}
+    }
+    if b.band_method == Some(crate::session::band::Method::OneAtATime) {
+        s.push_str(" (each value alone, then all low and all high)");
+    }
+    if let Some(m) = &b.moved_most_by {
+        s.push_str(&format!("; moved most by {m}"));
+    }
+    if b.path_fixed {
+        s.push_str("; the path held fixed");
+    }
+    Some(s)
+}
+
+/// "151.4 ns (139.4..171.4)" for a table.
+fn with_band(v: Option<f64>, b: &super::BandCells, unit: &str, sign: bool) -> String {
+    let Some(v) = v else { return "-".into() };
+    let band = match (b.low, b.high) {
+        (Some(lo), Some(hi)) if sign => format!(" ({lo:+.1}..{hi:+.1})"),
+        (Some(lo), Some(hi)) => format!(" ({lo:.1}..{hi:.1})"),
+        _ => String::new(),
+    };
+    if sign {
+        format!("{v:+.1} {unit}{band}")
+    } else {
+        format!("{v:.1} {unit}{band}")
+    }
+}
+
+/// "inside", "outside" or empty.
+fn inside_cell(b: &super::BandCells) -> &'static str {
+    match b.inside {
+        Some(true) => "inside",
+        Some(false) => "outside",
+        None => "",
+    }
 }
 
 pub fn text(f: &Fidelity) -> String {
@@ -103,6 +160,9 @@ pub fn text(f: &Fidelity) -> String {
                 ratio_cell(g)
             );
             let _ = writeln!(o, "         {} ({})", g.what, g.source);
+            if let Some(b) = band_words(&g.band, g.unit, false) {
+                let _ = writeln!(o, "         {b}");
+            }
             if !g.unverified.is_empty() {
                 let _ = writeln!(o, "         unverified: {}", g.unverified.join(", "));
             }
@@ -119,6 +179,9 @@ pub fn text(f: &Fidelity) -> String {
                 signed(d.estimate, d.unit, 1),
                 diff_ratio(d)
             );
+            if let Some(b) = band_words(&d.band, d.unit, true) {
+                let _ = writeln!(o, "         {b}");
+            }
             if !d.unverified.is_empty() {
                 let _ = writeln!(o, "         unverified: {}", d.unverified.join(", "));
             }
@@ -146,19 +209,21 @@ pub fn markdown(f: &Fidelity) -> String {
     );
     let _ = writeln!(
         o,
-        "| scenario | core | variant | estimate | measured | ratio | what was measured (source) | unverified parameters |"
+        "| scenario | core | variant | estimate (band) | measured | ratio | in band | moved most by | what was measured (source) | unverified parameters |"
     );
-    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|---|");
+    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|---|---|---|");
     for g in &f.figures {
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} ({}) | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} |",
             short(&g.scenario),
             g.core,
             g.variant,
-            value(g.estimate, g.unit, 1),
+            with_band(g.estimate, &g.band, g.unit, false),
             measured_cell(g),
             ratio_cell(g),
+            inside_cell(&g.band),
+            g.band.moved_most_by.as_deref().unwrap_or(""),
             md_cell(&g.what),
             md_cell(&g.source),
             g.unverified.join(", ")
@@ -166,9 +231,9 @@ pub fn markdown(f: &Fidelity) -> String {
     }
     let _ = writeln!(
         o,
-        "\n| scenario | core | pair (after − before) | estimated difference | measured difference | ratio | unverified parameters |"
+        "\n| scenario | core | pair (after − before) | estimated difference (band) | measured difference | ratio | in band | moved most by | unverified parameters |"
     );
-    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|");
+    let _ = writeln!(o, "|---|---|---|---:|---:|---:|---|---|---|");
     for d in &f.differences {
         let mut measured = format!("{} {}", as_given(d.measured, true), d.unit);
         if d.given {
@@ -176,13 +241,15 @@ pub fn markdown(f: &Fidelity) -> String {
         }
         let _ = writeln!(
             o,
-            "| {} | {} | {} → {} | {} | {measured} | {} | {} |",
+            "| {} | {} | {} → {} | {} | {measured} | {} | {} | {} | {} |",
             short(&d.scenario),
             d.core,
             d.before,
             d.after,
-            signed(d.estimate, d.unit, 1),
+            with_band(d.estimate, &d.band, d.unit, true),
             diff_ratio(d),
+            inside_cell(&d.band),
+            d.band.moved_most_by.as_deref().unwrap_or(""),
             d.unverified.join(", ")
         );
     }

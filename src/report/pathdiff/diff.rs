@@ -50,6 +50,33 @@ pub struct PathDiff {
     /// Stretches the alignment gave up on (its time bound, `BUDGET`),
     /// shown as deleted then inserted: A and B line index ranges.
     pub gave_up: Vec<GaveUp>,
+    /// The totals' bands in cycles (`session::band`): A's iteration, B's,
+    /// and B − A with the same values on both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<TotalBands>,
+}
+
+/// The cycles bands of a diff's totals.
+#[derive(Clone, Debug, Serialize)]
+pub struct TotalBands {
+    pub a: crate::session::band::Band,
+    pub b: crate::session::band::Band,
+    pub b_minus_a: crate::session::band::Band,
+}
+
+impl TotalBands {
+    /// From the two runs' tapes and the iteration marks their paths began
+    /// at; none without both tapes.
+    pub fn of(a: &PathRun, b: &PathRun) -> Option<TotalBands> {
+        use crate::session::band::of_iteration;
+        let (ia, ib) = (a.band.as_deref()?, b.band.as_deref()?);
+        let (ha, hb) = (a.path.hit, b.path.hit);
+        Some(TotalBands {
+            a: of_iteration(&[(ia, 1.0, ha)])?,
+            b: of_iteration(&[(ib, 1.0, hb)])?,
+            b_minus_a: of_iteration(&[(ib, 1.0, hb), (ia, -1.0, ha)])?,
+        })
+    }
 }
 
 impl PathDiff {
@@ -89,6 +116,7 @@ impl PathDiff {
             matched_by,
             choice: Choice::Asked,
             gave_up: search.gave_up,
+            bands: TotalBands::of(a, b),
         }
     }
 

@@ -201,21 +201,41 @@ pub fn markdown(d: &PathDiff, full: bool) -> String {
     let _ = writeln!(s, "\n### Total\n");
     let (na, nb) = (d.a.lines.len() as i64, d.b.lines.len() as i64);
     if with {
+        let bs = d.bands.as_ref();
+        let band = |b: Option<&crate::session::band::Band>, sign: bool| match b {
+            Some(b) if sign => format!(" ({:+.1}..{:+.1})", b.low, b.high),
+            Some(b) => format!(" ({:.1}..{:.1})", b.low, b.high),
+            None => String::new(),
+        };
         let _ = writeln!(s, "| | instructions | cycles |");
         let _ = writeln!(s, "|---|--:|--:|");
         let _ = writeln!(
             s,
-            "| A {} | {na} | {} |",
+            "| A {} | {na} | {}{} |",
             cell(&d.a.variant),
-            cycles(d.a.milli)
+            cycles(d.a.milli),
+            band(bs.map(|b| &b.a), false)
         );
         let _ = writeln!(
             s,
-            "| B {} | {nb} | {} |",
+            "| B {} | {nb} | {}{} |",
             cell(&d.b.variant),
-            cycles(d.b.milli)
+            cycles(d.b.milli),
+            band(bs.map(|b| &b.b), false)
         );
-        let _ = writeln!(s, "| B − A | {:+} | {} |", nb - na, signed(d.diff_milli()));
+        let _ = writeln!(
+            s,
+            "| B − A | {:+} | {}{} |",
+            nb - na,
+            signed(d.diff_milli()),
+            band(bs.map(|b| &b.b_minus_a), true)
+        );
+        if bs.is_some() {
+            let _ = writeln!(
+                s,
+                "\n(low..high): over the ends of the profile's unverified and assumed values (docs/reference/bands.md)."
+            );
+        }
     } else {
         let _ = writeln!(s, "| | instructions |");
         let _ = writeln!(s, "|---|--:|");

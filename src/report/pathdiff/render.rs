@@ -388,21 +388,44 @@ fn events_summary_text(d: &PathDiff, out: &mut Vec<String>) {
 fn total_text(d: &PathDiff, out: &mut Vec<String>) {
     let (na, nb) = (d.a.lines.len() as i64, d.b.lines.len() as i64);
     if d.core.is_some() {
+        let band = |b: Option<&crate::session::band::Band>, sign: bool| match b {
+            Some(b) if sign => format!(" ({:+.1}..{:+.1})", b.low, b.high),
+            Some(b) => format!(" ({:.1}..{:.1})", b.low, b.high),
+            None => String::new(),
+        };
+        let bs = d.bands.as_ref();
         out.push(format!(
-            "Total  A {}: {na} insns, {} cycles",
+            "Total  A {}: {na} insns, {} cycles{}",
             d.a.variant,
-            cycles(d.a.milli)
+            cycles(d.a.milli),
+            band(bs.map(|b| &b.a), false)
         ));
         out.push(format!(
-            "       B {}: {nb} insns, {} cycles",
+            "       B {}: {nb} insns, {} cycles{}",
             d.b.variant,
-            cycles(d.b.milli)
+            cycles(d.b.milli),
+            band(bs.map(|b| &b.b), false)
         ));
         out.push(format!(
-            "       B - A: {:+} insns, {} cycles",
+            "       B - A: {:+} insns, {} cycles{}",
             nb - na,
-            signed(d.diff_milli())
+            signed(d.diff_milli()),
+            band(bs.map(|b| &b.b_minus_a), true)
         ));
+        if let Some(b) = bs {
+            out.push(format!(
+                "       (low..high): over the ends of the profile's unverified and assumed values{}{}",
+                b.b_minus_a
+                    .moved_most_by
+                    .as_ref()
+                    .map_or(String::new(), |m| format!("; B - A moved most by {m}")),
+                if b.a.path_fixed || b.b.path_fixed {
+                    "; the paths held fixed"
+                } else {
+                    ""
+                }
+            ));
+        }
     } else {
         out.push(format!("Total  A {}: {na} insns", d.a.variant));
         out.push(format!("       B {}: {nb} insns", d.b.variant));

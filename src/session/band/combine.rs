@@ -46,7 +46,7 @@ impl Band {
 pub struct Side<'a> {
     pub input: &'a BandInput,
     pub sign: f64,
-    pub figure: &'a dyn Fn(&BandInput, &[u64]) -> f64,
+    pub figure: &'a dyn Fn(&BandInput, &super::Replayed) -> f64,
 }
 
 /// The band of `sum(sign · figure)` over the sides; `ns`: divided by the

@@ -34,6 +34,8 @@ use super::tape::Tape;
 mod combine;
 mod replay;
 
+pub use replay::Replayed;
+
 pub use combine::{Band, Method, Side, band};
 
 use crate::cost::{Cat, MILLI, Profile, Val};
@@ -83,7 +85,7 @@ pub struct BandInput {
     /// The run read the clock, was interrupted by the timer, or idled.
     pub clock_dependent: bool,
     /// Window cycles per phase, by assignment (its text).
-    cache: RefCell<HashMap<String, Rc<Vec<u64>>>>,
+    cache: RefCell<HashMap<String, Rc<Replayed>>>,
     /// Mispredict lists, by predictor values: an id per distinct list,
     /// so that predictors that agree share their costings.
     misps: RefCell<HashMap<String, usize>>,
@@ -150,7 +152,7 @@ impl BandInput {
     }
 
     /// Window cycles (milli) per phase with `a`'s values.
-    pub fn window(&self, a: &Assign) -> Rc<Vec<u64>> {
+    pub fn window(&self, a: &Assign) -> Rc<Replayed> {
         let p = self.profile_with(a);
         let (id, misps) = self.misps_for(&p);
         // The costing depends on the mispredicts and the other values.
@@ -230,7 +232,7 @@ fn text(a: &Assign) -> String {
 }
 
 #[cfg(test)]
-pub(super) fn replay_plain(input: &BandInput, a: &Assign, reuse: bool) -> Vec<u64> {
+pub(super) fn replay_plain(input: &BandInput, a: &Assign, reuse: bool) -> Replayed {
     let p = input.profile_with(a);
     let misps = replay::predict(&input.tape, &p);
     replay::replay(&input.tape, p, &misps, input.phases, reuse)
@@ -252,7 +254,7 @@ pub fn attach(
 
 /// What a band needs of a finished run whose core model was fed `tape`;
 /// none without a core model, or with a tape that overflowed.
-pub(super) fn input_of(
+pub(crate) fn input_of(
     stats: &super::stats::Stats,
     tape: Tape,
     whole_run: bool,
@@ -291,25 +293,51 @@ pub struct EstimateBand {
 /// The band of the per-iteration work figure, in cycles and ns, summed
 /// over `sides` (a run and its sign: a difference is after +1, before -1).
 pub fn of_work(sides: &[(&BandInput, f64)]) -> Option<EstimateBand> {
-    let work = |i: &BandInput, w: &[u64]| i.work(w);
+    let work = |i: &BandInput, r: &Replayed| i.work(&r.window);
     of(sides, &work)
 }
 
 /// The band of one phase's cycles per iteration over `n` events (a figure
 /// measured per event), in cycles and ns; none if no run has the phase.
 pub fn of_phase(sides: &[(&BandInput, f64)], phase: &str, n: f64) -> Option<EstimateBand> {
-    let f = |i: &BandInput, w: &[u64]| {
+    let f = |i: &BandInput, r: &Replayed| {
         i.names
             .iter()
             .position(|x| x == phase)
-            .map_or(0.0, |k| per(w[k], i.iters) / n)
+            .map_or(0.0, |k| per(r.window[k], i.iters) / n)
     };
     of(sides, &f)
 }
 
+/// The cycles band of one iteration on each side: the iteration that began
+/// at each side's iteration mark `hit` (a path diff's), summed with signs.
+pub fn of_iteration(sides: &[(&BandInput, f64, u64)]) -> Option<Band> {
+    let figures: Vec<_> = sides
+        .iter()
+        .map(|(_, _, hit)| {
+            let hit = *hit;
+            move |_: &BandInput, r: &Replayed| {
+                r.iteration(hit)
+                    .map_or(f64::NAN, |m| m as f64 / MILLI as f64)
+            }
+        })
+        .collect();
+    let sides: Vec<Side<'_>> = sides
+        .iter()
+        .zip(&figures)
+        .map(|((input, sign, _), f)| Side {
+            input,
+            sign: *sign,
+            figure: f,
+        })
+        .collect();
+    let b = band(&sides, false)?;
+    (b.low.is_finite() && b.high.is_finite()).then_some(b)
+}
+
 fn of(
     sides: &[(&BandInput, f64)],
-    figure: &dyn Fn(&BandInput, &[u64]) -> f64,
+    figure: &dyn Fn(&BandInput, &Replayed) -> f64,
 ) -> Option<EstimateBand> {
     let sides: Vec<Side<'_>> = sides
         .iter()

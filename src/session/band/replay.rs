@@ -105,7 +105,7 @@ pub(super) fn replay(
     misps: &Misps,
     phases: usize,
     reuse: bool,
-) -> Vec<u64> {
+) -> Replayed {
     let mut f = Feed {
         tape,
         misps,
@@ -115,6 +115,11 @@ pub(super) fn replay(
         mi: 0,
     };
     let (mut start, mut end) = (None, None);
+    // Work (milli, idle left out) at each iteration mark and at the
+    // window's end.
+    let work = |now: &[u64]| now.iter().sum::<u64>() - now.get(IDLE as usize).copied().unwrap_or(0);
+    let mut marks = Vec::new();
+    let mut end_work = None;
     // Earlier segments by shape: length, first and last entry, mispredicts.
     let mut seen: HashMap<(usize, usize, Key, Key), Vec<Seg>> = HashMap::new();
     let entries = &tape.entries;
@@ -124,7 +129,11 @@ pub(super) fn replay(
         if let Entry::Mark(mark) = entries[k] {
             match mark {
                 Mark::WindowStart if start.is_none() => start = Some(f.now.clone()),
-                Mark::WindowEnd if end.is_none() => end = Some(f.now.clone()),
+                Mark::WindowEnd if end.is_none() => {
+                    end = Some(f.now.clone());
+                    end_work = Some(work(&f.now));
+                }
+                Mark::Iteration => marks.push(work(&f.now)),
                 _ => {}
             }
             k += 1;
@@ -225,9 +234,39 @@ pub(super) fn replay(
         k = to;
     }
     let end = end.unwrap_or(f.now);
-    match start {
+    let window = match start {
         Some(s) => end.iter().zip(&s).map(|(a, b)| a - b).collect(),
         None => end,
+    };
+    Replayed {
+        window,
+        marks,
+        end: end_work,
+    }
+}
+
+/// What one replay gives: the window's cycles per phase, and the work done
+/// by each iteration mark and by the window's end (milli, idle left out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replayed {
+    pub window: Vec<u64>,
+    pub marks: Vec<u64>,
+    pub end: Option<u64>,
+}
+
+impl Replayed {
+    /// The work (milli) of the iteration that began at iteration mark
+    /// `hit` (1-based, every mark counted): to the next mark, or to the
+    /// window's end for the last.
+    pub fn iteration(&self, hit: u64) -> Option<u64> {
+        let i = usize::try_from(hit.checked_sub(1)?).ok()?;
+        let start = *self.marks.get(i)?;
+        let stop = match (self.marks.get(i + 1), self.end) {
+            (Some(n), Some(e)) => (*n).min(e.max(start)),
+            (Some(n), None) => *n,
+            (None, e) => e?,
+        };
+        stop.checked_sub(start)
     }
 }
 

@@ -74,7 +74,7 @@ fn replay_with_the_profiles_values_gives_the_runs_cycles_on_every_scenario_and_c
         for core in CORES {
             for (v, estimate, input) in taped(&s, core) {
                 let input = input.expect("a tape");
-                let work = input.work(&input.window(&Vec::new()));
+                let work = input.work(&input.window(&Vec::new()).window);
                 assert!(
                     (work - estimate).abs() < 1e-9,
                     "{name} {v} on {core}: replay {work} against the run's {estimate}"

@@ -41,6 +41,7 @@ fn synthetic_diff(a: Vec<Line>, b: Vec<Line>, budget: u64) -> PathDiff {
         matched_by: pathdiff::MatchBy::SourceLine,
         choice: pathdiff::Choice::Asked,
         gave_up: search.gave_up,
+        bands: None,
     }
 }
 
