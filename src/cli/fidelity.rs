@@ -41,6 +41,7 @@ pub(super) fn fidelity(
         machine,
         history: crate::session::NO_HISTORY,
         bands: true,
+        band_later: true,
         ..RunOpts::default()
     };
     let paths = if paths.is_empty() {

@@ -229,6 +229,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 machine: machine.config(),
                 history: crate::session::NO_HISTORY,
                 bands: true,
+                band_later: false,
             };
             run(&scenario, &variants, format, events, opts)
         }

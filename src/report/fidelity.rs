@@ -173,9 +173,16 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                 .unwrap_or_default();
             let find = |v: &str| runs.iter().find(|r| r.variant == v);
             for p in &s.pairs {
-                let est = find(&p.before)
-                    .zip(find(&p.after))
-                    .map(|(b, a)| pairs::delta(s, core, p, b, a));
+                // Made once a measured difference asks for it: its band
+                // costs replays.
+                let made = std::cell::OnceCell::new();
+                let est = || {
+                    made.get_or_init(|| {
+                        find(&p.before)
+                            .zip(find(&p.after))
+                            .map(|(b, a)| pairs::delta(s, core, p, b, a))
+                    })
+                };
                 // Comparable figures first, then those from another
                 // architecture or setup (listed, no ratio); the scenario's,
                 // then those given with --measured (never one of each).
@@ -200,11 +207,11 @@ pub fn build(items: &[Item<'_>]) -> Fidelity {
                         else {
                             continue;
                         };
-                        let estimate = est
+                        let estimate = est()
                             .as_ref()
                             .and_then(|d| if unit == "ns" { d.ns } else { d.cycles });
                         let m = m1 - m0;
-                        let band = est
+                        let band = est()
                             .as_ref()
                             .and_then(|d| d.band.as_ref())
                             .map(|b| if unit == "ns" { &b.ns } else { &b.cycles });

@@ -47,9 +47,37 @@ impl VariantJob {
         true
     }
 
-    /// The report of a run `advance` finished.
-    pub fn finish(&self, scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> VariantRun {
+    /// The report of a run `advance` finished, with its band input (with
+    /// `RunOpts::bands`) but no band yet: `band::BandJob` makes it a little
+    /// at a time.
+    pub fn finish(&mut self, scenario: &Scenario, variant: &Variant, opts: &RunOpts) -> VariantRun {
         let o = self.outcome.clone().unwrap_or(Outcome::Budget);
-        report(scenario, variant, opts, &self.m, o, self.budget)
+        let tape = self.m.observer_mut().tape.take();
+        let mut run = report(scenario, variant, opts, &self.m, o, self.budget);
+        keep_band(&mut run, self.m.observer(), tape, scenario, false);
+        run
     }
+}
+
+/// Keeps a finished run's band input with its report (with a tape and an
+/// estimate), and makes the estimate's band now if `now`.
+pub(super) fn keep_band(
+    run: &mut VariantRun,
+    stats: &Stats,
+    tape: Option<super::tape::Tape>,
+    scenario: &Scenario,
+    now: bool,
+) {
+    if run.estimate.is_none() {
+        return;
+    }
+    let whole_run = scenario.measure.is_none();
+    let Some(input) = tape.and_then(|t| super::band::input_of(stats, t, whole_run)) else {
+        return;
+    };
+    let input = std::rc::Rc::new(input);
+    if now && let Some(e) = run.estimate.as_mut() {
+        e.band = super::band::of_work(&[(&input, 1.0)]);
+    }
+    run.band_input = Some(input);
 }

@@ -61,6 +61,9 @@ pub struct RunOpts {
     pub history: Option<usize>,
     /// Keep the tape a band is costed from (`session::band`), with a core.
     pub bands: bool,
+    /// With `bands`: keep the band input but leave the estimate's own band
+    /// unmade (a report that bands only some figures, as `fidelity` does).
+    pub band_later: bool,
 }
 
 /// `RunOpts::history` for a run nothing goes back in (the command line's
@@ -264,14 +267,7 @@ pub fn run_variant(
     }
     let tape = m.observer_mut().tape.take();
     let mut run = report(scenario, variant, opts, &m, outcome, budget);
-    if run.estimate.is_some()
-        && let Some((input, b)) = band::attach(m.observer(), tape, scenario.measure.is_none())
-    {
-        if let Some(e) = run.estimate.as_mut() {
-            e.band = b;
-        }
-        run.band_input = Some(input);
-    }
+    job::keep_band(&mut run, m.observer(), tape, scenario, !opts.band_later);
     Ok(run)
 }
 

@@ -343,6 +343,7 @@ impl AppState {
         let opts = RunOpts {
             log_events: 0,
             history: session::NO_HISTORY,
+            bands: true,
             ..self.opts()
         };
         self.summaries = self

@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use super::{Assign, BandInput, FULL_MAX, Knob};
+use super::BandInput;
+use super::types::{Assign, FULL_MAX, Knob, Replayed};
 
 /// How a band was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -46,7 +47,7 @@ impl Band {
 pub struct Side<'a> {
     pub input: &'a BandInput,
     pub sign: f64,
-    pub figure: &'a dyn Fn(&BandInput, &super::Replayed) -> f64,
+    pub figure: &'a dyn Fn(&BandInput, &Replayed) -> f64,
 }
 
 /// The band of `sum(sign · figure)` over the sides; `ns`: divided by the

@@ -32,18 +32,18 @@ use serde::Serialize;
 use super::stats::IDLE;
 use super::tape::Tape;
 mod combine;
+mod job;
 mod replay;
+mod types;
 
-pub use replay::Replayed;
+pub use job::BandJob;
+
+use types::Misps;
+pub use types::{Assign, FULL_MAX, Knob, Replayed};
 
 pub use combine::{Band, Method, Side, band};
 
-use crate::cost::{Cat, MILLI, Profile, Val};
-use crate::predict::PredKind;
-
-/// The most combinations a band takes whole (2^10: ten two-ended
-/// parameters); above it, each alone plus all-low and all-high.
-pub const FULL_MAX: usize = 1024;
+use crate::cost::{Cat, MILLI, Profile};
 
 /// Parameters that change only the predictors.
 const PREDICTOR: &[&str] = &[
@@ -58,16 +58,6 @@ const PREDICTOR: &[&str] = &[
 /// apart), the timer's rate and the profile's fixed shape (they move the
 /// path, or are facts of the core rather than of the model).
 const NOT_VARIED: &[&str] = &["clock_ghz", "timebase_hz"];
-
-/// One parameter a band varies: its name (`Ranged::key`) and ends.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Knob {
-    pub key: String,
-    pub ends: Vec<Val>,
-}
-
-/// Values for some parameters; the others keep the profile's.
-pub type Assign = Vec<(String, Val)>;
 
 /// What a band needs of a finished run: its tape, the profile its model
 /// ran, and the window's shape.
@@ -90,10 +80,11 @@ pub struct BandInput {
     /// so that predictors that agree share their costings.
     misps: RefCell<HashMap<String, usize>>,
     distinct: RefCell<Vec<Rc<Misps>>>,
+    /// A dry run (`job::BandJob::plan`): `window` costs nothing, and notes
+    /// each combination not yet in the cache in `missing`.
+    dry: std::cell::Cell<bool>,
+    missing: RefCell<Vec<Assign>>,
 }
-
-/// Mispredicts: (entry, instruction index, kind), in order.
-pub(crate) type Misps = Vec<(u32, u16, PredKind)>;
 
 impl BandInput {
     pub fn new(
@@ -115,6 +106,8 @@ impl BandInput {
             cache: RefCell::default(),
             misps: RefCell::default(),
             distinct: RefCell::default(),
+            dry: std::cell::Cell::new(false),
+            missing: RefCell::default(),
         }
     }
 
@@ -154,13 +147,32 @@ impl BandInput {
     /// Window cycles (milli) per phase with `a`'s values.
     pub fn window(&self, a: &Assign) -> Rc<Replayed> {
         let p = self.profile_with(a);
-        let (id, misps) = self.misps_for(&p);
         // The costing depends on the mispredicts and the other values.
         let cost: Assign = a
             .iter()
             .filter(|(k, _)| !PREDICTOR.contains(&k.as_str()))
             .cloned()
             .collect();
+        let known = self.misps.borrow().get(&predictor_key(&p)).copied();
+        let hit = known.and_then(|id| {
+            let key = format!("{id}|{}", text(&cost));
+            self.cache.borrow().get(&key).cloned()
+        });
+        if let Some(v) = hit {
+            return v;
+        }
+        if self.dry.get() {
+            let mut m = self.missing.borrow_mut();
+            if !m.contains(a) {
+                m.push(a.clone());
+            }
+            return Rc::new(Replayed {
+                window: vec![0; self.phases],
+                marks: Vec::new(),
+                end: None,
+            });
+        }
+        let (id, misps) = self.misps_for(&p);
         let key = format!("{id}|{}", text(&cost));
         if let Some(v) = self.cache.borrow().get(&key) {
             return v.clone();
@@ -171,15 +183,7 @@ impl BandInput {
     }
 
     fn misps_for(&self, p: &Profile) -> (usize, Rc<Misps>) {
-        let c = &p.core;
-        let key = format!(
-            "{} {} {} {} {}",
-            c.ras_depth.value,
-            c.bht_entries.value,
-            c.btb_entries.value,
-            c.trap_flushes_ras.value,
-            c.ras_privilege_tags.value
-        );
+        let key = predictor_key(p);
         if let Some(&id) = self.misps.borrow().get(&key) {
             return (id, self.distinct.borrow()[id].clone());
         }
@@ -215,6 +219,19 @@ impl std::fmt::Debug for BandInput {
     }
 }
 
+/// The predictors' values, as the key of their mispredicts.
+fn predictor_key(p: &Profile) -> String {
+    let c = &p.core;
+    format!(
+        "{} {} {} {} {}",
+        c.ras_depth.value,
+        c.bht_entries.value,
+        c.btb_entries.value,
+        c.trap_flushes_ras.value,
+        c.ras_privilege_tags.value
+    )
+}
+
 fn per(milli: u64, iters: u64) -> f64 {
     if iters == 0 {
         0.0
@@ -236,20 +253,6 @@ pub(super) fn replay_plain(input: &BandInput, a: &Assign, reuse: bool) -> Replay
     let p = input.profile_with(a);
     let misps = replay::predict(&input.tape, &p);
     replay::replay(&input.tape, p, &misps, input.phases, reuse)
-}
-
-/// The band input of a finished run from its `tape`, and the band of its
-/// per-iteration figure; `whole_run`: the scenario measures no loop (the
-/// run is the one iteration). None without a tape or a core model, or
-/// with a tape that overflowed.
-pub fn attach(
-    stats: &super::stats::Stats,
-    tape: Option<Tape>,
-    whole_run: bool,
-) -> Option<(Rc<BandInput>, Option<EstimateBand>)> {
-    let input = Rc::new(input_of(stats, tape?, whole_run)?);
-    let band = of_work(&[(&input, 1.0)]);
-    Some((input, band))
 }
 
 /// What a band needs of a finished run whose core model was fed `tape`;

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::Misps;
+use super::types::{Misps, Replayed};
 use crate::cost::class::Static;
 use crate::cost::{At, PipeState, Profile};
 use crate::predict::Predictors;
@@ -242,31 +242,6 @@ pub(super) fn replay(
         window,
         marks,
         end: end_work,
-    }
-}
-
-/// What one replay gives: the window's cycles per phase, and the work done
-/// by each iteration mark and by the window's end (milli, idle left out).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Replayed {
-    pub window: Vec<u64>,
-    pub marks: Vec<u64>,
-    pub end: Option<u64>,
-}
-
-impl Replayed {
-    /// The work (milli) of the iteration that began at iteration mark
-    /// `hit` (1-based, every mark counted): to the next mark, or to the
-    /// window's end for the last.
-    pub fn iteration(&self, hit: u64) -> Option<u64> {
-        let i = usize::try_from(hit.checked_sub(1)?).ok()?;
-        let start = *self.marks.get(i)?;
-        let stop = match (self.marks.get(i + 1), self.end) {
-            (Some(n), Some(e)) => (*n).min(e.max(start)),
-            (Some(n), None) => *n,
-            (None, e) => e?,
-        };
-        stop.checked_sub(start)
     }
 }
 

@@ -122,7 +122,14 @@ pub fn render(f: &mut Frame<'_>, area: Rect, s: &AppState) {
         } else {
             " "
         };
-        runs.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{d}")));
+        let band = r
+            .estimate
+            .as_ref()
+            .and_then(|e| e.band.as_ref())
+            .map_or(String::new(), |b| {
+                format!(" ({:.1}..{:.1})", b.cycles.low, b.cycles.high)
+            });
+        runs.push(Line::raw(format!("{mark} {name:<10} {v:>8.1}{band}{d}")));
     }
     runs.extend(pair_lines(s));
     // What fits: the runs and pairs come first (every pair must show); the

@@ -2,6 +2,7 @@
 //! whole runs behind the cycles pane still to make, and the one under way.
 //! The work itself is `tui/update/idle.rs`'s.
 
+use crate::session::band::BandJob;
 use crate::session::{VariantJob, VariantRun};
 
 /// The idle work queued and under way.
@@ -11,6 +12,8 @@ pub struct Idle {
     /// The summaries still to make, and the one under way.
     pub(in crate::tui) todo: Vec<usize>,
     pub(in crate::tui) job: Option<(usize, VariantJob)>,
+    /// The bands of finished summaries, made after the runs.
+    pub(in crate::tui) bands: Vec<(usize, BandJob)>,
 }
 
 impl Idle {
@@ -19,6 +22,7 @@ impl Idle {
             lazy,
             todo: Vec::new(),
             job: None,
+            bands: Vec::new(),
         }
     }
 
@@ -27,10 +31,11 @@ impl Idle {
         *summaries = vec![None; n];
         self.todo = (0..n).collect();
         self.job = None;
+        self.bands.clear();
     }
 
     /// Whether summaries are still being made (the cycles pane says so).
     pub fn summarising(&self) -> bool {
-        self.job.is_some() || !self.todo.is_empty()
+        self.job.is_some() || !self.todo.is_empty() || !self.bands.is_empty()
     }
 }

@@ -20,6 +20,7 @@ impl AppState {
         RunOpts {
             log_events: 0,
             history: crate::session::NO_HISTORY,
+            bands: true,
             ..self.opts()
         }
     }
@@ -83,6 +84,9 @@ impl AppState {
     }
 
     fn summarise(&mut self, until: Instant) -> bool {
+        if self.idle.job.is_none() && self.idle.todo.is_empty() {
+            return self.band_step(until);
+        }
         if self.idle.job.is_none() {
             let Some(v) = self.idle.todo.first().copied() else {
                 return false;
@@ -101,7 +105,14 @@ impl AppState {
         while Instant::now() < until {
             if job.advance(PIECE) {
                 let v = *v;
-                let r = job.finish(&self.scenario, &self.scenario.variants[v], &opts);
+                let mut r = job.finish(&self.scenario, &self.scenario.variants[v], &opts);
+                // Its band comes after every run is in, a combination at a
+                // time; the summary keeps no tape.
+                if let Some(input) = r.band_input.take() {
+                    self.idle
+                        .bands
+                        .push((v, crate::session::band::BandJob::new(input)));
+                }
                 if let Some(slot) = self.summaries.get_mut(v) {
                     *slot = Some(r);
                 }
@@ -110,6 +121,28 @@ impl AppState {
             }
         }
         false
+    }
+
+    /// Makes the first pending band for about until `until`; true when one
+    /// arrived.
+    fn band_step(&mut self, until: Instant) -> bool {
+        let Some((v, job)) = self.idle.bands.first_mut() else {
+            return false;
+        };
+        let Some(b) = job.advance(until) else {
+            return false;
+        };
+        let v = *v;
+        self.idle.bands.remove(0);
+        if let Some(e) = self
+            .summaries
+            .get_mut(v)
+            .and_then(|s| s.as_mut())
+            .and_then(|r| r.estimate.as_mut())
+        {
+            e.band = Some(b);
+        }
+        true
     }
 
     /// Runs the first variant not on screen that is behind, with checkpoints.
