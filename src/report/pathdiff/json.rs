@@ -77,6 +77,10 @@ struct Json<'a> {
     diff_instructions: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     diff_milli: Option<i64>,
+    /// The totals' bands in cycles: `a`, `b` and `b_minus_a`, each with
+    /// `low`, `high` and `moved_most_by` (absent without a core).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bands: Option<&'a super::diff::TotalBands>,
 }
 
 /// JSON: both sides, the rows with their lines, the subtotals and the
@@ -144,6 +148,7 @@ pub fn json(d: &PathDiff) -> String {
         },
         diff_instructions: d.b.lines.len() as i64 - d.a.lines.len() as i64,
         diff_milli: with.then(|| d.diff_milli()),
+        bands: d.bands.as_ref(),
     };
     serde_json::to_string_pretty(&j).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
